@@ -1,0 +1,7 @@
+"""python -m cardbench"""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

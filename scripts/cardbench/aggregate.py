@@ -1,0 +1,244 @@
+"""All the arithmetic of the site: per-subtest statistics, headline figures, leaderboard, suites.
+
+Input: validated card dicts. Output: JSON files that Hugo reads as data (templates only format).
+Every statistic is given in the subtest's stored unit, and bandwidths also in MB/s (10^6 B/s),
+the site's display unit.
+"""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+# Multiply a stored bandwidth by this to get MB/s (10^6 bytes/s). Units not here are not bandwidths.
+TO_MB_S = {"MB/s": 1.0, "MiB/s": 1.048576}
+
+# Subtest families that make cards comparable. A card joins a suite when its compared sessions
+# ran every subtest of it.
+KNOWN_SUITES = [
+    {
+        "id": "cdm8-default",
+        "name": "CrystalDiskMark 8 default set",
+        "tests": ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"],
+        "ops": ["read", "write"],
+    },
+    {
+        "id": "cdm-fio-sh-1g",
+        "name": "cdm_fio.sh set (1 GiB)",
+        "tests": ["SEQ1G Q1T1", "SEQ512K Q1T1", "SEQ32M Q32T1", "RND4K Q1T1", "RND4K Q32T1", "RND4K Q8T8"],
+        "ops": ["read", "write"],
+    },
+    {
+        "id": "dd-4m",
+        "name": "dd, 4 MiB blocks, direct I/O",
+        "tests": ["dd bs=4M"],
+        "ops": ["read", "write"],
+    },
+]
+
+# Which subtest speaks for a card's sequential and random figures, best first.
+HEADLINE_PICKS = {
+    "seq_read": [("SEQ1M Q8T1", "read"), ("SEQ1G Q1T1", "read"), ("SEQ1M Q1T1", "read"), ("SEQ512K Q1T1", "read"), ("dd bs=4M", "read")],
+    "seq_write": [("SEQ1M Q8T1", "write"), ("SEQ1G Q1T1", "write"), ("SEQ1M Q1T1", "write"), ("SEQ512K Q1T1", "write"), ("dd bs=4M", "write")],
+    "rnd4k_read": [("RND4K Q1T1", "read")],
+    "rnd4k_write": [("RND4K Q1T1", "write")],
+}
+
+CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
+               "markings", "claimed", "controller", "price", "shops", "source", "notes"]
+SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "target", "source", "tools",
+                        "notes", "headline", "dd_sweeps", "flashbench_open_au", "flashbench_align",
+                        "flashbench_find_fat", "fill", "f3probe", "nvme", "raw"]
+
+
+def card_title(card):
+    """'SanDisk Extreme 256 GB microSDXC': brand, model, capacity, and size with capacity family."""
+    cap = card["capacity_gb"]
+    cap_text = f"{cap / 1000:g} TB" if cap >= 1000 else f"{cap:g} GB"
+    family = card.get("family")
+    kind = (("micro" if card["form_factor"] == "microSD" else "") + family) if family else card["form_factor"]
+    return f"{card['brand']} {card['model']} {cap_text} {kind}"
+
+
+def _dd_test_name(entry):
+    return f"dd bs={entry['block_size']}"
+
+
+def runs_frame(cards):
+    """One row per run: slug, session, compare flag, kind, test, op, unit, run number, value, excluded."""
+    rows = []
+    for card in cards:
+        for s_index, session in enumerate(card.get("sessions") or []):
+            compare = session.get("compare", True)
+            for kind, entries in (("fio", session.get("results") or []), ("dd", session.get("dd") or [])):
+                for e_index, entry in enumerate(entries):
+                    test = entry["test"] if kind == "fio" else _dd_test_name(entry)
+                    excluded = set(entry.get("excluded_runs") or [])
+                    for r_index, value in enumerate(entry["runs"]):
+                        rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
+                                     r_index, float(value), r_index in excluded))
+    return pd.DataFrame(rows, columns=["slug", "session", "compare", "kind", "entry", "test", "op", "unit",
+                                       "run", "value", "excluded"])
+
+
+def _stats(frame, keys):
+    """count/mean/min/max/std over included runs, plus the same in MB/s."""
+    used = frame[~frame["excluded"]]
+    grouped = used.groupby(keys, sort=False)["value"]
+    stats = grouped.agg(count="count", mean="mean", min="min", max="max", std="std").reset_index()
+    factor = stats["unit"].map(TO_MB_S)
+    for col in ("mean", "min", "max", "std"):
+        stats[f"{col}_mb_s"] = stats[col] * factor
+    return stats
+
+
+def _num(value, digits=6):
+    """JSON-friendly number: NaN becomes None, integers stay integers."""
+    if value is None or pd.isna(value):
+        return None
+    value = float(value)
+    return int(value) if value.is_integer() else round(value, digits)
+
+
+def _stat_obj(row, runs, excluded):
+    obj = {
+        "test": row["test"], "op": row["op"], "unit": row["unit"], "runs": [_num(v) for v in runs],
+        "count": int(row["count"]), "mean": _num(row["mean"]), "min": _num(row["min"]), "max": _num(row["max"]),
+        "std": _num(row["std"]),
+    }
+    if excluded:
+        obj["excluded_runs"] = excluded
+    if row["unit"] in TO_MB_S:
+        factor = TO_MB_S[row["unit"]]
+        obj["mb_s"] = {"runs": [_num(v * factor, 3) for v in runs], "mean": _num(row["mean_mb_s"], 3),
+                       "min": _num(row["min_mb_s"], 3), "max": _num(row["max_mb_s"], 3)}
+    return obj
+
+
+def _subtest_order(test, op):
+    """SEQ before RND, bigger blocks first, reads before writes (as CrystalDiskMark lists them)."""
+    kind_rank = 0 if test.startswith("SEQ") else 1 if test.startswith("RND") else 2
+    return (kind_rank, test, {"read": 0, "write": 1}.get(op, 2))
+
+
+def aggregate(cards):
+    """Return {'cards': {slug: card_json}, 'leaderboard': [...], 'compare': {...}}."""
+    frame = runs_frame(cards)
+    if frame.empty:
+        entry_stats = pd.DataFrame(columns=["slug", "session", "kind", "entry", "test", "op", "unit"])
+    else:
+        entry_stats = _stats(frame, ["slug", "session", "kind", "entry", "test", "op", "unit"])
+    entry_lookup = {(r.slug, r.session, r.kind, r.entry): r._asdict() for r in entry_stats.itertuples(index=False)}
+
+    out_cards = {}
+    for card in cards:
+        out_cards[card["slug"]] = _card_json(card, entry_lookup)
+
+    compared = frame[frame["compare"]] if not frame.empty else frame
+    pooled = _stats(compared, ["slug", "test", "op", "unit"]) if not compared.empty else pd.DataFrame()
+    pooled_lookup = {}
+    for r in pooled.itertuples(index=False):
+        pooled_lookup.setdefault(r.slug, {})[(r.test, r.op)] = r._asdict()
+
+    leaderboard = [_leader_row(card, out_cards[card["slug"]], pooled_lookup.get(card["slug"], {})) for card in cards]
+    compare = _compare(cards, out_cards, pooled_lookup)
+    return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
+
+
+def _card_json(card, entry_lookup):
+    out = {k: card[k] for k in CARD_FIELDS if k in card}
+    out["title"] = card_title(card)
+    out["yaml_path"] = f"data/cards/{card['slug']}.yaml"
+    sessions = []
+    for s_index, session in enumerate(card.get("sessions") or []):
+        s_out = {k: session[k] for k in SESSION_PASS_THROUGH if k in session}
+        s_out["compare"] = session.get("compare", True)
+        s_out["complete"] = session.get("complete", True)
+        subtests = []
+        for kind, entries in (("fio", session.get("results") or []), ("dd", session.get("dd") or [])):
+            for e_index, entry in enumerate(entries):
+                row = entry_lookup[(card["slug"], s_index, kind, e_index)]
+                obj = _stat_obj(row, entry["runs"], entry.get("excluded_runs") or [])
+                obj["kind"] = kind
+                for extra in ("iops", "latency_us", "size", "command", "raw", "block_size", "count", "flags",
+                              "target", "seconds", "bytes"):
+                    if extra in entry:
+                        obj[extra] = entry[extra]
+                subtests.append(obj)
+        subtests.sort(key=lambda o: (o["kind"] == "dd", _subtest_order(o["test"], o["op"])))
+        s_out["subtests"] = subtests
+        s_out["run_count"] = max((len(o["runs"]) for o in subtests), default=0)
+        sessions.append(s_out)
+    out["sessions"] = sessions
+    return out
+
+
+def _pick(pooled, picks):
+    for test, op in picks:
+        row = pooled.get((test, op))
+        if row is not None and row["unit"] in TO_MB_S:
+            return {"mb_s": _num(row["mean_mb_s"], 2), "test": test, "op": op, "runs": int(row["count"]),
+                    "unit": row["unit"], "mean": _num(row["mean"], 3)}
+    return None
+
+
+def _leader_row(card, card_json, pooled):
+    row = {
+        "slug": card["slug"], "title": card_json["title"], "brand": card["brand"], "model": card["model"],
+        "capacity_gb": card["capacity_gb"], "form_factor": card["form_factor"], "bus": card["bus"],
+        "markings": card.get("markings") or [], "claimed": card.get("claimed") or {},
+        "source": card["source"]["name"], "sessions": len(card_json["sessions"]),
+        "runs": sum(len(o["runs"]) for s in card_json["sessions"] for o in s["subtests"]),
+    }
+    for key, picks in HEADLINE_PICKS.items():
+        row[key] = _pick(pooled, picks)
+    return row
+
+
+def _compare(cards, out_cards, pooled_lookup):
+    suites = []
+    for suite in KNOWN_SUITES:
+        keys = [(t, o) for t in suite["tests"] for o in suite["ops"]]
+        members = []
+        for card in cards:
+            pooled = pooled_lookup.get(card["slug"], {})
+            if all(k in pooled for k in keys):
+                stats = {}
+                for test, op in keys:
+                    r = pooled[(test, op)]
+                    stats[f"{test} {op}"] = {
+                        "test": test, "op": op, "unit": r["unit"], "count": int(r["count"]),
+                        "mean": _num(r["mean"]), "min": _num(r["min"]), "max": _num(r["max"]),
+                        "mb_s": ({"mean": _num(r["mean_mb_s"], 3), "min": _num(r["min_mb_s"], 3), "max": _num(r["max_mb_s"], 3)}
+                                 if r["unit"] in TO_MB_S else None),
+                    }
+                sessions = [s["label"] for s in out_cards[card["slug"]]["sessions"] if s["compare"]]
+                members.append({"slug": card["slug"], "title": out_cards[card["slug"]]["title"],
+                                "brand": card["brand"], "sessions": sessions, "stats": stats})
+        if members:
+            subtests = [f"{t} {o}" for t, o in sorted(keys, key=lambda k: _subtest_order(*k))]
+            suites.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "cards": members})
+    return {"suites": suites}
+
+
+def write_outputs(result, out_dir):
+    """Write Hugo data files: cards/<slug>.json, leaderboard.json, compare.json. Replaces the folder's cards."""
+    from .cardfile import atomic_write_text
+
+    out_dir = Path(out_dir)
+    cards_dir = out_dir / "cards"
+    cards_dir.mkdir(parents=True, exist_ok=True)
+    wanted = set()
+    for slug, card in result["cards"].items():
+        name = f"{slug}.json"
+        wanted.add(name)
+        text = json.dumps(card, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        target = cards_dir / name
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            atomic_write_text(target, text)
+    for stale in cards_dir.glob("*.json"):
+        if stale.name not in wanted:
+            stale.unlink()
+    for name in ("leaderboard", "compare"):
+        atomic_write_text(out_dir / f"{name}.json", json.dumps(result[name], ensure_ascii=False,
+                                                             separators=(",", ":"), allow_nan=False))

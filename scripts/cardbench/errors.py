@@ -1,0 +1,44 @@
+"""Typed errors. Each names the file, line or field it is about, so a reader can fix it."""
+
+
+class CardbenchError(Exception):
+    """Base of every error the command line reports without a traceback."""
+
+
+class CardFileError(CardbenchError):
+    """A card file is unreadable or invalid. Carries file, line, column and field path."""
+
+    def __init__(self, path, message, line=None, column=None, field=None, rule=None):
+        self.path = str(path)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.field = field
+        self.rule = rule
+        super().__init__(str(self))
+
+    def __str__(self):
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        field = f" {self.field}:" if self.field else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{where}:{field} {self.message}{rule}"
+
+
+class ParseError(CardbenchError):
+    """Tool output that a parser cannot read. Names the line (1-based) it stopped at."""
+
+    def __init__(self, tool, message, line=None, text=None):
+        self.tool = tool
+        self.message = message
+        self.line = line
+        self.text = text
+        super().__init__(str(self))
+
+    def __str__(self):
+        where = f" line {self.line}" if self.line is not None else ""
+        shown = f": {self.text!r}" if self.text is not None else ""
+        return f"{self.tool} output{where}: {self.message}{shown}"

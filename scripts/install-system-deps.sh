@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install the Debian packages the collector and tests need, when missing and when root.
+set -euo pipefail
+declare -A need=([fio]=fio [flashbench]=flashbench [f3probe]=f3 [nvme]=nvme-cli [chromium]=chromium [losetup]=mount)
+missing=()
+for cmd in "${!need[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${need[$cmd]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+  exit 0
+fi
+echo "installing Debian packages: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
