@@ -111,14 +111,32 @@ def _stat_obj(row, runs, excluded):
     if row["unit"] in TO_MB_S:
         factor = TO_MB_S[row["unit"]]
         obj["mb_s"] = {"runs": [_num(v * factor, 3) for v in runs], "mean": _num(row["mean_mb_s"], 3),
-                       "min": _num(row["min_mb_s"], 3), "max": _num(row["max_mb_s"], 3)}
+                       "min": _num(row["min_mb_s"], 3), "max": _num(row["max_mb_s"], 3),
+                       "std": _num(row["std_mb_s"], 3)}
     return obj
 
 
+# Display order of subtests: as CrystalDiskMark and cdm_fio.sh list them; others after, SEQ before RND.
+KNOWN_TEST_ORDER = ["SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ1G Q1T1", "SEQ512K Q1T1", "SEQ32M Q32T1", "SEQ128K Q32T1",
+                    "RND4K Q32T16", "RND4K Q32T1", "RND4K Q1T1", "RND4K Q8T8"]
+
+
 def _subtest_order(test, op):
-    """SEQ before RND, bigger blocks first, reads before writes (as CrystalDiskMark lists them)."""
+    """Known tests in CrystalDiskMark's order, then SEQ before RND before dd; reads before writes."""
+    known = KNOWN_TEST_ORDER.index(test) if test in KNOWN_TEST_ORDER else len(KNOWN_TEST_ORDER)
     kind_rank = 0 if test.startswith("SEQ") else 1 if test.startswith("RND") else 2
-    return (kind_rank, test, {"read": 0, "write": 1}.get(op, 2))
+    return (kind_rank, known, test, {"read": 0, "write": 1}.get(op, 2))
+
+
+# SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
+# random 4K IOPS plus sequential write for application classes.
+CLASS_MINIMUMS = {
+    "C2": {"seq_write": 2}, "C4": {"seq_write": 4}, "C6": {"seq_write": 6}, "C10": {"seq_write": 10},
+    "U1": {"seq_write": 10}, "U3": {"seq_write": 30},
+    "V6": {"seq_write": 6}, "V10": {"seq_write": 10}, "V30": {"seq_write": 30}, "V60": {"seq_write": 60}, "V90": {"seq_write": 90},
+    "A1": {"seq_write": 10, "read_iops": 1500, "write_iops": 500},
+    "A2": {"seq_write": 10, "read_iops": 4000, "write_iops": 2000},
+}
 
 
 def aggregate(cards):
@@ -140,7 +158,15 @@ def aggregate(cards):
     for r in pooled.itertuples(index=False):
         pooled_lookup.setdefault(r.slug, {})[(r.test, r.op)] = r._asdict()
 
-    leaderboard = [_leader_row(card, out_cards[card["slug"]], pooled_lookup.get(card["slug"], {})) for card in cards]
+    leaderboard = []
+    for card in cards:
+        card_json, pooled = out_cards[card["slug"]], pooled_lookup.get(card["slug"], {})
+        row = _leader_row(card, card_json, pooled)
+        leaderboard.append(row)
+        card_json["headline"] = {key: row[key] for key in HEADLINE_PICKS}
+        card_json["pooled"] = {f"{test} {op}": _pooled_obj(r) for (test, op), r in
+                               sorted(pooled.items(), key=lambda item: _subtest_order(*item[0]))}
+        card_json["class_checks"] = _class_checks(card, row, pooled)
     compare = _compare(cards, out_cards, pooled_lookup)
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
@@ -195,6 +221,49 @@ def _leader_row(card, card_json, pooled):
     return row
 
 
+def _pooled_obj(r):
+    """Statistics of one subtest over all of a card's compared sessions."""
+    return {"test": r["test"], "op": r["op"], "unit": r["unit"], "count": int(r["count"]),
+            "mean": _num(r["mean"]), "min": _num(r["min"]), "max": _num(r["max"]),
+            "mb_s": ({"mean": _num(r["mean_mb_s"], 3), "min": _num(r["min_mb_s"], 3), "max": _num(r["max_mb_s"], 3)}
+                     if r["unit"] in TO_MB_S else None)}
+
+
+def _random_iops(pooled, op):
+    """Best mean 4 KiB random IOPS of any queue depth, derived from bandwidth ÷ 4096 bytes."""
+    best = None
+    for (test, test_op), r in pooled.items():
+        if test.startswith("RND4K ") and test_op == op and r["unit"] in TO_MB_S:
+            iops = r["mean_mb_s"] * 1e6 / 4096
+            if best is None or iops > best[0]:
+                best = (iops, test)
+    return best
+
+
+def _class_checks(card, row, pooled):
+    """Does the measured card meet what its markings promise? None where a figure is missing."""
+    checks = []
+    for marking in card.get("markings") or []:
+        need = CLASS_MINIMUMS.get(marking)
+        if not need:
+            continue
+        parts, meets = [], True
+        seq = row["seq_write"]
+        parts.append({"what": "sequential write", "need": need["seq_write"], "unit": "MB/s",
+                      "measured": seq["mb_s"] if seq else None, "from": f"{seq['test']} {seq['op']}" if seq else None})
+        for key, op in (("read_iops", "read"), ("write_iops", "write")):
+            if key in need:
+                best = _random_iops(pooled, op)
+                parts.append({"what": f"random 4K {op}", "need": need[key], "unit": "IOPS",
+                              "measured": round(best[0]) if best else None, "from": f"{best[1]} {op}" if best else None})
+        for part in parts:
+            part["meets"] = None if part["measured"] is None else part["measured"] >= part["need"]
+        known = [p["meets"] for p in parts]
+        meets = False if False in known else (None if None in known else True)
+        checks.append({"marking": marking, "meets": meets, "parts": parts})
+    return checks
+
+
 def _compare(cards, out_cards, pooled_lookup):
     suites = []
     for suite in KNOWN_SUITES:
@@ -203,15 +272,7 @@ def _compare(cards, out_cards, pooled_lookup):
         for card in cards:
             pooled = pooled_lookup.get(card["slug"], {})
             if all(k in pooled for k in keys):
-                stats = {}
-                for test, op in keys:
-                    r = pooled[(test, op)]
-                    stats[f"{test} {op}"] = {
-                        "test": test, "op": op, "unit": r["unit"], "count": int(r["count"]),
-                        "mean": _num(r["mean"]), "min": _num(r["min"]), "max": _num(r["max"]),
-                        "mb_s": ({"mean": _num(r["mean_mb_s"], 3), "min": _num(r["min_mb_s"], 3), "max": _num(r["max_mb_s"], 3)}
-                                 if r["unit"] in TO_MB_S else None),
-                    }
+                stats = {f"{test} {op}": _pooled_obj(pooled[(test, op)]) for test, op in keys}
                 sessions = [s["label"] for s in out_cards[card["slug"]]["sessions"] if s["compare"]]
                 members.append({"slug": card["slug"], "title": out_cards[card["slug"]]["title"],
                                 "brand": card["brand"], "sessions": sessions, "stats": stats})

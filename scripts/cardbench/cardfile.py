@@ -1,13 +1,17 @@
 """Read and write card files safely.
 
-Reading: YAML safe-load semantics only (no object tags), duplicate keys rejected, aliases and
-size bounded, and every value's line remembered so later checks can name the line.
+Reading: YAML safe-load semantics only (plain mappings, lists, text, numbers, booleans), no tags,
+no merge keys, duplicate keys rejected, file size, aliases, expansion and nesting depth bounded,
+and every value's line remembered so later checks can name the line. Every problem is a
+CardFileError naming file, line and column; nothing else escapes.
 Writing: temp file in the same folder, fsync, rename; earlier sessions stay byte-identical
-when a session is appended.
+when a session is appended. Raw tool outputs are fingerprinted in data/raw/<slug>/SHA256SUMS.
 """
 
+import hashlib
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -18,19 +22,34 @@ from .errors import CardFileError
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_ALIASES = 100
 MAX_NODES = 200_000
+MAX_DEPTH = 32
+MAX_NUMBER_CHARS = 40
+
+# Tags a card file may carry: the ones plain YAML text resolves to (timestamps stay text, below).
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map")}
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """SafeLoader that counts aliases while composing, so alias bombs stop early."""
+    """SafeLoader that counts aliases and nesting while composing, so bombs stop early."""
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             self._aliases = getattr(self, "_aliases", 0) + 1
             if self._aliases > MAX_ALIASES:
                 mark = self.peek_event().start_mark
-                raise CardFileError(self.name, f"more than {MAX_ALIASES} YAML aliases; alias expansion refused",
+                raise CardFileError(self.name, f"more than {MAX_ALIASES} YAML aliases (*name); alias expansion refused",
                                     line=mark.line + 1, column=mark.column + 1, rule="aliases")
-        return super().compose_node(parent, index)
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise CardFileError(self.name, f"nesting deeper than {MAX_DEPTH} levels; refused",
+                                    line=mark.line + 1, column=mark.column + 1, rule="depth")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 # Dates stay strings ("2025-05-17"): the schema checks their form, and JSON output needs no conversion.
@@ -70,80 +89,202 @@ def format_field(field_path):
     return out or "(document)"
 
 
-def _walk(node, path, positions, seen, budget):
-    """Record positions, reject duplicate keys, and bound the work on alias-heavy graphs."""
-    budget[0] += 1
-    if budget[0] > MAX_NODES:
-        raise CardFileError(budget[1], f"document expands to more than {MAX_NODES} values; refused",
-                            line=node.start_mark.line + 1, rule="size")
-    positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
-    if isinstance(node, yaml.MappingNode):
-        keys = {}
-        for key_node, value_node in node.value:
-            key = key_node.value
-            if key in keys:
-                raise CardFileError(budget[1], f"duplicate key '{key}' (first at line {keys[key]})",
-                                    line=key_node.start_mark.line + 1, column=key_node.start_mark.column + 1,
-                                    field=format_field(path + (key,)), rule="duplicate-key")
-            keys[key] = key_node.start_mark.line + 1
-            _walk(value_node, path + (key,), positions, seen, budget)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, path + (index,), positions, seen, budget)
+def _line_col(node):
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Walk:
+    """Checks the composed node graph before anything is constructed from it."""
+
+    def __init__(self, path, aliases_used):
+        self.path = path
+        self.aliases_used = aliases_used
+        self.positions = {}
+        self.count = 0
+        self.open = set()  # ids of nodes on the current branch, to spot self-referencing aliases
+
+    def fail(self, node, message, rule, field=None):
+        line, column = _line_col(node)
+        raise CardFileError(self.path, message, line=line, column=column,
+                            field=format_field(field) if field is not None else None, rule=rule)
+
+    def walk(self, node, field):
+        self.count += 1
+        if self.count > MAX_NODES:
+            if self.aliases_used:
+                self.fail(node, f"YAML aliases expand the document to more than {MAX_NODES} values; refused",
+                          "aliases")
+            self.fail(node, f"document has more than {MAX_NODES} values; refused", "size")
+        if id(node) in self.open:
+            self.fail(node, "YAML alias refers to a value containing itself; refused", "aliases", field)
+        if node.tag not in _PLAIN_TAGS:
+            self.fail(node, f"YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
+                            "card files hold plain text, numbers, lists and mappings only", "tag", field)
+        self.positions.setdefault(field, _line_col(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and len(node.value) > MAX_NUMBER_CHARS:
+                self.fail(node, f"number written with {len(node.value)} characters; at most {MAX_NUMBER_CHARS}",
+                          "size", field)
+            return
+        self.open.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    self.fail(key_node, "YAML merge keys (<<) are not supported; write the fields out", "merge-key", field)
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.fail(key_node, "a key must be plain text, not a list or mapping", "key-type", field)
+                if key_node.tag != _STR_TAG:
+                    self.fail(key_node, f"key {key_node.value!r} is not text (YAML reads it as "
+                                        f"{key_node.tag.rsplit(':', 1)[-1]}); put it in quotes", "key-type", field)
+                key = key_node.value
+                if key in seen:
+                    self.fail(key_node, f"duplicate key '{_short(key)}' (first at line {seen[key]})", "duplicate-key",
+                              field + (key,))
+                seen[key] = key_node.start_mark.line + 1
+                self.positions.setdefault(field + (key,), _line_col(key_node))
+                self.walk(value_node, field + (key,))
+        else:
+            for index, item in enumerate(node.value):
+                self.walk(item, field + (index,))
+        self.open.discard(id(node))
+
+
+def _short(text, limit=60):
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# Plain-language hints for PyYAML's most common complaints.
+_YAML_HINTS = [
+    ("mapping values are not allowed here", "a ':' inside unquoted text? put the text in quotes"),
+    ("while scanning a quoted scalar", "a quote is not closed"),
+    ("expected <block end>", "indentation does not line up with the lines above"),
+    ("found undefined alias", "'*' starts an alias in YAML; put the text in quotes"),
+    ("that cannot start any token", "put the text in quotes"),
+    ("expected a single document", "a card file holds one document; remove the '---' line"),
+    ("found duplicate anchor", "each &anchor name may be used once"),
+]
+
+
+def _indent_tab(text, line):
+    """1-based column of a tab in the indentation of a line, or None."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    row = lines[line - 1]
+    indent = row[: len(row) - len(row.lstrip(" \t"))]
+    return indent.index("\t") + 1 if "\t" in indent else None
+
+
+def _yaml_error(exc, path, text):
+    """CardFileError for a PyYAML error: its position, its reason, and a hint."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark else None
+    column = mark.column + 1 if mark else None
+    problem = getattr(exc, "problem", None) or ""
+    if "'\\t'" in problem:
+        tab_column = _indent_tab(text, line)
+        if tab_column is not None:
+            return CardFileError(path, "tab character in the indentation; YAML indents with spaces only",
+                                 line=line, column=tab_column, rule="tab-indent")
+        return CardFileError(path, "tab character outside quotes; use spaces, or put the text in quotes",
+                             line=line, column=column, rule="tab-indent")
+    if "could not determine a constructor" in problem:
+        return CardFileError(path, "YAML tag is not allowed; card files hold plain text, numbers, lists and "
+                                   "mappings only", line=line, column=column, rule="tag")
+    reason = " ".join(str(part) for part in (getattr(exc, "context", None), problem) if part) or str(exc)
+    hint = next((h for key, h in _YAML_HINTS if key in reason), None)
+    message = f"YAML syntax error: {reason}" + (f" ({hint})" if hint else "")
+    if mark is None:
+        message = f"YAML syntax error: {_short(exc, 200)}"
+    return CardFileError(path, message, line=line, column=column, rule="yaml")
+
+
+def _reader_error(exc, path, text):
+    """Characters YAML does not allow (NUL, most control characters) with their line and column."""
+    position = exc.position if isinstance(exc.position, int) else 0
+    before = text[:position]
+    line = before.count("\n") + 1
+    column = position - (before.rfind("\n") + 1) + 1
+    char = exc.character
+    shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
+    return CardFileError(path, f"character {shown} is not allowed in YAML text", line=line, column=column,
+                         rule="encoding")
 
 
 def parse_card_text(text, path="<text>"):
     """Parse YAML text into a LoadedCard, or raise CardFileError with the line."""
-    loader = _BoundedLoader(text)
+    if len(text) > MAX_FILE_BYTES:
+        raise CardFileError(path, f"text is {len(text)} characters; the limit is {MAX_FILE_BYTES}", rule="size")
+    try:
+        loader = _BoundedLoader(text)
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, path, text) from None
     loader.name = str(path)
     try:
         try:
             node = loader.get_single_node()
             if node is None:
-                raise CardFileError(path, "file is empty", line=1)
-            positions = {}
-            _walk(node, (), positions, set(), [0, str(path)])
+                raise CardFileError(path, "file is empty", line=1, rule="type")
+            walk = _Walk(str(path), getattr(loader, "_aliases", 0) > 0)
+            walk.walk(node, ())
             data = loader.construct_document(node)
         finally:
             loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        reason = " ".join(str(part) for part in (exc.context, exc.problem) if part)
-        if "!!python" in reason or "could not determine a constructor" in reason:
-            reason = f"tag not allowed ({reason})"
-        raise CardFileError(path, f"YAML error: {reason}", line=mark.line + 1 if mark else None,
-                            column=mark.column + 1 if mark else None, rule="yaml") from None
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, path, text) from None
     except yaml.YAMLError as exc:
-        raise CardFileError(path, f"YAML error: {exc}", rule="yaml") from None
+        raise _yaml_error(exc, path, text) from None
     except RecursionError:
-        raise CardFileError(path, "YAML nesting too deep", rule="size") from None
+        raise CardFileError(path, "YAML nesting too deep", rule="depth") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        # A scalar PyYAML cannot turn into a value (e.g. an integer beyond Python's digit limit).
+        raise CardFileError(path, f"value cannot be read: {_short(exc, 120)}", rule="yaml") from None
     if not isinstance(data, dict):
         raise CardFileError(path, "a card file must be a mapping (key: value) at the top", line=1, rule="type")
-    return LoadedCard(path, data, positions, text)
+    return LoadedCard(path, data, walk.positions, text)
 
 
 def load_card(path):
     """Read a card file from disk with size and encoding checks."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        stat = path.stat()
     except OSError as exc:
-        raise CardFileError(path, f"cannot read: {exc.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise CardFileError(path, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", rule="size")
-    raw = path.read_bytes()
+        raise CardFileError(path, f"cannot read: {exc.strerror}", rule="read") from None
+    if not path.is_file():
+        raise CardFileError(path, "not a regular file", rule="read")
+    if stat.st_size > MAX_FILE_BYTES:
+        raise CardFileError(path, f"file is {stat.st_size} bytes; the limit is {MAX_FILE_BYTES}", rule="size")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise CardFileError(path, f"cannot read: {exc.strerror}", rule="read") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise CardFileError(path, f"file is larger than the limit of {MAX_FILE_BYTES} bytes", rule="size")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise CardFileError(path, f"not UTF-8 text (byte {exc.start})", line=line, rule="encoding") from None
+        raise CardFileError(path, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line=line,
+                            rule="encoding") from None
     return parse_card_text(text, path)
 
 
 def non_finite_paths(value, path=()):
-    """Yield field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry."""
+    """Yield field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of
+    integers too large for a float."""
+    if isinstance(value, bool):
+        return
     if isinstance(value, float) and not math.isfinite(value):
         yield path
+    elif isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            yield path
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from non_finite_paths(item, path + (key,))
@@ -171,6 +312,24 @@ def atomic_write_text(path, text):
         raise
 
 
+def atomic_create_text(path, text):
+    """Like atomic_write_text, but never replaces an existing file: raises FileExistsError.
+
+    The temp file is hard-linked to its name, which fails atomically when the name is taken.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
+
+
 class _BlockDumper(yaml.SafeDumper):
     """Block style for mappings, flow style for lists of plain numbers (runs stay on one line)."""
 
@@ -186,6 +345,23 @@ def dump_yaml(data):
     """YAML text in the house layout: key order kept, unicode as is, wide lines."""
     return yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=110,
                      default_flow_style=False)
+
+
+def yaml_scalar(value):
+    """One value as single-line YAML: text always double-quoted (escapes included), numbers and
+    booleans plain, lists in flow style. For templates, where pasting text would be unsafe."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(yaml_scalar(item) for item in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        text = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=2**30)
+    elif isinstance(value, (bool, int, float)):
+        text = yaml.safe_dump(value, allow_unicode=True, width=2**30)
+    else:
+        raise TypeError(f"cannot write a {type(value).__name__} as a YAML scalar")
+    text = text.strip()
+    return text[:-4].rstrip() if text.endswith("\n...") else text
 
 
 def new_card_text(card, header="# yaml-language-server: $schema=../schema/card.schema.json\n"):
@@ -210,3 +386,56 @@ def append_session_text(existing_text, session):
         lines[last_key] = "sessions:\n"
         text = "".join(lines)
     return text + block
+
+
+# --- Raw tool outputs: data/raw/<slug>/SHA256SUMS, in `sha256sum` format ----------------------
+# Each line: 64 hex digits, two spaces (or space and '*'), a path relative to data/raw/<slug>/.
+# `cd data/raw/<slug> && sha256sum -c SHA256SUMS` checks them by hand.
+
+SUMS_NAME = "SHA256SUMS"
+_SUMS_LINE = re.compile(r"^([0-9a-f]{64}) [ *](\S(?:.*\S)?)$")
+
+
+def sha256_file(path):
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_sha256sums(sums_path):
+    """{relative path: (hex digest, line number)} from a SHA256SUMS file; CardFileError on a bad line."""
+    entries = {}
+    text = Path(sums_path).read_text(encoding="utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = _SUMS_LINE.match(line)
+        if not match:
+            raise CardFileError(sums_path, "line is not '<sha256 hex>  <file>'", line=number, rule="raw-hash")
+        name = match.group(2)
+        if name in entries:
+            raise CardFileError(sums_path, f"'{_short(name)}' is listed twice (first at line {entries[name][1]})",
+                                line=number, rule="raw-hash")
+        entries[name] = (match.group(1), number)
+    return entries
+
+
+def update_sha256sums(card_raw_dir, relative_paths):
+    """Record the SHA-256 of files (paths relative to data/raw/<slug>/) in that folder's SHA256SUMS.
+
+    Existing lines for other files are kept; entries are sorted by path. Returns the digests written.
+    """
+    folder = Path(card_raw_dir)
+    sums_path = folder / SUMS_NAME
+    entries = {name: digest for name, (digest, _) in read_sha256sums(sums_path).items()} if sums_path.exists() else {}
+    written = {}
+    for rel in relative_paths:
+        rel = Path(rel).as_posix()
+        if rel.startswith("/") or ".." in rel.split("/"):
+            raise ValueError(f"raw path {rel!r} must stay inside {folder}")
+        written[rel] = entries[rel] = sha256_file(folder / rel)
+    atomic_write_text(sums_path, "".join(f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
+    return written

@@ -1,0 +1,175 @@
+// Comparison page: fetches only the chosen cards' statistics (/cards/<slug>/index.json) and draws
+// averages, worsts and bests per subtest, for each suite and for the cards the reader picks.
+(function () {
+  'use strict';
+  var charts = window.cardbenchCharts;
+  var base = document.documentElement.getAttribute('data-base') || '/';
+  var DEFAULT_MEMBERS = 8;
+  var STATS = [
+    { key: 'mean', title: 'Averages', note: 'Mean of all runs of each subtest.' },
+    { key: 'min', title: 'Worsts', note: 'Slowest run of each subtest.' },
+    { key: 'max', title: 'Bests', note: 'Fastest run of each subtest.' }
+  ];
+  var cache = {};
+
+  function fetchCard(slug) {
+    if (!cache[slug]) {
+      cache[slug] = fetch(base + 'cards/' + encodeURIComponent(slug) + '/index.json').then(function (r) {
+        if (!r.ok) throw new Error('no data for card ' + slug);
+        return r.json();
+      });
+    }
+    return cache[slug];
+  }
+
+  function label(subtest) {
+    var parts = subtest.split(' ');
+    var op = parts.pop();
+    return parts.join(' ') + ' ' + op.charAt(0).toUpperCase() + op.slice(1);
+  }
+
+  function figure(cards, subtests, stat) {
+    var data = cards.map(function (card) {
+      return {
+        type: 'bar', orientation: 'h', name: charts.plainText(card.title),
+        y: subtests.map(label),
+        x: subtests.map(function (s) { var p = card.pooled[s]; return p && p.mb_s ? p.mb_s[stat] : null; }),
+        texttemplate: '%{x:.0f}', textposition: 'outside', cliponaxis: false,
+        hovertemplate: '%{y}: %{x:.1f} MB/s<extra>%{fullData.name}</extra>'
+      };
+    });
+    var height = 90 + subtests.length * (10 + 16 * cards.length);
+    return {
+      data: data,
+      layout: {
+        barmode: 'group', height: height,
+        xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' },
+        yaxis: { autorange: 'reversed' },
+        legend: { traceorder: 'normal' }
+      }
+    };
+  }
+
+  function drawSet(container, cards, subtests) {
+    container.textContent = '';
+    if (!cards.length || !subtests.length) {
+      var p = document.createElement('p');
+      p.className = 'chart-note';
+      p.textContent = cards.length ? 'These cards share no subtest measured in MB/s.' : 'No card chosen.';
+      container.appendChild(p);
+      return;
+    }
+    STATS.forEach(function (stat) {
+      var fig = document.createElement('figure');
+      fig.className = 'chart-box';
+      var cap = document.createElement('figcaption');
+      cap.textContent = stat.title + ' — ' + stat.note;
+      var el = document.createElement('div');
+      el.className = 'chart';
+      el.setAttribute('data-stat', stat.key);
+      fig.appendChild(cap);
+      fig.appendChild(el);
+      container.appendChild(fig);
+      charts.plot(el, figure(cards, subtests, stat.key));
+    });
+  }
+
+  function memberList(section, members, chosen, onChange) {
+    var list = document.createElement('ul');
+    list.className = 'members';
+    members.forEach(function (m) {
+      var li = document.createElement('li');
+      var lab = document.createElement('label');
+      var box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = m.slug;
+      box.checked = chosen.indexOf(m.slug) !== -1;
+      box.addEventListener('change', onChange);
+      lab.appendChild(box);
+      lab.appendChild(document.createTextNode(' ' + m.title));
+      li.appendChild(lab);
+      list.appendChild(li);
+    });
+    section.insertBefore(list, section.querySelector('.suite-charts'));
+    return list;
+  }
+
+  function setupSuite(section) {
+    var suite = JSON.parse(section.getAttribute('data-suite'));
+    var container = section.querySelector('.suite-charts');
+    var chosen = suite.cards.slice(0, DEFAULT_MEMBERS).map(function (m) { return m.slug; });
+    var list;
+    function redraw() {
+      var slugs = Array.prototype.filter.call(list.querySelectorAll('input'), function (b) { return b.checked; })
+        .map(function (b) { return b.value; });
+      Promise.all(slugs.map(fetchCard)).then(function (cards) {
+        drawSet(container, cards, suite.subtests);
+      }).catch(function (err) { container.textContent = err.message; });
+    }
+    list = memberList(section, suite.cards, chosen, redraw);
+    redraw();
+  }
+
+  // Reader's own set: ?cards=a,b,c in the address, editable with the picker.
+  function setupPicker() {
+    var form = document.getElementById('pick-form');
+    if (!form) return;
+    var input = document.getElementById('pick-input');
+    var options = document.getElementById('pick-options');
+    var picked = document.getElementById('picked');
+    var container = document.getElementById('picked-charts');
+    var params = new URLSearchParams(window.location.search);
+    var slugs = (params.get('cards') || '').split(',').filter(Boolean);
+    var catalogue = [];
+
+    function byTitle(title) {
+      return catalogue.filter(function (c) { return c.title === title || c.slug === title; })[0];
+    }
+    function render() {
+      picked.textContent = '';
+      slugs.forEach(function (slug) {
+        var li = document.createElement('li');
+        var entry = catalogue.filter(function (c) { return c.slug === slug; })[0];
+        li.appendChild(document.createTextNode((entry ? entry.title : slug) + ' '));
+        var remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = 'remove';
+        remove.addEventListener('click', function () { slugs = slugs.filter(function (s) { return s !== slug; }); update(); });
+        li.appendChild(remove);
+        picked.appendChild(li);
+      });
+    }
+    function update() {
+      var url = new URL(window.location.href);
+      if (slugs.length) url.searchParams.set('cards', slugs.join(',')); else url.searchParams.delete('cards');
+      window.history.replaceState(null, '', url);
+      render();
+      Promise.all(slugs.map(fetchCard)).then(function (cards) {
+        var shared = cards.length ? Object.keys(cards[0].pooled).filter(function (s) {
+          return cards.every(function (c) { return c.pooled[s] && c.pooled[s].mb_s; });
+        }) : [];
+        drawSet(container, cards, shared);
+      }).catch(function (err) { container.textContent = err.message; });
+    }
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var entry = byTitle(input.value.trim());
+      if (entry && slugs.indexOf(entry.slug) === -1) slugs.push(entry.slug);
+      input.value = '';
+      update();
+    });
+    fetch(base + 'index.json').then(function (r) { return r.json(); }).then(function (data) {
+      catalogue = data.cards;
+      catalogue.forEach(function (c) {
+        var opt = document.createElement('option');
+        opt.value = c.title;
+        options.appendChild(opt);
+      });
+      render();
+    });
+    if (slugs.length) update();
+  }
+
+  setupPicker();
+  Array.prototype.forEach.call(document.querySelectorAll('.suite[data-suite]'), setupSuite);
+})();
