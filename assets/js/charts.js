@@ -4,7 +4,7 @@
   'use strict';
 
   var PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4d7c0f',
-    '#9333ea', '#ea580c', '#0d9488', '#64748b'];
+    '#a16207', '#ea580c', '#0d9488', '#64748b'];
 
   function plot(el, figure) {
     var width = el.clientWidth || 600;

@@ -74,6 +74,35 @@
     });
   }
 
+  // Cards measured with different tools share no subtest: compare their headline means instead,
+  // naming the subtest behind each bar.
+  var HEADLINES = [['seq_read', 'Sequential read'], ['seq_write', 'Sequential write'],
+    ['rnd4k_read', 'Random 4K read Q1'], ['rnd4k_write', 'Random 4K write Q1']];
+
+  function drawHeadlines(container, cards) {
+    container.textContent = '';
+    var note = document.createElement('p');
+    note.className = 'chart-note';
+    note.textContent = 'These cards were measured with different tests, so they share no subtest. ' +
+      'Below: each card\'s headline means (hover a bar for the test behind it) — a rough comparison only.';
+    container.appendChild(note);
+    var el = document.createElement('div');
+    el.className = 'chart';
+    container.appendChild(el);
+    var data = cards.map(function (card) {
+      return {
+        type: 'bar', orientation: 'h', name: charts.plainText(card.title),
+        y: HEADLINES.map(function (h) { return h[1]; }),
+        x: HEADLINES.map(function (h) { var p = card.headline[h[0]]; return p ? p.mb_s : null; }),
+        hovertext: HEADLINES.map(function (h) { var p = card.headline[h[0]]; return p ? charts.plainText(p.from) : 'not measured'; }),
+        texttemplate: '%{x:.0f}', textposition: 'outside', cliponaxis: false,
+        hovertemplate: '%{y}: %{x:.1f} MB/s<br>%{hovertext}<extra>%{fullData.name}</extra>'
+      };
+    });
+    charts.plot(el, { data: data, layout: { barmode: 'group', height: 120 + HEADLINES.length * 16 * cards.length,
+      xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' }, yaxis: { autorange: 'reversed' } } });
+  }
+
   function memberList(section, members, chosen, onChange) {
     var list = document.createElement('ul');
     list.className = 'members';
@@ -148,7 +177,8 @@
         var shared = cards.length ? Object.keys(cards[0].pooled).filter(function (s) {
           return cards.every(function (c) { return c.pooled[s] && c.pooled[s].mb_s; });
         }) : [];
-        drawSet(container, cards, shared);
+        if (cards.length > 1 && !shared.length) drawHeadlines(container, cards);
+        else drawSet(container, cards, shared);
       }).catch(function (err) { container.textContent = err.message; });
     }
     form.addEventListener('submit', function (e) {

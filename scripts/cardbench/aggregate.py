@@ -6,6 +6,7 @@ the site's display unit.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -203,9 +204,47 @@ def _pick(pooled, picks):
     for test, op in picks:
         row = pooled.get((test, op))
         if row is not None and row["unit"] in TO_MB_S:
-            return {"mb_s": _num(row["mean_mb_s"], 2), "test": test, "op": op, "runs": int(row["count"]),
-                    "unit": row["unit"], "mean": _num(row["mean"], 3)}
+            runs = int(row["count"])
+            return {"mb_s": _num(row["mean_mb_s"], 2), "test": test, "op": op, "unit": row["unit"],
+                    "mean": _num(row["mean"], 3), "from": f"{test} {op}, mean of {runs} run{'s' if runs != 1 else ''}"}
     return None
+
+
+_HEADLINE_ROW_NAMES = {"seq_read": re.compile(r"^seq(uential)?\.? read\b", re.I),
+                       "seq_write": re.compile(r"^seq(uential)?\.? write(, direct)?$", re.I)}
+
+
+def _fallback_pick(card, key):
+    """Sequential figures for cards measured only with sweeps: the largest dd block size, then the
+    reviewer's own table (a number with unit MB/s)."""
+    sessions = [s for s in card.get("sessions") or [] if s.get("compare", True)]
+    if key == "seq_write":
+        best = None
+        for session in sessions:
+            for sweep in session.get("dd_sweeps") or []:
+                if sweep["op"] == "write" and sweep["unit"] in TO_MB_S:
+                    point = max(sweep["points"], key=lambda p: p["block_size_bytes"])
+                    if best is None or point["block_size_bytes"] > best[0]["block_size_bytes"]:
+                        best = (point, sweep["unit"])
+        if best:
+            point, unit = best
+            size = _binary_size(point["block_size_bytes"])
+            return {"mb_s": _num(point["value"] * TO_MB_S[unit], 2), "test": f"dd sweep bs={size}", "op": "write",
+                    "unit": unit, "mean": _num(point["value"]), "from": f"dd write sweep at {size}B blocks, one run"}
+    pattern = _HEADLINE_ROW_NAMES.get(key)
+    for session in sessions if pattern else []:
+        for row in session.get("headline") or []:
+            if pattern.search(row["name"]) and row.get("unit") == "MB/s" and isinstance(row.get("number"), (int, float)):
+                return {"mb_s": _num(row["number"], 2), "test": row["name"], "op": key.split("_")[1], "unit": "MB/s",
+                        "mean": _num(row["number"]), "from": f"reviewer's summary table ({row['name']})"}
+    return None
+
+
+def _binary_size(n):
+    for factor, suffix in ((1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")):
+        if n >= factor and n % factor == 0:
+            return f"{n // factor} {suffix}"
+    return f"{n} "
 
 
 def _leader_row(card, card_json, pooled):
@@ -217,7 +256,7 @@ def _leader_row(card, card_json, pooled):
         "runs": sum(len(o["runs"]) for s in card_json["sessions"] for o in s["subtests"]),
     }
     for key, picks in HEADLINE_PICKS.items():
-        row[key] = _pick(pooled, picks)
+        row[key] = _pick(pooled, picks) or _fallback_pick(card, key)
     return row
 
 
@@ -250,7 +289,7 @@ def _class_checks(card, row, pooled):
         parts, meets = [], True
         seq = row["seq_write"]
         parts.append({"what": "sequential write", "need": need["seq_write"], "unit": "MB/s",
-                      "measured": seq["mb_s"] if seq else None, "from": f"{seq['test']} {seq['op']}" if seq else None})
+                      "measured": seq["mb_s"] if seq else None, "from": seq["from"] if seq else None})
         for key, op in (("read_iops", "read"), ("write_iops", "write")):
             if key in need:
                 best = _random_iops(pooled, op)
@@ -277,7 +316,7 @@ def _compare(cards, out_cards, pooled_lookup):
                 members.append({"slug": card["slug"], "title": out_cards[card["slug"]]["title"],
                                 "brand": card["brand"], "sessions": sessions, "stats": stats})
         if members:
-            subtests = [f"{t} {o}" for t, o in sorted(keys, key=lambda k: _subtest_order(*k))]
+            subtests = [f"{t} {o}" for t, o in keys]  # the suite's own order, as its tool lists them
             suites.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "cards": members})
     return {"suites": suites}
 

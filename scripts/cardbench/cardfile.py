@@ -106,7 +106,7 @@ class _Walk:
     def fail(self, node, message, rule, field=None):
         line, column = _line_col(node)
         raise CardFileError(self.path, message, line=line, column=column,
-                            field=format_field(field) if field is not None else None, rule=rule)
+                            field=format_field(field) if field else None, rule=rule)
 
     def walk(self, node, field):
         self.count += 1
@@ -135,8 +135,9 @@ class _Walk:
                 if not isinstance(key_node, yaml.ScalarNode):
                     self.fail(key_node, "a key must be plain text, not a list or mapping", "key-type", field)
                 if key_node.tag != _STR_TAG:
-                    self.fail(key_node, f"key {key_node.value!r} is not text (YAML reads it as "
-                                        f"{key_node.tag.rsplit(':', 1)[-1]}); put it in quotes", "key-type", field)
+                    self.fail(key_node, f"key '{_short(key_node.value)}' is not text (YAML reads it as "
+                                        f"{key_node.tag.rsplit(':', 1)[-1]}); put it in quotes", "key-type",
+                              field + (key_node.value,))
                 key = key_node.value
                 if key in seen:
                     self.fail(key_node, f"duplicate key '{_short(key)}' (first at line {seen[key]})", "duplicate-key",
@@ -177,6 +178,18 @@ def _indent_tab(text, line):
     return indent.index("\t") + 1 if "\t" in indent else None
 
 
+_OPENING_QUOTE = re.compile(r"""^\s*(?:-\s+)?[^\s"'#][^:#]*:\s+(["'])(.*)$""")
+
+
+def _unclosed_quote_line(text, before):
+    """First line before `before` whose value opens a quote it does not close on that line."""
+    for number, row in enumerate(text.splitlines()[: max(before - 1, 0)], 1):
+        match = _OPENING_QUOTE.match(row)
+        if match and match.group(1) not in match.group(2):
+            return number
+    return None
+
+
 def _yaml_error(exc, path, text):
     """CardFileError for a PyYAML error: its position, its reason, and a hint."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -195,6 +208,9 @@ def _yaml_error(exc, path, text):
                                    "mappings only", line=line, column=column, rule="tag")
     reason = " ".join(str(part) for part in (getattr(exc, "context", None), problem) if part) or str(exc)
     hint = next((h for key, h in _YAML_HINTS if key in reason), None)
+    opened = _unclosed_quote_line(text, line) if line else None
+    if opened is not None:
+        hint = f"the quote opened at line {opened} is not closed on that line"
     message = f"YAML syntax error: {reason}" + (f" ({hint})" if hint else "")
     if mark is None:
         message = f"YAML syntax error: {_short(exc, 200)}"

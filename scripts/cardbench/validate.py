@@ -1,22 +1,54 @@
 """Check card files: the JSON Schema, then the rules a schema cannot say.
 
 Every problem is a Finding naming the file, line, field and rule, as an error (stops the build)
-or a warning (shown, does not stop it).
+or a warning (shown, does not stop it). Printed as
+
+    data/cards/<slug>.yaml:12:7: error: sessions[0].date: date 2999-01-01 is in the future [date-not-future]
+
+Rules (ids as printed in brackets):
+  errors    yaml, tab-indent, duplicate-key, aliases, depth, size, tag, merge-key, key-type, encoding,
+            type, read (loading); schema:<keyword> (the JSON Schema); slug-equals-filename, slug-unique,
+            session-id-unique, file-name, finite, positive, date-not-future, text-control, url-form,
+            raw-path, raw-present, raw-hash, runs-parallel, bus-ceiling, bw-iops (beyond 50 %)
+  warnings  unit-consistent, runs-present, raw-folder, raw-hash (no SHA256SUMS yet),
+            bw-iops (beyond 10 %), bus-ceiling (above the bus but within a vendor claim)
 """
 
 import datetime
+import difflib
 import json
+import re
+import subprocess
+import unicodedata
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
 
-from .cardfile import format_field, load_card, non_finite_paths
-from .errors import CardFileError
+from .cardfile import SUMS_NAME, format_field, load_card, non_finite_paths, read_sha256sums, sha256_file
+from .errors import CardbenchError, CardFileError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "data" / "schema" / "card.schema.json"
 DATA_DIR = ROOT / "data"
+CARDS_DIR = DATA_DIR / "cards"
+
+# Stored bandwidth × factor = MB/s (10^6 bytes/s), the unit bus ceilings are stated in.
+TO_MB_S = {"MB/s": 1.0, "MiB/s": 1.048576}
+UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576}
+
+# Highest transfer rate of each bus, MB/s. SD Express without a known link: PCIe Gen3 x2.
+BUS_CEILING_MB_S = {"Default/High Speed": 25, "UHS-I": 104, "UHS-II": 312, "UHS-III": 624, "SD Express": 1970}
+PCIE_LANE_MB_S = {1: 250, 2: 500, 3: 985, 4: 1969}
+CLAIM_SLACK = 1.05  # a figure up to 5 % above the vendor's own claim is within that claim
+
+BW_IOPS_WARN = 0.10  # bandwidth vs IOPS × block size: beyond 10 % a warning, beyond 50 % an error
+BW_IOPS_ERROR = 0.50
+FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be a day ahead
+
+FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat",
+               "fill", "f3probe", "nvme", "headline")
 
 
 @dataclass
@@ -24,9 +56,33 @@ class Finding:
     severity: str  # "error" or "warning"
     error: CardFileError
 
-    def __str__(self):
-        return f"{self.severity}: {self.error}"
+    @property
+    def rule(self):
+        return self.error.rule
 
+    @property
+    def path(self):
+        return self.error.path
+
+    def __str__(self):
+        e = self.error
+        where = display_path(e.path)
+        if e.line is not None:
+            where += f":{e.line}" + (f":{e.column}" if e.column is not None else "")
+        field = f" {e.field}:" if e.field else ""
+        rule = f" [{e.rule}]" if e.rule else ""
+        return f"{where}: {self.severity}:{field} {e.message}{rule}"
+
+
+def display_path(path):
+    """A path relative to the working folder when it lies inside it (as editors and CI link it)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+# --- JSON Schema ---------------------------------------------------------------------------
 
 _validator = None
 
@@ -39,94 +95,514 @@ def schema_validator():
     return _validator
 
 
-def _schema_message(err):
-    if err.validator == "additionalProperties":
-        return err.message.replace("Additional properties are not allowed", "unknown field(s)")
-    if err.validator == "required":
-        return f"missing required field: {err.message.split(' is a required property')[0]}"
-    if err.validator in ("enum", "const"):
-        allowed = err.validator_value if err.validator == "enum" else [err.validator_value]
-        return f"{err.instance!r} is not allowed; allowed: {', '.join(map(str, allowed))}"
-    if err.validator == "maxLength":
-        return f"text is {len(err.instance)} characters; at most {err.validator_value}"
-    if err.validator == "pattern":
-        return f"{str(err.instance)[:80]!r} does not have the required form ({err.validator_value})"
-    return err.message if len(err.message) < 300 else err.message[:300] + "…"
+_TYPE_NAMES = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
+               "array": "a list", "object": "a mapping (key: value)", "null": "nothing"}
+
+
+def _short(text, limit=60):
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def describe(value):
+    """How a value reads in a message, never longer than a line."""
+    if value is None:
+        return "nothing (empty)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {_short(value, 40)!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item(s)"
+    if isinstance(value, dict):
+        return "a mapping (key: value)"
+    return type(value).__name__
+
+
+def _type_message(err):
+    wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+    expected = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+    got = err.instance
+    message = f"expected {expected}, got {describe(got)}"
+    if "string" in wanted and isinstance(got, bool):
+        message += " (YAML reads yes/no/on/off/true/false as true or false: put the text in quotes)"
+    elif "string" in wanted and isinstance(got, (int, float)):
+        message += " (put it in quotes to keep it as text)"
+    elif {"number", "integer"} & set(wanted) and isinstance(got, str):
+        message += " (write the number alone, without quotes or a unit)"
+    elif got is None:
+        message += " (give a value or remove the field)"
+    return message
+
+
+def _closest(word, choices):
+    if not isinstance(word, str):
+        return None
+    for choice in choices:
+        if isinstance(choice, str) and choice.lower() == word.lower():
+            return choice
+    found = difflib.get_close_matches(word, [c for c in choices if isinstance(c, str)], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _schema_findings_for(card, err):
+    """One or more (field path, message) pairs for one jsonschema error."""
+    path = list(err.absolute_path)
+    kind, value, instance = err.validator, err.validator_value, err.instance
+    description = err.schema.get("description") if isinstance(err.schema, dict) else None
+    if kind == "additionalProperties" and isinstance(instance, dict):
+        allowed = list((err.schema.get("properties") or {}).keys())
+        out = []
+        for key in instance:
+            if key in allowed:
+                continue
+            guess = _closest(key, allowed)
+            hint = f"did you mean '{guess}'?" if guess else f"allowed here: {', '.join(allowed)}"
+            out.append((path + [key], f"unknown field '{_short(key)}' ({hint})"))
+        return out
+    if kind == "required":
+        match = re.match(r"^'(.*)' is a required property$", err.message)
+        name = match.group(1) if match else _short(err.message)
+        return [(path + [name], f"missing required field '{name}'")]
+    if kind == "type":
+        return [(path, _type_message(err))]
+    if kind == "enum":
+        guess = _closest(instance, value)
+        hint = f"; did you mean '{guess}'?" if guess else ""
+        return [(path, f"{describe(instance)} is not allowed; allowed: {', '.join(map(str, value))}{hint}")]
+    if kind == "const":
+        return [(path, f"must be {value!r}, got {describe(instance)}")]
+    if kind == "pattern":
+        what = f": {description}" if description else ""
+        return [(path, f"{describe(instance)} does not have the required form{what} (pattern {value})")]
+    if kind == "minLength":
+        if isinstance(instance, str) and not instance:
+            return [(path, "empty text; give a value or remove the field")]
+        return [(path, f"text is {len(instance)} characters; at least {value}")]
+    if kind == "maxLength":
+        return [(path, f"text is {len(instance)} characters; at most {value}")]
+    if kind == "minimum":
+        return [(path, f"must be at least {value}, got {describe(instance)}")]
+    if kind == "exclusiveMinimum":
+        return [(path, f"must be greater than {value}, got {describe(instance)}")]
+    if kind == "maximum":
+        return [(path, f"must be at most {value}, got {describe(instance)}")]
+    if kind == "exclusiveMaximum":
+        return [(path, f"must be less than {value}, got {describe(instance)}")]
+    if kind == "minItems":
+        if isinstance(instance, list) and not instance:
+            return [(path, f"the list is empty; at least {value} item(s) needed")]
+        return [(path, f"the list has {len(instance)} item(s); at least {value} needed")]
+    if kind == "uniqueItems":
+        seen, repeated = [], None
+        for item in instance:
+            if item in seen:
+                repeated = item
+                break
+            seen.append(item)
+        return [(path, f"{describe(repeated)} is listed more than once")]
+    if kind == "format":
+        form = {"date": "date (YYYY-MM-DD, a real calendar day)", "uri": "http or https address"}.get(value, value)
+        return [(path, f"{describe(instance)} is not a valid {form}")]
+    return [(path, _short(err.message, 200))]
 
 
 def schema_findings(card):
     findings = []
-    for err in sorted(schema_validator().iter_errors(card.data), key=lambda e: list(map(str, e.absolute_path))):
-        findings.append(Finding("error", card.error(list(err.absolute_path), _schema_message(err), rule=f"schema:{err.validator}")))
+    for err in schema_validator().iter_errors(card.data):
+        for path, message in _schema_findings_for(card, err):
+            findings.append(Finding("error", card.error(path, message, rule=f"schema:{err.validator}")))
     return findings
 
+
+# --- rules beyond the schema -----------------------------------------------------------------
 
 def _sessions(card):
     sessions = card.data.get("sessions")
     return [(i, s) for i, s in enumerate(sessions) if isinstance(s, dict)] if isinstance(sessions, list) else []
 
 
-def rule_findings(card, today=None, data_dir=DATA_DIR):
-    """Rules beyond the schema. Each finding's rule name says which."""
-    today = today or datetime.date.today()
-    data = card.data
-    out = []
-
-    def err(path, msg, rule, severity="error"):
-        out.append(Finding(severity, card.error(path, msg, rule=rule)))
-
-    for path in non_finite_paths(data):
-        err(path, "not a finite number (NaN or infinity)", "finite")
-
-    slug = data.get("slug")
-    if isinstance(slug, str) and card.path.suffix == ".yaml" and card.path.stem != slug:
-        err(("slug",), f"slug '{slug}' does not match the file name '{card.path.name}'", "slug-equals-filename")
-
-    def check_date(path, value):
-        if isinstance(value, str):
-            try:
-                when = datetime.date.fromisoformat(value)
-            except ValueError:
-                return  # the schema reports the form
-            if when > today:
-                err(path, f"date {value} is in the future", "date-not-future")
-
-    for key in ("source",):
-        if isinstance(data.get(key), dict):
-            check_date((key, "date"), data[key].get("date"))
-
-    seen_ids = {}
-    for index, session in _sessions(card):
-        base = ("sessions", index)
-        sid = session.get("id")
-        if sid in seen_ids:
-            err(base + ("id",), f"session id '{sid}' is used twice (also sessions[{seen_ids[sid]}])", "session-id-unique")
-        seen_ids.setdefault(sid, index)
-        check_date(base + ("date",), session.get("date"))
-        _check_runs(session, base, err)
-        _check_raw(session, base, err, data_dir)
-    return out
+def _entries(session, kind):
+    items = session.get(kind)
+    return [(i, e) for i, e in enumerate(items) if isinstance(e, dict)] if isinstance(items, list) else []
 
 
-def _check_runs(session, base, err):
-    for kind in ("results", "dd"):
-        for i, entry in enumerate(session.get(kind) or []):
-            if not isinstance(entry, dict) or not isinstance(entry.get("runs"), list):
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _finite_number(value):
+    if not _is_number(value):
+        return False
+    try:
+        return float(value) - float(value) == 0
+    except OverflowError:
+        return False
+
+
+def _numbers(values):
+    """(index, value) of the finite numbers of a list (other items are the schema's to report)."""
+    return [(j, v) for j, v in enumerate(values) if _finite_number(v)] if isinstance(values, list) else []
+
+
+def _walk_values(value, path=()):
+    """Every (path, key-or-None, value) in a nested structure, keys included as text."""
+    yield path, None, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield path + (key,), key, item
+            yield from _walk_values(item, path + (key,)) if isinstance(item, (dict, list)) else ()
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                yield from _walk_values(item, path + (index,))
+            else:
+                yield path + (index,), None, item
+
+
+class _Rules:
+    """Runs every per-card rule; each adds Findings with its rule id."""
+
+    def __init__(self, card, today, data_dir):
+        self.card = card
+        self.data = card.data
+        self.today = today
+        self.data_dir = Path(data_dir)
+        self.out = []
+
+    def add(self, path, message, rule, severity="error"):
+        self.out.append(Finding(severity, self.card.error(path, message, rule=rule)))
+
+    def run(self):
+        for rule in (self.finite, self.slug_equals_filename, self.dates, self.text_control, self.urls,
+                     self.session_ids, self.runs, self.units_consistent, self.bw_iops, self.bus_ceiling, self.raw):
+            rule()
+        return self.out
+
+    # values
+    def finite(self):
+        for path in non_finite_paths(self.data):
+            self.add(path, "not a finite number (NaN, infinity or too large)", "finite")
+
+    def slug_equals_filename(self):
+        slug = self.data.get("slug")
+        if isinstance(slug, str) and self.card.path.suffix == ".yaml" and self.card.path.stem != slug:
+            self.add(("slug",), f"slug '{_short(slug)}' does not match the file name '{self.card.path.name}' "
+                                f"(the file must be {_short(slug)}.yaml)", "slug-equals-filename")
+
+    def dates(self):
+        latest = self.today + FUTURE_SLACK
+        for path, key, value in _walk_values(self.data):
+            if key == "date" and isinstance(value, str):
+                try:
+                    when = datetime.date.fromisoformat(value)
+                except ValueError:
+                    continue  # the schema reports the form
+                if when > latest:
+                    self.add(path, f"date {value} is in the future", "date-not-future")
+
+    def text_control(self):
+        for path, key, value in _walk_values(self.data):
+            for text, what in ((key, "key"), (value, "text")):
+                if not isinstance(text, str):
+                    continue
+                for position, char in enumerate(text):
+                    if char in "\n\t":
+                        continue
+                    category = unicodedata.category(char)
+                    if category == "Cc":
+                        self.add(path, f"{what} contains control character U+{ord(char):04X} at position "
+                                       f"{position}; remove it", "text-control")
+                        break
+                    if char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+                        self.add(path, f"{what} contains U+{ord(char):04X}, a text direction control that can "
+                                       f"disguise text; remove it", "text-control")
+                        break
+
+    # RFC 3986: unreserved, reserved and '%' (quotes, '<', '>', spaces and the like must be percent-encoded)
+    _URL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
+    def urls(self):
+        for path, key, value in _walk_values(self.data):
+            if key != "url" or not isinstance(value, str) or not re.match(r"^https?://", value):
+                continue  # not an address: the schema's pattern reports it
+            bad = next((c for c in value if c not in self._URL_CHARS), None)
+            if bad is not None:
+                shown = "a space" if bad == " " else (repr(bad) if bad.isprintable() else f"U+{ord(bad):04X}")
+                encoded = urllib.parse.quote(bad, safe="")
+                self.add(path, f"address contains {shown}, which an address cannot hold; percent-encode it "
+                               f"({encoded})", "url-form")
                 continue
-            path = base + (kind, i)
-            runs = entry["runs"]
-            for j, value in enumerate(runs):
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0:
-                    err(path + ("runs", j), f"run value {value} is not positive", "positive")
-            parallel = {"iops": entry.get("iops"), "seconds": entry.get("seconds")}
-            for stat, values in (entry.get("latency_us") or {}).items():
-                parallel[f"latency_us.{stat}"] = values
-            for name, values in parallel.items():
-                if isinstance(values, list) and len(values) != len(runs):
-                    err(path + tuple(name.split(".")), f"{len(values)} values for {len(runs)} runs", "runs-parallel")
-            for j in entry.get("excluded_runs") or []:
-                if isinstance(j, int) and j >= len(runs):
-                    err(path + ("excluded_runs",), f"excluded run {j} does not exist ({len(runs)} runs)", "runs-parallel")
+            parts = urllib.parse.urlsplit(value)
+            if not parts.hostname:
+                self.add(path, "address has no host name", "url-form")
+            elif "@" in parts.netloc:
+                self.add(path, "address carries a user name or password ('@' before the host); remove it",
+                         "url-form")
+
+    def session_ids(self):
+        seen = {}
+        for index, session in _sessions(self.card):
+            sid = session.get("id")
+            if not isinstance(sid, str):
+                continue
+            if sid in seen:
+                self.add(("sessions", index, "id"), f"session id '{_short(sid)}' is used twice (also "
+                                                    f"sessions[{seen[sid]}])", "session-id-unique")
+            seen.setdefault(sid, index)
+
+    # runs
+    def runs(self):
+        sessions = self.data.get("sessions")
+        if isinstance(sessions, list) and not sessions:
+            self.add(("sessions",), "no sessions yet; the card page will have no figures", "runs-present", "warning")
+        for index, session in _sessions(self.card):
+            base = ("sessions", index)
+            if not any(session.get(key) for key in FIGURE_KEYS):
+                self.add(base, "session has no figures (results, dd, fill, flashbench, f3probe, nvme or headline)",
+                         "runs-present", "warning")
+            for kind in ("results", "dd"):
+                for i, entry in _entries(session, kind):
+                    self._entry_runs(base + (kind, i), entry)
+
+    def _entry_runs(self, path, entry):
+        runs = entry.get("runs")
+        if not isinstance(runs, list):
+            return
+        for j, value in _numbers(runs):
+            if value <= 0:
+                self.add(path + ("runs", j), f"run value {value} is not positive", "positive")
+        parallel = {("iops",): entry.get("iops"), ("seconds",): entry.get("seconds")}
+        latency = entry.get("latency_us")
+        if isinstance(latency, dict):
+            for stat, values in latency.items():
+                parallel[("latency_us", stat)] = values
+        for name, values in parallel.items():
+            if not isinstance(values, list):
+                continue
+            if len(values) != len(runs):
+                self.add(path + name, f"{len(values)} value(s) for {len(runs)} run(s); one per run, in run order",
+                         "runs-parallel")
+            for j, value in _numbers(values):
+                if value <= 0:
+                    self.add(path + name + (j,), f"{format_field(name)} value {value} is not positive", "positive")
+        excluded = entry.get("excluded_runs")
+        if isinstance(excluded, list):
+            for j in excluded:
+                if isinstance(j, int) and not isinstance(j, bool) and j >= len(runs):
+                    self.add(path + ("excluded_runs",), f"excluded run {j} does not exist ({len(runs)} runs, "
+                                                        f"counted from 0)", "runs-parallel")
+            if runs and set(range(len(runs))) <= set(excluded):
+                self.add(path + ("excluded_runs",), "every run is excluded; nothing is averaged", "runs-present",
+                         "warning")
+
+    def units_consistent(self):
+        first = {}
+        for index, session in _sessions(self.card):
+            for kind in ("results", "dd"):
+                for i, entry in _entries(session, kind):
+                    if kind == "results":
+                        test = entry.get("test")
+                    else:
+                        test = f"dd bs={entry.get('block_size')}"
+                    op, unit = entry.get("op"), entry.get("unit")
+                    if not all(isinstance(x, str) for x in (test, op, unit)):
+                        continue
+                    path = ("sessions", index, kind, i)
+                    key = (kind, test, op)
+                    if key not in first:
+                        first[key] = (unit, path)
+                    elif first[key][0] != unit:
+                        self.add(path + ("unit",), f"{test} {op} is in {unit} here but in {first[key][0]} in "
+                                                   f"{format_field(first[key][1])}; check the unit",
+                                 "unit-consistent", "warning")
+
+    def bw_iops(self):
+        for index, session in _sessions(self.card):
+            for i, entry in _entries(session, "results"):
+                block = block_size_bytes(entry.get("test"))
+                unit = entry.get("unit")
+                runs, iops = entry.get("runs"), entry.get("iops")
+                if block is None or unit not in UNIT_BYTES or not isinstance(runs, list) or not isinstance(iops, list):
+                    continue
+                worst = None
+                for j, value in _numbers(runs):
+                    if j >= len(iops) or not _finite_number(iops[j]) or iops[j] <= 0 or value <= 0:
+                        continue
+                    off = _deviation(value, unit, iops[j], block)
+                    if worst is None or off > worst[0]:
+                        worst = (off, j, value, iops[j])
+                if worst is None or worst[0] <= BW_IOPS_WARN:
+                    continue
+                off, j, value, count = worst
+                expected = count * block / UNIT_BYTES[unit]
+                severity = "error" if off > BW_IOPS_ERROR else "warning"
+                self.add(("sessions", index, "results", i, "runs", j),
+                         f"{value:g} {unit} but {count:g} IOPS × {_size_text(block)} = {expected:.4g} {unit} "
+                         f"({off:.0%} apart; allowed: {BW_IOPS_WARN:.0%}, error beyond {BW_IOPS_ERROR:.0%})",
+                         "bw-iops", severity)
+
+    def bus_ceiling(self):
+        bus = self.data.get("bus")
+        if not isinstance(bus, str) or bus not in BUS_CEILING_MB_S:
+            return
+        claimed = self.data.get("claimed") if isinstance(self.data.get("claimed"), dict) else {}
+        claims = {op: claimed.get(f"{op}_mb_s") for op in ("read", "write")}
+        claims = {op: v for op, v in claims.items() if _finite_number(v) and v > 0}
+        for index, session in _sessions(self.card):
+            ceiling, why = BUS_CEILING_MB_S[bus], f"{bus} bus ceiling"
+            nvme = session.get("nvme") if isinstance(session.get("nvme"), dict) else {}
+            link = pcie_link_mb_s(nvme.get("pcie_link")) if bus == "SD Express" else None
+            if link:
+                ceiling, why = link  # the link this session negotiated
+            for path, op, unit, values, suffix in _bandwidth_figures(session):
+                over = [(j, v) for j, v in values if v * TO_MB_S[unit] > ceiling]
+                if not over:
+                    continue
+                j, top = max(over, key=lambda item: item[1])
+                top_mb_s = top * TO_MB_S[unit]
+                shown = f"{top:g} {unit}" + (f" = {top_mb_s:.1f} MB/s" if unit != "MB/s" else "")
+                count = f" ({len(over)} of {len(values)} figures above it; this is the highest)" if len(values) > 1 else ""
+                # A vendor mode beyond the bus (e.g. UHS-I DDR200 readers) is allowed up to the vendor's claim.
+                claim = claims.get(op) if op in ("read", "write") else max(claims.values(), default=None)
+                place = ("sessions", index) + path + (j,) + suffix
+                if claim and top_mb_s <= claim * CLAIM_SLACK:
+                    self.add(place, f"{shown} is above the {why} of {ceiling} MB/s{count} but within the claimed "
+                                    f"{claim:g} MB/s (a vendor mode beyond the standard bus; say which reader in "
+                                    f"claimed.note)", "bus-ceiling", "warning")
+                else:
+                    self.add(place, f"{shown} is above the {why} of {ceiling} MB/s{count}; the figure cannot be "
+                                    f"right for this card (check the unit, the bus, or host caching)", "bus-ceiling")
+
+    # raw files
+    def raw(self):
+        slug = self.data.get("slug") if isinstance(self.data.get("slug"), str) else None
+        raw_root = (self.data_dir / "raw").resolve()
+        sums_cache = {}
+        hashes = {}
+        for index, session in _sessions(self.card):
+            for path, raw in _raw_paths(session):
+                place = ("sessions", index) + path
+                parts = raw.split("/")
+                if any(part in ("", ".", "..") for part in parts):
+                    self.add(place, f"raw path '{_short(raw)}' has an empty, '.' or '..' part", "raw-path")
+                    continue
+                target = (self.data_dir / raw).resolve()
+                if raw_root not in target.parents:
+                    self.add(place, f"raw path '{_short(raw)}' leads outside data/raw", "raw-path")
+                    continue
+                if not target.is_file():
+                    self.add(place, f"raw file data/{raw} is missing", "raw-present")
+                    continue
+                folder = parts[1]
+                if slug and folder != slug:
+                    self.add(place, f"raw file is in data/raw/{folder}/, not this card's data/raw/{slug}/",
+                             "raw-folder", "warning")
+                self._raw_hash(place, raw, folder, "/".join(parts[2:]), target, sums_cache, hashes)
+
+    def _raw_hash(self, place, raw, folder, name, target, sums_cache, hashes):
+        if folder not in sums_cache:
+            sums_path = self.data_dir / "raw" / folder / SUMS_NAME
+            if not sums_path.is_file():
+                sums_cache[folder] = None
+                self.add(place, f"data/raw/{folder}/{SUMS_NAME} is missing, so raw files are not checked "
+                                f"against their hashes", "raw-hash", "warning")
+            else:
+                try:
+                    sums_cache[folder] = read_sha256sums(sums_path)
+                except CardFileError as exc:
+                    sums_cache[folder] = None
+                    self.add(place, f"data/raw/{folder}/{SUMS_NAME} line {exc.line}: {exc.message}", "raw-hash")
+        sums = sums_cache[folder]
+        if sums is None:
+            return
+        if name not in sums:
+            self.add(place, f"data/{raw} is not listed in data/raw/{folder}/{SUMS_NAME}", "raw-hash")
+            return
+        if target not in hashes:
+            hashes[target] = sha256_file(target)
+        expected, line = sums[name]
+        if hashes[target] != expected:
+            self.add(place, f"data/{raw} has sha256 {hashes[target][:16]}…, but data/raw/{folder}/{SUMS_NAME} "
+                            f"line {line} says {expected[:16]}…; the file changed after it was recorded", "raw-hash")
+
+
+def block_size_bytes(test):
+    """Block size of a CrystalDiskMark-style test name in bytes: 'RND4K Q32T1' → 4096 (K, M, G are binary)."""
+    if not isinstance(test, str):
+        return None
+    match = re.match(r"^(?:SEQ|RND)([0-9]+)([KMG]) ", test)
+    if not match:
+        return None
+    return int(match.group(1)) * 1024 ** " KMG".index(match.group(2))
+
+
+def pcie_link_mb_s(link):
+    """(MB/s ceiling, description) of a link like 'PCIe Gen3 x1', or None."""
+    if not isinstance(link, str):
+        return None
+    match = re.search(r"Gen\s*([1-4]).*?x\s*([0-9]+)", link, re.IGNORECASE)
+    if not match:
+        return None
+    generation, lanes = int(match.group(1)), int(match.group(2))
+    if not 1 <= lanes <= 16:
+        return None
+    return PCIE_LANE_MB_S[generation] * lanes, f"PCIe Gen{generation} x{lanes} link ceiling"
+
+
+def _size_text(size):
+    for unit, scale in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} B"
+
+
+def _step(value):
+    """Precision a figure was printed with: 1 for 42, 0.1 for 42.5, 0.01 for 42.25."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return 0.0
+    decimals = len(text.split(".")[1].rstrip("0"))
+    return 10.0 ** -decimals
+
+
+def _deviation(value, unit, iops, block):
+    """Relative distance between a bandwidth and IOPS × block size, allowing for each figure's
+    printed precision (cdm_fio.sh floors MiB/s to whole numbers)."""
+    lo = max(value - _step(value), 0) * UNIT_BYTES[unit]
+    hi = (value + _step(value)) * UNIT_BYTES[unit]
+    expect_lo = max(iops - _step(iops), 0) * block
+    expect_hi = (iops + _step(iops)) * block
+    gap = max(0.0, expect_lo - hi, lo - expect_hi)
+    return gap / (iops * block)
+
+
+def _bandwidth_figures(session):
+    """Every throughput figure of a session, grouped by list:
+    (list path, op, unit, [(index, value)], path after the index)."""
+    for kind in ("results", "dd"):
+        for i, entry in _entries(session, kind):
+            if entry.get("unit") in TO_MB_S:
+                yield (kind, i, "runs"), entry.get("op"), entry["unit"], _numbers(entry.get("runs")), ()
+    for kind in ("dd_sweeps", "fill", "flashbench_open_au"):
+        for i, entry in _entries(session, kind):
+            points = entry.get("points")
+            if entry.get("unit") in TO_MB_S and isinstance(points, list):
+                values = [(j, p.get("value")) for j, p in enumerate(points) if isinstance(p, dict)]
+                values = [(j, v) for j, v in values if _finite_number(v)]
+                yield (kind, i, "points"), entry.get("op", "write"), entry["unit"], values, ("value",)
+    for i, entry in _entries(session, "flashbench_find_fat"):
+        if entry.get("unit") in TO_MB_S and isinstance(entry.get("rows"), list):
+            for r, row in enumerate(entry["rows"]):
+                if isinstance(row, dict):
+                    yield (("flashbench_find_fat", i, "rows", r, "values"), "write", entry["unit"],
+                           _numbers(row.get("values")), ())
+    rows = [(i, row.get("number")) for i, row in _entries(session, "headline")
+            if row.get("unit") in TO_MB_S and _finite_number(row.get("number"))]
+    for i, number in rows:
+        yield ("headline",), None, session["headline"][i]["unit"], [(i, number)], ("number",)
 
 
 def _raw_paths(value, path=()):
@@ -143,13 +619,9 @@ def _raw_paths(value, path=()):
             yield from _raw_paths(item, path + (i,))
 
 
-def _check_raw(session, base, err, data_dir):
-    for path, raw in _raw_paths(session):
-        target = (data_dir / raw).resolve()
-        if data_dir.resolve() not in target.parents:
-            err(base + path, f"raw path '{raw}' leaves the data folder", "raw-present")
-        elif not target.is_file():
-            err(base + path, f"raw file data/{raw} is missing", "raw-present")
+def rule_findings(card, today=None, data_dir=DATA_DIR):
+    """Rules beyond the schema. Each finding's rule name says which."""
+    return _Rules(card, today or datetime.date.today(), data_dir).run()
 
 
 def cross_card_findings(cards):
@@ -162,14 +634,17 @@ def cross_card_findings(cards):
             continue
         key = slug.lower()
         if key in seen:
-            out.append(Finding("error", card.error(("slug",), f"slug '{slug}' is also used by {seen[key]}", rule="slug-unique")))
+            out.append(Finding("error", card.error(("slug",), f"slug '{_short(slug)}' is also used by {seen[key]}",
+                                                   rule="slug-unique")))
         seen.setdefault(key, card.path.name)
     return out
 
 
 def check_card(card, today=None, data_dir=DATA_DIR):
+    """Every finding for one loaded card, in file order (schema and rules)."""
     findings = schema_findings(card)
     findings += rule_findings(card, today=today, data_dir=data_dir)
+    findings.sort(key=lambda f: (f.error.line or 0, f.error.column or 0))
     return findings
 
 
@@ -177,6 +652,9 @@ def validate_paths(paths, today=None, data_dir=DATA_DIR):
     """Load and check files. Returns (valid LoadedCards, findings). A card with an error is not valid."""
     cards, findings = [], []
     for path in sorted(Path(p) for p in paths):
+        if path.suffix != ".yaml":
+            findings.append(Finding("error", CardFileError(path, "card files are named <slug>.yaml", rule="file-name")))
+            continue
         try:
             card = load_card(path)
         except CardFileError as exc:
@@ -193,7 +671,50 @@ def validate_paths(paths, today=None, data_dir=DATA_DIR):
 
 
 def card_paths(cards_dir):
-    return sorted(Path(cards_dir).glob("*.yaml"))
+    """Card files of a folder: every *.yaml, and mis-named *.yml / *.YAML so they are reported, not skipped."""
+    return sorted(p for p in Path(cards_dir).iterdir()
+                  if p.suffix.lower() in (".yaml", ".yml") and not p.name.startswith(".")) if Path(cards_dir).is_dir() else []
 
 
-__all__ = ["Finding", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator"]
+# --- files changed in a pull request -----------------------------------------------------------
+
+def _git(repo, *args):
+    try:
+        done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise CardbenchError(f"--changed needs git: {exc.strerror}") from None
+    return done
+
+
+def changed_card_paths(repo=ROOT, base_ref="origin/main"):
+    """Card files changed against the merge base with base_ref (else HEAD), plus untracked ones.
+
+    A change under data/raw/<slug>/ brings in data/cards/<slug>.yaml; a schema change brings in
+    every card. Returns (paths, description of the base compared against).
+    """
+    repo = Path(repo)
+    merge_base = _git(repo, "merge-base", base_ref, "HEAD")
+    if merge_base.returncode == 0 and merge_base.stdout.strip():
+        base, described = merge_base.stdout.strip(), f"merge base with {base_ref} ({merge_base.stdout.strip()[:10]})"
+    else:
+        base, described = "HEAD", f"HEAD ({base_ref} not found)"
+    diff = _git(repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", base, "--", "data")
+    if diff.returncode != 0:
+        raise CardbenchError(f"--changed: git diff failed: {_short(diff.stderr.strip(), 200)}")
+    untracked = _git(repo, "ls-files", "--others", "--exclude-standard", "-z", "--", "data")
+    names = [n for n in (diff.stdout + "\0" + untracked.stdout).split("\0") if n]
+    cards_dir = repo / "data" / "cards"
+    if "data/schema/card.schema.json" in names:
+        return card_paths(cards_dir), described + "; the schema changed, so every card"
+    picked = set()
+    for name in names:
+        parts = name.split("/")
+        if len(parts) == 3 and parts[1] == "cards" and Path(name).suffix.lower() in (".yaml", ".yml"):
+            picked.add(repo / name)
+        elif len(parts) >= 4 and parts[1] == "raw" and (cards_dir / f"{parts[2]}.yaml").is_file():
+            picked.add(cards_dir / f"{parts[2]}.yaml")
+    return sorted(p for p in picked if p.is_file()), described
+
+
+__all__ = ["Finding", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator",
+           "changed_card_paths", "block_size_bytes", "pcie_link_mb_s", "describe"]

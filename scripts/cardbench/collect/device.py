@@ -1,0 +1,279 @@
+"""Identify a card: size, sector sizes, vendor/model, SD registers, USB reader link, NVMe controller.
+
+All reading goes through a root folder (default '/') so tests can use fixture trees.
+"""
+
+import os
+import platform
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .sysfs import BlockTree, read_attr
+
+# SD manufacturer IDs (CID MID byte). Assigned by the SD Association and not published; these are
+# the ones known from mmc-utils (lsmmc.c) and the Linux MMC quirk table (drivers/mmc/core/card.h).
+SD_MANUFACTURERS = {
+    0x01: "Panasonic",
+    0x02: "Toshiba/Kioxia",
+    0x03: "SanDisk",
+    0x08: "Silicon Power",
+    0x18: "Infineon",
+    0x1B: "Samsung",
+    0x1C: "Transcend",
+    0x1D: "ADATA",
+    0x1E: "Transcend",
+    0x1F: "Kingston",
+    0x27: "Phison",
+    0x28: "Lexar",
+    0x30: "SanDisk",
+    0x31: "Silicon Power",
+    0x33: "STMicroelectronics",
+    0x41: "Kingston",
+    0x6F: "STMicroelectronics",
+    0x74: "Transcend",
+    0x76: "Patriot",
+    0x82: "Sony",
+    0x9F: "Kingston",
+}
+
+# USB link speed in Mb/s (sysfs 'speed') to the name users know.
+USB_SPEEDS = {"1.5": "USB 1.x low speed", "12": "USB 1.x", "480": "USB 2.0", "5000": "USB 3.x 5 Gb/s",
+              "10000": "USB 3.x 10 Gb/s", "20000": "USB 3.2 20 Gb/s", "40000": "USB4 40 Gb/s"}
+
+# PCIe transfer rate (GT/s) to generation.
+PCIE_GENERATIONS = {"2.5": 1, "5.0": 2, "5": 2, "8.0": 3, "8": 3, "16.0": 4, "16": 4, "32.0": 5, "32": 5}
+
+SD_REGISTER_FILES = ("cid", "csd", "scr", "ssr", "manfid", "oemid", "name", "date", "serial", "fwrev", "hwrev",
+                     "type", "preferred_erase_size", "erase_size")
+
+
+def manufacturer_name(manfid):
+    """'0x000003' or 3 -> 'SanDisk'; None when unknown."""
+    try:
+        value = int(manfid, 16) if isinstance(manfid, str) else int(manfid)
+    except (TypeError, ValueError):
+        return None
+    return SD_MANUFACTURERS.get(value)
+
+
+def decode_cid(cid_hex):
+    """Fields of a 128-bit SD CID register given as 32 hex digits (as in sysfs 'cid')."""
+    text = (cid_hex or "").strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{32}", text):
+        return None
+    raw = bytes.fromhex(text)
+    mdt = ((raw[13] & 0x0F) << 8) | raw[14]
+    year, month = 2000 + (mdt >> 4), mdt & 0x0F
+
+    def printable(chunk):
+        return "".join(chr(b) if 32 <= b < 127 else "?" for b in chunk)
+
+    return {
+        "manufacturer_id": raw[0],
+        "manufacturer": SD_MANUFACTURERS.get(raw[0]),
+        "oem_id": printable(raw[1:3]),
+        "product_name": printable(raw[3:8]).strip(),
+        "product_revision": f"{raw[8] >> 4}.{raw[8] & 0x0F}",
+        "serial": f"0x{int.from_bytes(raw[9:13], 'big'):08x}",
+        "manufactured": f"{year:04d}-{month:02d}",
+    }
+
+
+@dataclass
+class DeviceInfo:
+    path: str
+    name: str
+    majmin: str
+    size_bytes: int
+    logical_block_size: int | None = None
+    physical_block_size: int | None = None
+    removable: bool | None = None
+    read_only: bool | None = None
+    transport: str = "unknown"  # mmc, usb, nvme, loop, virtio, scsi
+    vendor: str | None = None
+    model: str | None = None
+    serial: str | None = None
+    sd: dict = field(default_factory=dict)
+    usb: dict = field(default_factory=dict)
+    nvme: dict = field(default_factory=dict)
+    loop: dict = field(default_factory=dict)
+
+    def to_dict(self):
+        return {k: v for k, v in asdict(self).items() if v not in (None, {}, [])}
+
+    def title(self):
+        """'SanDisk SD64G' or the SCSI vendor/model, for prompts and logs."""
+        if self.sd:
+            maker = self.sd.get("manufacturer") or f"manufacturer {self.sd.get('manfid', '?')}"
+            return f"{maker} {self.sd.get('name', '')}".strip()
+        parts = [p for p in (self.vendor, self.model) if p]
+        return " ".join(parts) or self.transport
+
+    def description(self):
+        """'Generic STORAGE DEVICE, 63.9 GB (59.5 GiB), USB 3.x 5 Gb/s reader'."""
+        text = f"{self.title()}, {self.size_bytes / 1e9:.1f} GB ({self.size_bytes / 2**30:.1f} GiB)"
+        return f"{text}, {self.reader()}"
+
+    def reader(self):
+        """How the card is attached, in the words of the session's 'reader' field."""
+        if self.transport == "usb":
+            speed = USB_SPEEDS.get(self.usb.get("speed_mbps", ""), f"{self.usb.get('speed_mbps', '?')} Mb/s")
+            who = " ".join(p for p in (self.usb.get("manufacturer"), self.usb.get("product")) if p)
+            ids = f"{self.usb.get('vendor_id', '?')}:{self.usb.get('product_id', '?')}"
+            return f"{speed} card reader{' ' + who if who else ''} ({ids})"
+        if self.transport == "mmc":
+            timing = self.sd.get("timing")
+            return f"built-in SD host (mmc{', ' + timing if timing else ''})"
+        if self.transport == "nvme":
+            link = self.nvme.get("pcie_link")
+            return f"PCIe NVMe (SD Express){', ' + link if link else ''}"
+        if self.transport == "loop":
+            return "loop device (file-backed test card)"
+        return f"{self.transport} block device"
+
+    def bus_guess(self):
+        """Schema 'bus' for a new card: NVMe means SD Express; otherwise UHS-I unless known better."""
+        return "SD Express" if self.transport == "nvme" else "UHS-I"
+
+    def identity(self):
+        """What ties a resumed session to the same card: size plus the card's serial when known."""
+        serial = self.sd.get("serial") or self.nvme.get("serial") or self.serial
+        return {"size_bytes": self.size_bytes, "serial": serial}
+
+
+def _int(text):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _find_up(start, marker, stop):
+    """Nearest ancestor folder of start (inclusive) holding a file named marker."""
+    here = Path(start)
+    stop = Path(stop)
+    while here != stop and here != here.parent:
+        if (here / marker).exists():
+            return here
+        here = here.parent
+    return None
+
+
+def _read_ios_timing(root, host):
+    """Bus timing from debugfs (mmcN/ios 'timing spec: 6 (sd uhs SDR104)'), when mounted."""
+    ios = read_attr(Path(root) / "sys" / "kernel" / "debug" / host / "ios", "")
+    match = re.search(r"timing spec:\s*\d+\s*\(([^)]*)\)", ios)
+    return match.group(1) if match else None
+
+
+def _sd_registers(root, node):
+    device_dir = node.path / "device"
+    values = {key: read_attr(device_dir / key) for key in SD_REGISTER_FILES}
+    values = {k: v for k, v in values.items() if v}
+    if not values:
+        return {}
+    values["manufacturer"] = manufacturer_name(values.get("manfid"))
+    cid = decode_cid(values.get("cid"))
+    if cid:
+        values["cid_fields"] = cid
+        values["manufacturer"] = values["manufacturer"] or cid["manufacturer"]
+    host_dir = Path(os.path.realpath(device_dir)).parent
+    timing = _read_ios_timing(root, host_dir.name) if host_dir.name.startswith("mmc") else None
+    if timing:
+        values["timing"] = timing
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _usb_reader(root, node):
+    usb_dir = _find_up(node.path, "idVendor", Path(root) / "sys")
+    if usb_dir is None:
+        return {}
+    info = {
+        "vendor_id": read_attr(usb_dir / "idVendor"),
+        "product_id": read_attr(usb_dir / "idProduct"),
+        "manufacturer": read_attr(usb_dir / "manufacturer"),
+        "product": read_attr(usb_dir / "product"),
+        "speed_mbps": read_attr(usb_dir / "speed"),
+        "usb_version": (read_attr(usb_dir / "version") or "").strip() or None,
+    }
+    speed = info["speed_mbps"]
+    info["link"] = USB_SPEEDS.get(speed) if speed else None
+    return {k: v for k, v in info.items() if v}
+
+
+def pcie_link_text(speed, width):
+    """('8.0 GT/s PCIe', '1') -> 'PCIe Gen3 x1'."""
+    match = re.match(r"([0-9.]+)\s*GT/s", speed or "")
+    if not match:
+        return None
+    gen = PCIE_GENERATIONS.get(match.group(1))
+    gen_text = f"Gen{gen}" if gen else f"{match.group(1)} GT/s"
+    return f"PCIe {gen_text}" + (f" x{width}" if width else "")
+
+
+def _nvme_controller(node):
+    ctrl = node.path.parent  # .../nvme/nvme0/nvme0n1 -> nvme0
+    if not (ctrl / "model").exists():
+        ctrl = node.path / "device"
+    info = {
+        "controller": ctrl.name if ctrl.name.startswith("nvme") else None,
+        "model": read_attr(ctrl / "model"),
+        "serial": read_attr(ctrl / "serial"),
+        "firmware": read_attr(ctrl / "firmware_rev"),
+    }
+    pci = ctrl / "device"
+    info["pcie_link"] = pcie_link_text(read_attr(pci / "current_link_speed"), read_attr(pci / "current_link_width"))
+    return {k: v for k, v in info.items() if v}
+
+
+def identify(device_path, majmin, root="/"):
+    """Everything knowable about the device without I/O to it."""
+    tree = BlockTree(root)
+    node = tree.node_for_majmin(majmin)
+    if node is None:
+        raise ValueError(f"{majmin} not in sysfs")
+    sectors = _int(node.attr("size")) or 0
+    info = DeviceInfo(
+        path=str(device_path), name=node.name, majmin=majmin, size_bytes=sectors * 512,
+        logical_block_size=_int(node.attr("queue/logical_block_size")),
+        physical_block_size=_int(node.attr("queue/physical_block_size")),
+        removable=node.attr("removable") == "1" if node.attr("removable") is not None else None,
+        read_only=node.attr("ro") == "1" if node.attr("ro") is not None else None,
+    )
+    resolved = str(node.path)
+    if node.name.startswith("mmcblk"):
+        info.transport = "mmc"
+        info.sd = _sd_registers(root, node)
+    elif node.name.startswith("nvme"):
+        info.transport = "nvme"
+        info.nvme = _nvme_controller(node)
+        info.model, info.serial = info.nvme.get("model"), info.nvme.get("serial")
+    elif node.name.startswith("loop"):
+        info.transport = "loop"
+        info.loop = {k: v for k, v in (("backing_file", node.attr("loop/backing_file")),
+                                        ("direct_io", node.attr("loop/dio"))) if v}
+    elif "/usb" in resolved:
+        info.transport = "usb"
+        info.usb = _usb_reader(root, node)
+    elif "/virtio" in resolved:
+        info.transport = "virtio"
+    elif (node.path / "device" / "vendor").exists():
+        info.transport = "scsi"
+    if info.transport in ("usb", "scsi"):
+        info.vendor = node.attr("device/vendor")
+        info.model = node.attr("device/model")
+    if info.transport == "mmc":
+        info.serial = info.sd.get("serial")
+    return info
+
+
+def host_description(root="/"):
+    """'Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64' plus the machine model when known."""
+    os_release = read_attr(Path(root) / "etc" / "os-release", "")
+    match = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', os_release, re.M)
+    system = match.group(1) if match else platform.system()
+    machine = " ".join(p for p in (read_attr(Path(root) / "sys/class/dmi/id/sys_vendor"),
+                                   read_attr(Path(root) / "sys/class/dmi/id/product_name")) if p)
+    text = f"{system}, Linux {platform.release()} {platform.machine()}"
+    return f"{machine}, {text}" if machine else text

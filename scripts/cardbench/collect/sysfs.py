@@ -1,0 +1,169 @@
+"""Read the block-device tree from sysfs, mountinfo and swaps under a root folder.
+
+Every function takes `root` so tests can point it at a fixture tree that looks like `/`
+(sys/class/block/<name> symlinks, sys/dev/block/MAJ:MIN symlinks, proc/self/mountinfo, proc/swaps).
+"""
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
+
+
+def read_attr(path, default=None):
+    """A sysfs attribute as stripped text, or default when absent or unreadable."""
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return default
+
+
+def unescape(text):
+    """mountinfo and swaps write space, tab, newline and backslash as \\040-style octal escapes."""
+    return _OCTAL_ESCAPE.sub(lambda m: chr(int(m.group(1), 8)), text)
+
+
+@dataclass
+class BlockNode:
+    """One block device or partition as sysfs shows it."""
+
+    name: str
+    path: Path  # resolved sysfs folder
+    majmin: str
+    is_partition: bool
+    parent: str | None  # disk of a partition
+    slaves: list = field(default_factory=list)
+    holders: list = field(default_factory=list)
+
+    def attr(self, name, default=None):
+        return read_attr(self.path / name, default)
+
+
+@dataclass
+class Mount:
+    mount_id: str
+    majmin: str
+    mount_point: str
+    fstype: str
+    source: str
+    options: str  # per-mount options, e.g. "rw,relatime"
+
+
+class BlockTree:
+    """Index of every block device and partition under root/sys/class/block."""
+
+    def __init__(self, root="/"):
+        self.root = Path(root)
+        self.nodes = {}
+        self.by_majmin = {}
+        class_dir = self.root / "sys" / "class" / "block"
+        for entry in sorted(class_dir.iterdir()) if class_dir.is_dir() else []:
+            resolved = Path(os.path.realpath(entry))
+            majmin = read_attr(resolved / "dev", "")
+            is_partition = (resolved / "partition").exists()
+            node = BlockNode(
+                name=entry.name,
+                path=resolved,
+                majmin=majmin,
+                is_partition=is_partition,
+                parent=resolved.parent.name if is_partition else None,
+                slaves=_list_dir(resolved / "slaves"),
+                holders=_list_dir(resolved / "holders"),
+            )
+            self.nodes[node.name] = node
+            if majmin:
+                self.by_majmin[majmin] = node
+
+    def node_for_majmin(self, majmin):
+        node = self.by_majmin.get(majmin)
+        if node is None:
+            link = self.root / "sys" / "dev" / "block" / majmin
+            if link.exists():
+                node = self.nodes.get(Path(os.path.realpath(link)).name)
+        return node
+
+    def partitions(self, disk):
+        """Partitions of a disk, by name."""
+        return [n.name for n in self.nodes.values() if n.is_partition and n.parent == disk]
+
+    def chain(self, name, seen=None):
+        """The node, its disk if it is a partition, and everything under it through slaves."""
+        seen = set() if seen is None else seen
+        if name in seen or name not in self.nodes:
+            return seen
+        seen.add(name)
+        node = self.nodes[name]
+        if node.parent:
+            self.chain(node.parent, seen)
+        for slave in node.slaves:
+            self.chain(slave, seen)
+        return seen
+
+    def family(self, disk):
+        """A whole disk and its partitions."""
+        return {disk, *self.partitions(disk)}
+
+    def dm_name(self, name):
+        node = self.nodes.get(name)
+        return node.attr("dm/name") if node else None
+
+    def node_for_device_path(self, device_path):
+        """Map a /dev path from mountinfo or swaps to a node name (None when not a known block device)."""
+        if not device_path.startswith("/dev/"):
+            return None
+        if self.root == Path("/"):
+            try:
+                rdev = os.stat(device_path).st_rdev
+                node = self.node_for_majmin(f"{os.major(rdev)}:{os.minor(rdev)}")
+                if node:
+                    return node.name
+            except OSError:
+                pass
+        base = os.path.basename(device_path)
+        if device_path.startswith("/dev/mapper/"):
+            for name in self.nodes:
+                if self.dm_name(name) == base:
+                    return name
+        return base if base in self.nodes else None
+
+
+def _list_dir(path):
+    try:
+        return sorted(p.name for p in Path(path).iterdir())
+    except OSError:
+        return []
+
+
+def read_mounts(root="/"):
+    """Mounts from root/proc/self/mountinfo."""
+    text = read_attr(Path(root) / "proc" / "self" / "mountinfo", "")
+    mounts = []
+    for line in text.splitlines():
+        parts = line.split()
+        if "-" not in parts or len(parts) < 7:
+            continue
+        dash = parts.index("-")
+        mounts.append(Mount(mount_id=parts[0], majmin=parts[2], mount_point=unescape(parts[4]),
+                            options=parts[5], fstype=parts[dash + 1] if len(parts) > dash + 1 else "",
+                            source=unescape(parts[dash + 2]) if len(parts) > dash + 2 else ""))
+    return mounts
+
+
+def read_swaps(root="/"):
+    """Swap areas from root/proc/swaps: list of (path, type)."""
+    text = read_attr(Path(root) / "proc" / "swaps", "")
+    out = []
+    for line in text.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 2:
+            out.append((unescape(parts[0]), parts[1]))
+    return out
+
+
+def mount_nodes(tree, mount):
+    """Block nodes a mount rests on (empty for tmpfs, proc, network filesystems)."""
+    node = tree.node_for_majmin(mount.majmin) if not mount.majmin.startswith("0:") else None
+    name = node.name if node else tree.node_for_device_path(mount.source)
+    return tree.chain(name) if name else set()

@@ -1,0 +1,152 @@
+"""The benchmark tools: where they are, their versions, and the exact argv of every command.
+
+Commands are lists (never a shell line). fio always writes JSON; dd always runs with LANG=C;
+flashbench always gets -o FILE (without it, it writes to a file descriptor that may not be
+writable and fails with "Invalid argument").
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+from .errors import ToolMissingError
+
+# Command -> Debian package that installs it.
+TOOL_PACKAGES = {"fio": "fio", "flashbench": "flashbench", "f3probe": "f3", "nvme": "nvme-cli", "dd": "coreutils"}
+
+# Root's tools live in sbin folders that a user's PATH may lack.
+EXTRA_PATH = ("/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/bin", "/bin")
+
+C_LOCALE = {"LANG": "C", "LC_ALL": "C", "LANGUAGE": "C"}
+
+
+def find_tool(name):
+    """Absolute path of a tool, or ToolMissingError naming its Debian package."""
+    search = os.pathsep.join([os.environ.get("PATH", ""), *EXTRA_PATH])
+    path = shutil.which(name, path=search)
+    if not path:
+        raise ToolMissingError(name, TOOL_PACKAGES.get(name, name))
+    return path
+
+
+def _first_line(argv):
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, env={**os.environ, **C_LOCALE})
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (done.stdout or done.stderr or "").strip()
+    return text.splitlines()[0] if text else None
+
+
+def _package_version(package):
+    line = _first_line(["dpkg-query", "-W", "-f", "${Version}", package])
+    return line or None
+
+
+def tool_version(name, path):
+    """Version string as the tool reports it (60 characters at most)."""
+    if name == "fio":
+        line = _first_line([path, "--version"])  # "fio-3.33"
+        version = line[4:] if line and line.startswith("fio-") else line
+    elif name == "dd":
+        line = _first_line([path, "--version"])  # "dd (coreutils) 9.1"
+        match = re.search(r"(\d+(?:\.\d+)+)", line or "")
+        version = match.group(1) if match else line
+    elif name == "f3probe":
+        line = _first_line([path, "--version"])  # "F3 Probe 8.0"
+        match = re.search(r"(\d+(?:\.\d+)+)", line or "")
+        version = match.group(1) if match else line
+    elif name == "nvme":
+        line = _first_line([path, "version"])  # "nvme version 2.3 (git 2.3)"
+        match = re.search(r"version\s+(\S+)", line or "")
+        version = match.group(1) if match else line
+    else:  # flashbench has no version option; the Debian package has one
+        version = _package_version(name)
+    return version[:60] if version else None
+
+
+def display(argv, env=None):
+    """A command as one line a reader can paste into a shell."""
+    prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
+    text = shlex.join(str(a) for a in argv)
+    return f"{prefix} {text}" if prefix else text
+
+
+def size_arg(size_bytes):
+    """fio/dd size spelling: 1048576 -> '1M', 4096 -> '4K' (binary in both tools)."""
+    for suffix, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if size_bytes % factor == 0 and size_bytes >= factor:
+            return f"{size_bytes // factor}{suffix}"
+    return str(size_bytes)
+
+
+def fio_argv(fio, target, job, output_path, name=None, offset=0):
+    """One fio job in CrystalDiskMark's shape: direct, libaio, random data, JSON to output_path.
+
+    job: profiles.FioJob. A time-based job runs `runtime` seconds over a span of `size` bytes;
+    otherwise it moves `size` bytes once.
+    """
+    rw = {("SEQ", "read"): "read", ("SEQ", "write"): "write",
+          ("RND", "read"): "randread", ("RND", "write"): "randwrite"}[(job.kind, job.op)]
+    argv = [fio, f"--name={name or job.key}", f"--filename={target}", f"--rw={rw}", f"--bs={size_arg(job.bs)}",
+            f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--direct=1", "--ioengine=libaio",
+            "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting",
+            f"--size={size_arg(job.size)}", f"--offset={offset}", "--invalidate=1"]
+    if job.runtime:
+        argv += ["--time_based", f"--runtime={job.runtime}"]
+    if job.ramp:
+        argv += [f"--ramp_time={job.ramp}"]
+    if job.create_file:
+        argv += ["--fallocate=none"]
+    argv += ["--output-format=json", f"--output={output_path}"]
+    return argv
+
+
+def dd_argv(dd, op, device, bs, count, direct=True, offset_blocks=0):
+    """dd write from /dev/zero to the device, or read from it to /dev/null, with O_DIRECT."""
+    argv = [dd]
+    if op == "write":
+        argv += ["if=/dev/zero", f"of={device}", f"bs={size_arg(bs)}", f"count={count}"]
+        if offset_blocks:
+            argv.append(f"seek={offset_blocks}")
+        if direct:
+            argv.append("oflag=direct")
+        argv.append("conv=notrunc")  # a test file on a filesystem keeps its size between runs
+    else:
+        argv += [f"if={device}", "of=/dev/null", f"bs={size_arg(bs)}", f"count={count}"]
+        if offset_blocks:
+            argv.append(f"skip={offset_blocks}")
+        if direct:
+            argv.append("iflag=direct")
+    return argv
+
+
+def flashbench_align_argv(flashbench, device, out_path, blocksize, count):
+    return [flashbench, "-a", f"--blocksize={blocksize}", f"--count={count}", "-o", str(out_path), device]
+
+
+def flashbench_open_au_argv(flashbench, device, out_path, open_au, erasesize, blocksize, random=False, offset=None):
+    argv = [flashbench, "--open-au", f"--open-au-nr={open_au}", f"--erasesize={erasesize}",
+            f"--blocksize={blocksize}"]
+    if random:
+        argv.append("--random")
+    if offset is not None:
+        argv.append(f"--offset={offset}")
+    return argv + ["-o", str(out_path), device]
+
+
+def flashbench_find_fat_argv(flashbench, device, out_path, erasesize, blocksize, fat_nr):
+    return [flashbench, "--find-fat", f"--fat-nr={fat_nr}", f"--erasesize={erasesize}", f"--blocksize={blocksize}",
+            "-o", str(out_path), device]
+
+
+def f3probe_argv(f3probe, device):
+    # --destructive: the card is being overwritten anyway, and restoring blocks needs RAM and time.
+    return [f3probe, "--destructive", "--time-ops", device]
+
+
+def nvme_argv(nvme, command, controller):
+    """nvme id-ctrl / smart-log as JSON."""
+    return [nvme, command, controller, "--output-format=json"]

@@ -1,0 +1,309 @@
+"""fio `--output-format=json` (and `json+`) output.
+
+parse(text) -> {
+    "fio_version": "fio-3.33",
+    "jobs": [{
+        "name", "rw", "op": "read"|"write", "bs_bytes", "iodepth", "numjobs",
+        "test": CrystalDiskMark-style name ("SEQ1M Q8T1", "RND4K Q32T1"), or None when the block
+                size has no such name (not a whole number of KiB, or bsrange/bssplit),
+        "bw_bytes" (B/s), "mb_s" (= bw_bytes / 1e6), "iops",
+        "lat_us": {"mean", "p50", "p90", "p99", "p99_9", "max"} (completion latency; a value is
+                  None when fio did not report it),
+        "runtime_ms", "io_bytes", "threads" (job entries summed), "error" (fio's error code),
+        "size" (the job's size option as written, or None), "options" (job options merged over
+        the global ones), "line" (line of the job in the text),
+    }],
+}
+
+Text before the JSON (fio warnings, shell lines) and after it is ignored. A job with reads and
+writes (rw, randrw) gives one entry per direction. A job with numjobs=N reported without
+group_reporting appears N times in fio's output; those entries are summed into one (bandwidth,
+IOPS and bytes added; latency mean weighted by I/O count; percentiles merged exactly from json+
+histogram bins when present, else the I/O-weighted mean of the threads' percentiles, an
+approximation).
+
+parse_all(text) -> [parse result, ...] for text holding several fio JSON documents in a row.
+"""
+
+import json
+import re
+
+from ..errors import ParseError
+from .units import cdm_size_label
+
+TOOL = "fio"
+
+# rw= value -> (SEQ or RND, directions measured)
+RW_KINDS = {
+    "read": ("SEQ", ("read",)),
+    "write": ("SEQ", ("write",)),
+    "rw": ("SEQ", ("read", "write")),
+    "readwrite": ("SEQ", ("read", "write")),
+    "randread": ("RND", ("read",)),
+    "randwrite": ("RND", ("write",)),
+    "randrw": ("RND", ("read", "write")),
+}
+
+PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
+
+
+def parse(text):
+    """The first fio JSON document in text."""
+    docs = parse_all(text, limit=1)
+    return docs[0]
+
+
+def parse_all(text, limit=None):
+    """Every fio JSON document in text, in order."""
+    lines = text.splitlines(True)
+    offsets = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line)
+    decoder = json.JSONDecoder()
+    docs = []
+    index = 0
+    while index < len(lines) and (limit is None or len(docs) < limit):
+        if not lines[index].lstrip().startswith("{"):
+            index += 1
+            continue
+        start = offsets[index] + (len(lines[index]) - len(lines[index].lstrip()))
+        try:
+            data, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError as exc:
+            bad_line = text.count("\n", 0, exc.pos) + 1
+            shown = lines[bad_line - 1].rstrip("\r\n") if bad_line <= len(lines) else None
+            raise ParseError(TOOL, f"JSON starting at line {index + 1} is broken or cut off ({exc.msg})",
+                             line=bad_line, text=shown) from None
+        if not isinstance(data, dict) or "jobs" not in data:
+            raise ParseError(TOOL, "JSON without a 'jobs' list; not fio --output-format=json output",
+                             line=index + 1, text=lines[index].rstrip("\r\n"))
+        docs.append(_document(data, text, start, end, index + 1))
+        index = text.count("\n", 0, end) + 1
+    if not docs:
+        raise ParseError(TOOL, "no JSON found; run fio with --output-format=json", line=1 if lines else None,
+                         text=lines[0].rstrip("\r\n") if lines else None)
+    return docs
+
+
+def _job_lines(text, start, end, first_line):
+    """Line number of every '"jobname"' key within the document, in order."""
+    out = []
+    base = text.count("\n", 0, start) + 1
+    for match in re.finditer(r'"jobname"\s*:', text[start:end]):
+        out.append(base + text.count("\n", start, start + match.start()))
+    return out
+
+
+def _document(data, text, start, end, first_line):
+    global_opts = data.get("global options") or {}
+    raw_jobs = data["jobs"]
+    if not isinstance(raw_jobs, list) or not raw_jobs:
+        raise ParseError(TOOL, "fio output has no jobs", line=first_line)
+    job_lines = _job_lines(text, start, end, first_line)
+    entries = []
+    index = 0
+    while index < len(raw_jobs):
+        job = raw_jobs[index]
+        line = job_lines[index] if index < len(job_lines) else first_line
+        if not isinstance(job, dict) or "jobname" not in job:
+            raise ParseError(TOOL, "a job without 'jobname'", line=line)
+        options = {**global_opts, **(job.get("job options") or {})}
+        numjobs = _int_option(options, "numjobs", 1, line)
+        # Clones of one job (numjobs without group_reporting) follow each other with the same name.
+        group = [job]
+        while (len(group) < numjobs and index + len(group) < len(raw_jobs)
+               and raw_jobs[index + len(group)].get("jobname") == job["jobname"]
+               and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
+            group.append(raw_jobs[index + len(group)])
+        entries.extend(_entries(group, options, line))
+        index += len(group)
+    return {"fio_version": str(data.get("fio version", "")), "jobs": entries}
+
+
+def _int_option(options, name, default, line):
+    value = options.get(name)
+    if value in (None, ""):
+        return default
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ParseError(TOOL, f"option {name}={value!r} is not a whole number", line=line) from None
+
+
+def fio_size(text, kb_base=1024):
+    """Bytes of a fio size option: '4k', '1m', '512KiB', '4096'. fio's default kb_base=1024 makes
+    k/KB powers of two and KiB powers of ten (its documented compatibility mode)."""
+    match = re.match(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$", str(text))
+    if not match:
+        return None
+    value, suffix = float(match.group(1)), match.group(2).lower()
+    if suffix in ("", "b"):
+        return int(value)
+    letter = suffix[0]
+    if letter not in "kmgtp" or suffix[1:] not in ("", "b", "ib"):
+        return None
+    power = "kmgtp".index(letter) + 1
+    binary = (suffix[1:] == "ib") != (kb_base == 1024)
+    return int(value * (1024 if binary else 1000) ** power)
+
+
+def _block_sizes(options, line):
+    """(read bs, write bs) in bytes, or None for a direction whose size has no single value."""
+    if options.get("bsrange") or options.get("bssplit") or options.get("blocksize_range"):
+        return None, None
+    kb_base = 1000 if str(options.get("kb_base", "1024")).strip() == "1000" else 1024
+    raw = options.get("bs") or options.get("blocksize") or "4k"
+    parts = [p for p in str(raw).split(",")]
+    sizes = []
+    for part in parts[:2]:
+        if part.strip() == "":
+            sizes.append(None)
+            continue
+        if "-" in part or ":" in part:
+            sizes.append(None)
+            continue
+        size = fio_size(part, kb_base)
+        if size is None:
+            raise ParseError(TOOL, f"block size {raw!r} not understood", line=line)
+        sizes.append(size)
+    read_bs = sizes[0]
+    write_bs = sizes[1] if len(sizes) > 1 and sizes[1] is not None else read_bs
+    if len(sizes) > 1 and sizes[0] is None:
+        read_bs = 4096
+    return read_bs, write_bs
+
+
+def _latency_block(section):
+    """(stats dict in µs or None, json+ bins {ns: count} or None)."""
+    for key, to_us in (("clat_ns", 1e-3), ("lat_ns", 1e-3), ("clat", 1.0), ("lat", 1.0)):
+        block = section.get(key)
+        if isinstance(block, dict) and block.get("N", 1):
+            return block, to_us
+    return None, None
+
+
+def _percentile(block, wanted):
+    table = block.get("percentile") or {}
+    for key, value in table.items():
+        try:
+            if abs(float(key) - wanted) < 1e-6:
+                return value
+        except ValueError:
+            continue
+    return None
+
+
+def _thread_latency(section):
+    block, to_us = _latency_block(section)
+    if block is None:
+        return None
+    lat = {"mean": _scaled(block.get("mean"), to_us)}
+    for name, wanted in PERCENTILES.items():
+        lat[name] = _scaled(_percentile(block, wanted), to_us)
+    lat["max"] = _scaled(block.get("max"), to_us)
+    bins = block.get("bins")
+    return {"lat": lat, "count": block.get("N") or section.get("total_ios") or 0,
+            "bins": {int(k): v for k, v in bins.items()} if isinstance(bins, dict) and to_us == 1e-3 else None}
+
+
+def _scaled(value, factor):
+    if value is None:
+        return None
+    return round(float(value) * factor, 3)
+
+
+def _bins_percentile(bins, wanted):
+    total = sum(bins.values())
+    if not total:
+        return None
+    # fio reports the value whose cumulative share first reaches the percentile.
+    target = total * wanted / 100.0
+    running = 0
+    for value in sorted(bins):
+        running += bins[value]
+        if running >= target:
+            return round(value / 1000.0, 3)
+    return round(max(bins) / 1000.0, 3)
+
+
+def _merge_latency(threads):
+    lats = [t for t in threads if t is not None]
+    if not lats:
+        return {"mean": None, **{k: None for k in PERCENTILES}, "max": None}
+    if len(lats) == 1:
+        return lats[0]["lat"]
+    weights = [t["count"] or 1 for t in lats]
+    total = sum(weights)
+
+    def weighted(name):
+        values = [t["lat"][name] for t in lats]
+        if any(v is None for v in values):
+            return None
+        return round(sum(v * w for v, w in zip(values, weights)) / total, 3)
+
+    merged = {"mean": weighted("mean")}
+    if all(t["bins"] for t in lats):
+        bins = {}
+        for t in lats:
+            for value, count in t["bins"].items():
+                bins[value] = bins.get(value, 0) + count
+        for name, wanted in PERCENTILES.items():
+            merged[name] = _bins_percentile(bins, wanted)
+    else:
+        for name in PERCENTILES:
+            merged[name] = weighted(name)
+    maxima = [t["lat"]["max"] for t in lats]
+    merged["max"] = None if any(v is None for v in maxima) else max(maxima)
+    return merged
+
+
+def _entries(group, options, line):
+    first = group[0]
+    name = first["jobname"]
+    rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
+    if rw not in RW_KINDS:
+        raise ParseError(TOOL, f"job '{name}': rw={rw} is not a read/write pattern this site shows", line=line)
+    kind, directions = RW_KINDS[rw]
+    read_bs, write_bs = _block_sizes(options, line)
+    iodepth = _int_option(options, "iodepth", 1, line)
+    numjobs = _int_option(options, "numjobs", 1, line)
+    out = []
+    for op in directions:
+        sections = []
+        for job in group:
+            section = job.get(op)
+            if not isinstance(section, dict):
+                raise ParseError(TOOL, f"job '{name}' has no '{op}' section", line=line)
+            sections.append(section)
+        io_bytes = sum(int(s.get("io_bytes", 0)) for s in sections)
+        if len(directions) > 1 and io_bytes == 0:
+            continue  # e.g. randrw with rwmixread=100: no writes to report
+        if "bw_bytes" in sections[0]:
+            bw_bytes = sum(float(s.get("bw_bytes", 0)) for s in sections)
+        else:  # fio before 3.x reports only "bw" in KiB/s
+            bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
+        bs = read_bs if op == "read" else write_bs
+        label = cdm_size_label(bs) if bs else None
+        out.append({
+            "name": name,
+            "rw": rw,
+            "op": op,
+            "bs_bytes": bs,
+            "iodepth": iodepth,
+            "numjobs": numjobs,
+            "test": f"{kind}{label} Q{iodepth}T{numjobs}" if label else None,
+            "bw_bytes": bw_bytes,
+            "mb_s": bw_bytes / 1e6,
+            "iops": sum(float(s.get("iops", 0)) for s in sections),
+            "lat_us": _merge_latency([_thread_latency(s) for s in sections]),
+            "runtime_ms": max(int(s.get("runtime", 0)) for s in sections),
+            "io_bytes": io_bytes,
+            "threads": len(group),
+            "error": max(int(job.get("error", 0) or 0) for job in group),
+            "size": options.get("size"),
+            "options": options,
+            "line": line,
+        })
+    return out

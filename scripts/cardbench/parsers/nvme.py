@@ -1,0 +1,172 @@
+"""nvme-cli output for SD Express cards: id-ctrl, smart-log, and thermal get-feature.
+
+parse_id_ctrl(text) -> {"model", "serial", "firmware", "thresholds_c": {"wctemp", "cctemp", ...}}
+parse_smart_log(text) -> {"temperature_c": float, "sensors_c": [float, ...]}
+parse_features(text) -> {"thresholds_c": {"tmpth", "tmt1", "tmt2", ...}}
+parse(text) detects which of the three and returns its dict with "kind": "id_ctrl" |
+"smart_log" | "features".
+
+Accepted: the normal text output of nvme-cli 1.x and 2.x (with or without -H) and `-o json`.
+Temperatures appear as "41 C", "48 C (321 Kelvin)", "41°C (314 Kelvin)", "41 °C (314 K)",
+"105 °F (314 K)", "41 °C (314 K, 105 °F)", "354 Kelvin (81°C)", "41 Celsius", or a bare Kelvin
+number (id-ctrl wctemp/cctemp, JSON). When a Kelvin figure is printed it wins, converted as
+nvme-cli does (°C = K - 273); °F alone is converted to °C and rounded to 0.1.
+Thresholds that the card leaves at 0 (not reported) are left out.
+"""
+
+import json
+import re
+
+from ..errors import ParseError
+
+TOOL = "nvme"
+
+KELVIN_OFFSET = 273  # nvme-cli's kelvin_to_celsius() uses whole degrees
+
+_KV = re.compile(r"^\s*([A-Za-z_][\w .\-]*?)\s*:\s?(.*?)\s*$")
+_THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
+
+
+def temperature_c(text):
+    """°C from any nvme-cli temperature spelling; None when there is no temperature."""
+    text = str(text).strip()
+    kelvin = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:K\b|Kelvin)", text)
+    if kelvin:
+        return float(kelvin.group(1)) - KELVIN_OFFSET
+    celsius = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:°\s?C\b|°C|C\b|Celsius)", text)
+    if celsius:
+        return float(celsius.group(1))
+    fahrenheit = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:°\s?F\b|°F|F\b|Fahrenheit)", text)
+    if fahrenheit:
+        return round((float(fahrenheit.group(1)) - 32) * 5 / 9, 1)
+    return None
+
+
+def _json(text):
+    start = text.find("{")
+    if start == -1:
+        return None
+    try:
+        data, _ = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        raise ParseError(TOOL, f"broken JSON ({exc.msg})", line=line) from None
+    return data if isinstance(data, dict) else None
+
+
+def _json_temperature(value):
+    if isinstance(value, (int, float)):
+        return float(value) - KELVIN_OFFSET if value else None
+    return temperature_c(value)
+
+
+def _pairs(text):
+    """(line number, key, value) of 'key : value' lines."""
+    for number_, line in enumerate(text.splitlines(), start=1):
+        match = _KV.match(line)
+        if match:
+            yield number_, match.group(1).strip(), match.group(2), line
+
+
+def _thresholds_from_lines(text):
+    out = {}
+    for number_, line in enumerate(text.splitlines(), start=1):
+        found = _THRESHOLD.search(line)
+        if not found:
+            continue
+        name = found.group(1).lower()
+        # "(TMPTH): 83°C (356 Kelvin)" puts the value after the name; id-ctrl -H
+        # " [15:0] : 83°C (356 Kelvin)\tWarning … (WCTEMP)" puts it before.
+        after = line[found.end():].lstrip(" :")
+        before = line[: found.start()]
+        value = temperature_c(after) if after.strip() else temperature_c(before.split(":", 1)[-1])
+        if value is None:
+            raise ParseError(TOOL, f"{name} has no temperature", line=number_, text=line)
+        if value + KELVIN_OFFSET > 0:
+            out[name] = value
+    return out
+
+
+def parse_id_ctrl(text):
+    data = _json(text)
+    if data is not None and "mn" in data:
+        thresholds = {}
+        for key in ("wctemp", "cctemp", "mntmt", "mxtmt"):
+            if data.get(key):
+                thresholds[key] = _json_temperature(data[key])
+        return {"model": str(data.get("mn", "")).strip(), "serial": str(data.get("sn", "")).strip(),
+                "firmware": str(data.get("fr", "")).strip(), "thresholds_c": thresholds}
+    fields = {}
+    thresholds = {}
+    for number_, key, value, line in _pairs(text):
+        if key in ("mn", "sn", "fr"):
+            fields[key] = value.strip()
+        elif key in ("wctemp", "cctemp", "mntmt", "mxtmt"):
+            try:
+                kelvin = int(value.split()[0])
+            except (ValueError, IndexError):
+                raise ParseError(TOOL, f"{key} is not a number of kelvins", line=number_, text=line) from None
+            if kelvin:
+                thresholds[key] = float(kelvin - KELVIN_OFFSET)
+    missing = [k for k in ("mn", "sn", "fr") if k not in fields]
+    if missing:
+        raise ParseError(TOOL, f"id-ctrl output without {', '.join(missing)} (cut off, or not `nvme id-ctrl`)",
+                         line=len(text.splitlines()) or None)
+    for name, value in _thresholds_from_lines(text).items():
+        thresholds.setdefault(name, value)
+    return {"model": fields["mn"], "serial": fields["sn"], "firmware": fields["fr"], "thresholds_c": thresholds}
+
+
+def parse_smart_log(text):
+    data = _json(text)
+    if data is not None and "temperature" in data:
+        sensors = []
+        for index in range(1, 9):
+            value = data.get(f"temperature_sensor_{index}")
+            if value:
+                sensors.append(_json_temperature(value))
+        return {"temperature_c": _json_temperature(data["temperature"]), "sensors_c": sensors}
+    temperature = None
+    sensors = []
+    for number_, key, value, line in _pairs(text):
+        lowered = key.lower()
+        if lowered == "temperature" or lowered == "composite temperature":
+            temperature = temperature_c(value)
+            if temperature is None:
+                raise ParseError(TOOL, "temperature not understood", line=number_, text=line)
+        elif re.fullmatch(r"temperature sensor \d+", lowered):
+            reading = temperature_c(value)
+            if reading is None:
+                raise ParseError(TOOL, "sensor temperature not understood", line=number_, text=line)
+            sensors.append(reading)
+    if temperature is None:
+        raise ParseError(TOOL, "smart-log output without a 'temperature' line", line=len(text.splitlines()) or None)
+    return {"temperature_c": temperature, "sensors_c": sensors}
+
+
+def parse_features(text):
+    thresholds = _thresholds_from_lines(text)
+    if not thresholds:
+        raise ParseError(TOOL, "no thermal thresholds (TMPTH, TMT1, TMT2) found; run get-feature with -H",
+                         line=len(text.splitlines()) or None)
+    return {"thresholds_c": thresholds}
+
+
+def parse(text):
+    data = _json(text) if text.lstrip().startswith("{") else None
+    if data is not None:
+        if "mn" in data:
+            return {"kind": "id_ctrl", **parse_id_ctrl(text)}
+        if "temperature" in data:
+            return {"kind": "smart_log", **parse_smart_log(text)}
+        raise ParseError(TOOL, "JSON is neither id-ctrl nor smart-log output", line=1)
+    keys = {key for _, key, _, _ in _pairs(text)}
+    if {"mn", "sn", "fr"} & keys or "NVME Identify Controller" in text:
+        return {"kind": "id_ctrl", **parse_id_ctrl(text)}
+    if "Smart Log" in text or "temperature" in {k.lower() for k in keys}:
+        return {"kind": "smart_log", **parse_smart_log(text)}
+    if _THRESHOLD.search(text):
+        return {"kind": "features", **parse_features(text)}
+    lines = text.splitlines()
+    raise ParseError(TOOL, "not nvme id-ctrl, smart-log or get-feature output", line=1 if lines else None,
+                     text=lines[0] if lines else None)

@@ -1,0 +1,52 @@
+"""Local preview: Hugo's server plus re-aggregation whenever a card file changes.
+
+Hugo watches the aggregated data folder and reloads the browser; this loop watches data/cards.
+"""
+
+import subprocess
+import time
+from .aggregate import aggregate, write_outputs
+from .validate import card_paths, validate_paths
+
+POLL_SECONDS = 0.5
+
+
+def _snapshot(cards_dir):
+    return {p: p.stat().st_mtime_ns for p in card_paths(cards_dir)}
+
+
+def rebuild(cards_dir, out_dir):
+    """Aggregate again. Returns the findings; on errors the last good data stays in place."""
+    cards, findings = validate_paths(card_paths(cards_dir))
+    if not any(f.severity == "error" for f in findings):
+        write_outputs(aggregate([c.data for c in cards]), out_dir)
+    return findings
+
+
+def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
+    """Run until interrupted. `report(message)` shows what happens (the CLI prints it)."""
+    for finding in rebuild(cards_dir, out_dir):
+        report(str(finding))
+    argv = [str(hugo), "server", "--panicOnWarning", "--port", str(port), "--bind", bind, "--source", str(root)]
+    server = subprocess.Popen(argv)
+    seen = _snapshot(cards_dir)
+    try:
+        while server.poll() is None:
+            time.sleep(POLL_SECONDS)
+            now = _snapshot(cards_dir)
+            if now != seen:
+                seen = now
+                findings = rebuild(cards_dir, out_dir)
+                for finding in findings:
+                    report(str(finding))
+                errors = sum(f.severity == "error" for f in findings)
+                report("card files changed: " + (f"{errors} error(s); the preview keeps the last good data"
+                                                  if errors else "statistics updated"))
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=10)
+    return server.returncode
+
+
+__all__ = ["serve", "rebuild"]

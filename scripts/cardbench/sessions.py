@@ -1,0 +1,300 @@
+"""Turn parsed tool output into card-file entries, and write sessions into card files.
+
+Every builder returns a dict that validates against data/schema/card.schema.json as an item of
+the session field named in brackets; optional arguments left as None are left out.
+
+  results_from_fio(parsed_list, command=None, raw=None) -> [result]   [results]
+      parsed_list: fio_json.parse() dicts, one per fio run, in run order. Jobs are grouped by
+      (test, op) in order of first appearance; "runs" holds bw_bytes/1e6 (unit "MB/s") of every
+      run, "iops" and "latency_us" lists are parallel to it (a latency statistic is kept only
+      when every run reported it).
+  results_from_table(runs, unit, command=None, raw=None) -> [result]  [results]
+      runs: one list per run of {"test", "op", "value"} (+ optional "iops", "latency_us" number);
+      for cdm_fio.sh, CrystalDiskMark and KDiskMark figures. Every run must have the same subtests.
+  dd_entry(op, block_size, parsed_runs, count=None, flags=None, target=None, command=None, raw=None)  [dd]
+      parsed_runs: dd.parse()["runs"] (or the dict itself); runs in MB/s as dd printed them.
+  dd_sweep_entry(op, points, flags=None, target=None, command=None, raw=None)       [dd_sweeps]
+      points: [(block_size_bytes, dd run dict or MB/s number)] or [{"block_size_bytes", "value"}].
+  open_au_entry(parsed, mode, open_au, erase_size_bytes, block_size_bytes, command=None, offset_bytes=None, raw=None)
+                                                                                    [flashbench_open_au]
+      interrupted when the parser says so or the sweep stops above block_size_bytes.
+  align_entry(parsed, block_size_bytes=None, count=None, command=None, raw=None)    [flashbench_align]
+  find_fat_entry(parsed, erase_size_bytes=None, block_size_bytes=None, command=None, raw=None)
+                                                                                    [flashbench_find_fat]
+  f3probe_entry(parsed, raw=None)                                                   [f3probe]
+  nvme_entry(id_ctrl=None, features=None, temperature_c=None, pcie_link=None, raw=None)  [nvme]
+
+  new_card(slug, name, capacity_gb, form_factor, bus, source) -> card dict
+      brand = first word of name, model = the rest; source is a dict or a name; sessions: [].
+  new_session(date, label, **fields) -> session dict with id = session_id(date, label)
+  session_id(date, label) -> "2025-05-17-active-cooling"
+  raw_dir(data_dir, slug, session_id) -> data/raw/<slug>/<session-id>/ (a Path; not created)
+  write_session(cards_dir, slug, session, new_card=None, data_dir=None) -> Path
+      Creates data/cards/<slug>.yaml from new_card (cardfile.new_card_text) when missing, else
+      appends the session (cardfile.append_session_text: earlier bytes unchanged). The resulting
+      text is checked with validate.check_card first (raw files must already be in place under
+      data_dir, default cards_dir/..); on any error CardFileError is raised and nothing is
+      written. Writes are atomic and serialised per card with a lock file.
+"""
+
+import datetime
+import fcntl
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+from .cardfile import append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text
+from .errors import CardFileError, ParseError
+
+LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
+
+
+def _drop_none(entry):
+    return {key: value for key, value in entry.items() if value is not None}
+
+
+def _num(value, digits=6):
+    """Round away float noise (0.0042000000000000001) without losing the figure printed."""
+    value = round(float(value), digits)
+    return int(value) if value.is_integer() else value
+
+
+# --- results (CrystalDiskMark-style subtests) -------------------------------------------------
+
+def results_from_fio(parsed_list, command=None, raw=None):
+    groups = {}
+    for run_index, parsed in enumerate(parsed_list):
+        seen = set()
+        for job in parsed["jobs"]:
+            if job.get("test") is None:
+                raise ParseError("fio", f"job '{job['name']}': block size {job.get('bs_bytes')} has no "
+                                        "CrystalDiskMark-style name (needs a whole number of KiB)", line=job.get("line"))
+            if not job.get("bw_bytes"):
+                raise ParseError("fio", f"job '{job['name']}' measured no {job['op']} I/O "
+                                        f"(fio error {job.get('error', 0)})", line=job.get("line"))
+            key = (job["test"], job["op"])
+            if key in seen:
+                raise ParseError("fio", f"{job['test']} {job['op']} appears twice in one fio run; "
+                                        "give the jobs different block sizes, depths or thread counts",
+                                 line=job.get("line"))
+            seen.add(key)
+            groups.setdefault(key, []).append((run_index, job))
+    results = []
+    for (test, op), jobs in groups.items():
+        result = {"test": test, "op": op, "unit": "MB/s",
+                  "runs": [_num(job["bw_bytes"] / 1e6) for _, job in jobs],
+                  "iops": [_num(job["iops"], 3) for _, job in jobs]}
+        latency = {}
+        for stat in LATENCY_STATS:
+            values = [(job.get("lat_us") or {}).get(stat) for _, job in jobs]
+            if all(v is not None for v in values):
+                latency[stat] = [_num(v, 3) for v in values]
+        if latency:
+            result["latency_us"] = latency
+        sizes = {job.get("size") for _, job in jobs}
+        if len(sizes) == 1 and None not in sizes:
+            result["size"] = str(sizes.pop())[:40]
+        if command:
+            result["command"] = command
+        if raw:
+            result["raw"] = list(raw)
+        results.append(result)
+    return results
+
+
+def results_from_table(runs, unit, command=None, raw=None):
+    if not runs:
+        raise ValueError("no runs")
+    order = [(r["test"], r["op"]) for r in runs[0]]
+    results = {key: {"test": key[0], "op": key[1], "unit": unit, "runs": []} for key in order}
+    extras = {key: {"iops": [], "latency_us": []} for key in order}
+    for run in runs:
+        keys = [(r["test"], r["op"]) for r in run]
+        if sorted(keys) != sorted(order):
+            raise ValueError("runs do not have the same subtests")
+        for r in run:
+            key = (r["test"], r["op"])
+            results[key]["runs"].append(_num(r["value"]))
+            extras[key]["iops"].append(r.get("iops"))
+            extras[key]["latency_us"].append(r.get("latency_us"))
+    out = []
+    for key in order:
+        result = results[key]
+        if all(v is not None for v in extras[key]["iops"]):
+            result["iops"] = [_num(v, 3) for v in extras[key]["iops"]]
+        if all(v is not None for v in extras[key]["latency_us"]):
+            result["latency_us"] = {"mean": [_num(v, 3) for v in extras[key]["latency_us"]]}
+        if command:
+            result["command"] = command
+        if raw:
+            result["raw"] = list(raw)
+        out.append(result)
+    return out
+
+
+# --- dd ---------------------------------------------------------------------------------------
+
+def dd_entry(op, block_size, parsed_runs, count=None, flags=None, target=None, command=None, raw=None):
+    runs = parsed_runs["runs"] if isinstance(parsed_runs, dict) else list(parsed_runs)
+    if not runs:
+        raise ValueError("no dd runs")
+    sizes = {run["bytes"] for run in runs}
+    return _drop_none({
+        "op": op,
+        "block_size": str(block_size),
+        "count": count,
+        "flags": list(flags) if flags else None,
+        "target": target,
+        "unit": "MB/s",
+        "runs": [_num(run["mb_s"]) for run in runs],
+        "seconds": [_num(run["seconds"]) for run in runs],
+        "bytes": sizes.pop() if len(sizes) == 1 and runs[0]["bytes"] > 0 else None,
+        "command": command,
+        "raw": list(raw) if raw else None,
+    })
+
+
+def dd_sweep_entry(op, points, flags=None, target=None, command=None, raw=None):
+    out = []
+    for point in points:
+        if isinstance(point, dict):
+            size, value = point["block_size_bytes"], point["value"]
+        else:
+            size, value = point
+            if isinstance(value, dict):
+                value = value["runs"][-1]["mb_s"] if "runs" in value else value["mb_s"]
+        out.append({"block_size_bytes": size, "value": _num(value)})
+    return _drop_none({"op": op, "flags": list(flags) if flags else None, "target": target, "unit": "MB/s",
+                       "points": out, "command": command, "raw": list(raw) if raw else None})
+
+
+# --- flashbench -------------------------------------------------------------------------------
+
+def open_au_entry(parsed, mode, open_au, erase_size_bytes, block_size_bytes, command=None, offset_bytes=None,
+                  raw=None):
+    points = [{"block_size_bytes": p["block_size_bytes"], "value": _num(p["value"])} for p in parsed["points"]]
+    interrupted = bool(parsed.get("interrupted"))
+    if block_size_bytes and points and points[-1]["block_size_bytes"] > block_size_bytes:
+        interrupted = True
+    return _drop_none({"mode": mode, "open_au": int(open_au), "erase_size_bytes": erase_size_bytes,
+                       "block_size_bytes": block_size_bytes, "offset_bytes": offset_bytes, "unit": "MB/s",
+                       "points": points, "interrupted": interrupted, "command": command,
+                       "raw": list(raw) if raw else None})
+
+
+def align_entry(parsed, block_size_bytes=None, count=None, command=None, raw=None):
+    points = [{key: (_num(value, 3) if key != "offset_bytes" else value) for key, value in p.items()}
+              for p in parsed["points"]]
+    return _drop_none({"block_size_bytes": block_size_bytes, "count": count, "points": points,
+                       "command": command, "raw": list(raw) if raw else None})
+
+
+def find_fat_entry(parsed, erase_size_bytes=None, block_size_bytes=None, command=None, raw=None):
+    rows = [{"block_size_bytes": r["block_size_bytes"], "values": [_num(v) for v in r["values"]]}
+            for r in parsed["rows"]]
+    return _drop_none({"erase_size_bytes": erase_size_bytes, "block_size_bytes": block_size_bytes, "unit": "MB/s",
+                       "rows": rows, "command": command, "raw": list(raw) if raw else None})
+
+
+# --- f3probe, nvme ----------------------------------------------------------------------------
+
+def f3probe_entry(parsed, raw=None):
+    return _drop_none({"fake": bool(parsed["fake"]), "announced_bytes": parsed.get("announced_bytes"),
+                       "usable_bytes": parsed.get("usable_bytes"),
+                       "seconds": _num(parsed["seconds"], 3) if parsed.get("seconds") is not None else None,
+                       "raw": list(raw) if raw else None})
+
+
+def nvme_entry(id_ctrl=None, features=None, temperature_c=None, pcie_link=None, raw=None):
+    """id_ctrl: nvme.parse_id_ctrl(); features: nvme.parse_features(); temperature_c: schema's
+    {"idle", "before", "after", "max", "samples"} dict, built by the caller from smart-log readings."""
+    thresholds = {}
+    entry = {}
+    if id_ctrl:
+        entry.update(model=id_ctrl.get("model") or None, serial=id_ctrl.get("serial") or None,
+                     firmware=id_ctrl.get("firmware") or None)
+        thresholds.update(id_ctrl.get("thresholds_c") or {})
+    if features:
+        thresholds.update(features.get("thresholds_c") or {})
+    entry.update(pcie_link=pcie_link, thresholds_c={k: _num(v, 1) for k, v in thresholds.items()} or None,
+                 temperature_c=temperature_c or None, raw=list(raw) if raw else None)
+    return _drop_none(entry)
+
+
+# --- cards and sessions -----------------------------------------------------------------------
+
+def new_card(slug, name, capacity_gb, form_factor, bus, source):
+    words = str(name).split()
+    if len(words) < 2:
+        raise CardFileError(f"data/cards/{slug}.yaml", f"card name {name!r} needs a brand and a model "
+                                                       "(e.g. 'Lexar PLAY PRO 1TB')", field="model")
+    if not isinstance(source, dict):
+        source = {"name": str(source)}
+    capacity = float(capacity_gb)
+    return {"schema_version": 1, "slug": slug, "brand": words[0], "model": " ".join(words[1:]),
+            "capacity_gb": int(capacity) if capacity.is_integer() else capacity, "form_factor": form_factor,
+            "bus": bus, "source": source, "sessions": []}
+
+
+def session_id(date, label):
+    day = date.isoformat() if isinstance(date, (datetime.date, datetime.datetime)) else str(date)
+    day = day[:10]
+    tail = re.sub(r"[^a-z0-9]+", "-", str(label or "").lower()).strip("-")
+    return f"{day}-{tail}"[:80].rstrip("-") if tail else day
+
+
+def new_session(date, label, **fields):
+    day = date.isoformat()[:10] if isinstance(date, (datetime.date, datetime.datetime)) else str(date)
+    session = {"id": session_id(day, label), "label": label, "date": day}
+    session.update({key: value for key, value in fields.items() if value is not None})
+    return session
+
+
+def raw_dir(data_dir, slug, session_id_):
+    return Path(data_dir) / "raw" / slug / session_id_
+
+
+def card_path(cards_dir, slug):
+    return Path(cards_dir) / f"{slug}.yaml"
+
+
+@contextmanager
+def card_lock(cards_dir, slug):
+    """Serialise read-modify-write of one card file between processes (collector, importer)."""
+    Path(cards_dir).mkdir(parents=True, exist_ok=True)
+    with open(Path(cards_dir) / f".{slug}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def write_session(cards_dir, slug, session, new_card=None, data_dir=None):
+    from .validate import check_card
+
+    path = card_path(cards_dir, slug)
+    data_dir = Path(data_dir) if data_dir is not None else Path(cards_dir).parent
+    with card_lock(cards_dir, slug):
+        if path.exists():
+            existing = load_card(path).text
+        elif new_card is None:
+            raise CardFileError(path, "card file does not exist; a name is needed to create it")
+        else:
+            card = dict(new_card)
+            card["sessions"] = []
+            existing = new_card_text(card)
+        try:
+            text = append_session_text(existing, session)
+        except ValueError as exc:
+            raise CardFileError(path, str(exc)) from None
+        errors = [f.error for f in check_card(parse_card_text(text, path), data_dir=data_dir)
+                  if f.severity == "error"]
+        if errors:
+            first = errors[0]
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise CardFileError(path, f"new session would make the card invalid: {first.message}{more}; "
+                                      "nothing written", line=first.line, column=first.column, field=first.field,
+                                rule=first.rule)
+        atomic_write_text(path, text)
+    return path

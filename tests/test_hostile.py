@@ -1,0 +1,120 @@
+"""Hostile card files: every file of tests/hostile/ fails validation with the message its manifest
+names, fast and without a traceback, and stops `cardbench aggregate` with nothing published;
+the valid files of tests/hostile/valid/ (markup in every text field) pass and keep their text."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardbench.cli import main
+from cardbench.validate import validate_paths
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+VALID = HOSTILE / "valid"
+MANIFEST = json.loads((HOSTILE / "manifest.json").read_text(encoding="utf-8"))["files"]
+ROOT = HOSTILE.parents[1]
+HANG_GUARD_S = 60  # not a speed assertion: only stops a hung loader from stalling the suite
+PWNED = Path("/tmp/cardbench-hostile-pwned")  # what python-tag-os-system.yaml would create if it ran
+
+
+def hostile_files():
+    return sorted(p.name for p in HOSTILE.iterdir() if p.is_file() and p.name != "manifest.json")
+
+
+def test_manifest_lists_every_hostile_file_and_only_those():
+    assert sorted(MANIFEST) == hostile_files()
+    for name, entry in MANIFEST.items():
+        assert entry["why"] and entry["expect"], name
+        assert entry["expect"][0].startswith(name + ":"), "the first fragment names the file"
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "cardbench", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=HANG_GUARD_S)
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_validate_rejects_with_the_manifest_message(name):
+    PWNED.unlink(missing_ok=True)
+    run = run_cli("validate", str(HOSTILE / name))
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    first = run.stderr.splitlines()[0]
+    for fragment in MANIFEST[name]["expect"]:
+        assert fragment in first, f"{fragment!r} not in {first!r}"
+    assert not PWNED.exists(), "a YAML tag ran a command"
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_aggregate_stops_and_publishes_nothing(tmp_path, capsys, name):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shutil.copy(HOSTILE / name, cards / name)
+    shutil.copy(VALID / "script-breakout.yaml", cards / "script-breakout.yaml")  # a good card beside it
+    out = tmp_path / "out"
+    assert main(["aggregate", "--cards-dir", str(cards), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    for fragment in MANIFEST[name]["expect"]:
+        assert fragment in err
+    assert "nothing written" in err
+    assert not out.exists()
+
+
+def test_valid_hostile_files_pass_validation():
+    run = run_cli("validate", *map(str, sorted(VALID.glob("*.yaml"))))
+    assert run.returncode == 0, run.stderr
+    assert "0 error(s)" in run.stderr
+
+
+def test_valid_hostile_text_reaches_the_aggregate_unchanged(tmp_path, capsys):
+    cards, findings = validate_paths(sorted(VALID.glob("*.yaml")))
+    assert len(cards) == len(list(VALID.glob("*.yaml"))) and not [f for f in findings if f.severity == "error"]
+    out = tmp_path / "out"
+    assert main(["aggregate", "--cards-dir", str(VALID), "--out", str(out)]) == 0
+    for card in cards:
+        published = json.loads((out / "cards" / f"{card.data['slug']}.json").read_text(encoding="utf-8"))
+        assert published["brand"] == card.data["brand"]
+        assert published["sessions"][0]["label"] == card.data["sessions"][0]["label"]
+        assert published["shops"] == card.data["shops"]
+
+
+def test_every_free_text_field_carries_markup():
+    """Each valid hostile file puts a payload in every text field the schema leaves free."""
+    from cardbench.cardfile import load_card
+
+    for path in sorted(VALID.glob("*.yaml")):
+        data = load_card(path).data
+        session = data["sessions"][0]
+        texts = [data["brand"], data["model"], data["part_number"], data["controller"], data["notes"],
+                 data["claimed"]["note"], data["price"]["shop"], data["shops"][0]["name"],
+                 *(data["source"][k] for k in ("name", "author", "license_note")),
+                 *(session[k] for k in ("label", "host", "reader", "conditions", "target", "notes")),
+                 *(session["source"][k] for k in ("name", "author", "license_note")),
+                 session["tools"][0]["name"], session["tools"][0]["version"],
+                 session["headline"][0]["name"], session["headline"][0]["value"], session["headline"][0]["unit"],
+                 *(e["command"] for kind in ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_align",
+                                             "flashbench_find_fat", "fill") for e in session[kind]),
+                 session["results"][0]["size"],
+                 *(session["nvme"][k] for k in ("model", "serial", "firmware", "pcie_link")),
+                 next(iter(session["nvme"]["thresholds_c"]))]
+        plain = [t for t in texts if not any(c in t for c in "<>{\"'&")]
+        assert plain == [], f"{path.name}: fields without markup: {plain}"
+
+
+def test_oversized_file_is_refused_before_reading(tmp_path):
+    path = tmp_path / "big.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(3 * 1024 * 1024)  # sparse: 3 MiB of NUL bytes
+    run = run_cli("validate", str(path))
+    assert run.returncode == 1 and "[size]" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_device_file_is_not_read(tmp_path):
+    link = tmp_path / "endless.yaml"
+    link.symlink_to("/dev/zero")
+    run = run_cli("validate", str(link))
+    assert run.returncode == 1 and "not a regular file" in run.stderr and "Traceback" not in run.stderr

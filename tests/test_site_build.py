@@ -1,0 +1,150 @@
+"""A real Hugo build from card files: pages, JSON twins (the public API), and refusal of bad data."""
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+import sitebuild
+from cardbench.cardfile import new_card_text
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def shipped_site(tmp_path_factory):
+    project, agg, hugo = sitebuild.build(tmp_path_factory.mktemp("site"))
+    assert agg.returncode == 0, agg.stderr
+    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
+    return project / "public"
+
+
+def shipped_slugs():
+    return sorted(p.stem for p in (ROOT / "data" / "cards").glob("*.yaml"))
+
+
+def test_every_card_has_a_page_and_a_json_twin(shipped_site):
+    for slug in shipped_slugs():
+        assert (shipped_site / "cards" / slug / "index.html").is_file(), slug
+        twin = json.loads((shipped_site / "cards" / slug / "index.json").read_text(encoding="utf-8"))
+        assert twin["slug"] == slug
+        for session in twin["sessions"]:
+            assert session["label"]
+            for sub in session["subtests"]:
+                assert {"test", "op", "unit", "runs", "mean", "min", "max"} <= set(sub)
+
+
+def test_home_lists_every_card_and_serves_the_catalogue(shipped_site):
+    html = (shipped_site / "index.html").read_text(encoding="utf-8")
+    catalogue = json.loads((shipped_site / "index.json").read_text(encoding="utf-8"))
+    assert len(catalogue["cards"]) == len(shipped_slugs())
+    for slug in shipped_slugs():
+        assert f"/cards/{slug}/" in html
+
+
+def test_compare_json_carries_means_worsts_and_bests(shipped_site):
+    compare = json.loads((shipped_site / "compare" / "index.json").read_text(encoding="utf-8"))
+    suites = {s["id"]: s for s in compare["suites"]}
+    adata = next(c for c in suites["cdm-fio-sh-1g"]["cards"] if c["slug"].startswith("adata"))
+    seq_read = adata["stats"]["SEQ1G Q1T1 read"]
+    # ADATA, active cooling, seed 002: worst 676, best 772, average 753 (MiB/s)
+    assert (seq_read["unit"], seq_read["min"], seq_read["max"], round(seq_read["mean"])) == ("MiB/s", 676, 772, 753)
+
+
+def test_card_files_and_raw_outputs_are_served(shipped_site):
+    for slug in shipped_slugs():
+        assert (shipped_site / "data" / "cards" / f"{slug}.yaml").is_file()
+    raws = list((ROOT / "data" / "raw").rglob("*.*"))
+    for raw in raws:
+        assert (shipped_site / "data" / raw.relative_to(ROOT / "data")).is_file()
+
+
+def test_plotly_is_served_by_the_site(shipped_site):
+    html = (shipped_site / "cards" / shipped_slugs()[0] / "index.html").read_text(encoding="utf-8")
+    assert "cdn" not in html.lower()
+    assert list((shipped_site / "vendor").glob("plotly-basic.min.*.js"))
+
+
+def test_a_bad_card_file_publishes_nothing(tmp_path):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "broken-card.yaml").write_text("slug: broken-card\nbrand: [oops\n", encoding="utf-8")
+    project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards)
+    assert agg.returncode != 0 and hugo is None
+    assert "broken-card.yaml:" in agg.stderr
+    assert not (project / "public").exists()
+    assert not (project / "build" / "hugo-data").exists()
+
+
+def test_review_prose_wraps_the_generated_page(tmp_path):
+    project = sitebuild.make_project(tmp_path / "site")
+    slug = shipped_slugs()[0]
+    (project / "content" / "cards" / f"{slug}.md").write_text(
+        "---\ntitle: Hand-written review\n---\nThis card is *quiet* and cool.\n", encoding="utf-8")
+    assert sitebuild.aggregate(project).returncode == 0
+    result = sitebuild.hugo(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    html = (project / "public" / "cards" / slug / "index.html").read_text(encoding="utf-8")
+    assert "<em>quiet</em>" in html and "Claimed and measured" in html
+    assert (project / "public" / "cards" / slug / "index.json").is_file()
+
+
+HOSTILE = '</script><script>alert(1)</script>'
+IMG = '<img src=x onerror=alert(2)>'
+
+
+def hostile_card():
+    return {
+        "schema_version": 1, "slug": "hostile-card", "brand": HOSTILE, "model": HOSTILE + IMG, "capacity_gb": 32,
+        "form_factor": "microSD", "bus": "UHS-I", "notes": HOSTILE,
+        "source": {"name": HOSTILE, "url": "https://example.org/?q=%3Cscript%3E"},
+        "sessions": [{"id": "s1", "label": HOSTILE, "host": HOSTILE, "reader": HOSTILE,
+                      "results": [{"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [50.0, 51.0]}],
+                      "headline": [{"name": HOSTILE, "value": HOSTILE}]}],
+    }
+
+
+def build_hostile(tmp_path):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "hostile-card.yaml").write_text(new_card_text(hostile_card()), encoding="utf-8")
+    project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards)
+    assert agg.returncode == 0, agg.stderr
+    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
+    return project / "public"
+
+
+class _TagAudit(HTMLParser):
+    """Collects what a browser would execute: inline scripts, event-handler attributes, images."""
+
+    def __init__(self):
+        super().__init__()
+        self.inline_scripts, self.handlers, self.images, self.texts = [], [], [], []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.handlers += [(tag, name) for name, _ in attrs if name.startswith("on")]
+        if tag == "img":
+            self.images.append(attrs)
+        self._in_script = tag == "script"
+        if tag == "script" and not dict(attrs).get("src"):
+            self.inline_scripts.append(attrs)
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script and data.strip():
+            self.inline_scripts.append(data)
+        self.texts.append(data)
+
+
+def test_hostile_strings_are_escaped_in_html_and_chart_json(tmp_path):
+    public = build_hostile(tmp_path)
+    for page in (public / "cards" / "hostile-card" / "index.html", public / "index.html"):
+        audit = _TagAudit()
+        audit.feed(page.read_text(encoding="utf-8"))
+        assert audit.inline_scripts == [] and audit.handlers == [] and audit.images == []
+        assert any(HOSTILE in text for text in audit.texts), "the payload shows as text"
+    twin = json.loads((public / "cards" / "hostile-card" / "index.json").read_text(encoding="utf-8"))
+    assert twin["brand"] == HOSTILE
