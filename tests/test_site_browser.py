@@ -138,3 +138,16 @@ def test_hostile_card_renders_as_text(tmp_path, browser):
         page.wait_for_load_state("networkidle")
         assert HOSTILE in page.locator("#leaderboard-table").inner_text()
         assert problems.messages == []
+
+
+def test_pasted_plotly_chart_draws(tmp_path, browser):
+    from test_site_build import PASTED, build_with_page
+
+    project, result = build_with_page(tmp_path, "pasted.md", PASTED.read_text(encoding="utf-8"))
+    assert result.returncode == 0, result.stderr
+    with serve_dir(project / "public") as url:
+        page, problems = open_page(browser, f"{url}/pasted/", width=390)
+        assert drawn_traces(page) == [10, 3]
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, "a fixed chart width gives way on a phone"
+        assert problems.messages == []

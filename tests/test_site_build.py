@@ -1,6 +1,8 @@
 """A real Hugo build from card files: pages, JSON twins (the public API), and refusal of bad data."""
 
 import json
+import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -148,3 +150,40 @@ def test_hostile_strings_are_escaped_in_html_and_chart_json(tmp_path):
         assert any(HOSTILE in text for text in audit.texts), "the payload shows as text"
     twin = json.loads((public / "cards" / "hostile-card" / "index.json").read_text(encoding="utf-8"))
     assert twin["brand"] == HOSTILE
+
+
+PASTED = ROOT / "tests" / "fixtures" / "plotly" / "plotly--lexar-active-runs.md"
+
+
+def build_with_page(tmp_path, name, text):
+    project = sitebuild.make_project(tmp_path / "site")
+    (project / "content" / name).write_text(text, encoding="utf-8")
+    assert sitebuild.aggregate(project).returncode == 0
+    return project, sitebuild.hugo(project)
+
+
+def test_plotly_shortcode_merges_common_data_into_every_trace(tmp_path):
+    project, result = build_with_page(tmp_path, "pasted.md", PASTED.read_text(encoding="utf-8"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    html = (project / "public" / "pasted" / "index.html").read_text(encoding="utf-8")
+    figures = [json.loads(unescape(m)) for m in re.findall(r'data-figure="([^"]*)"', html)]
+    figures += [json.loads(unescape(m)) for m in re.findall(r"data-figure='([^']*)'", html)]
+    assert len(figures) == 2
+    runs, averages = figures
+    assert len(runs["data"]) == 10 and all(len(t["y"]) == 12 for t in runs["data"])
+    assert runs["data"][0]["name"] == "Test 10" and runs["data"][0]["orientation"] == "h"
+    assert all(t["texttemplate"] == "%{x}" for t in averages["data"])
+    assert runs["layout"]["xaxis"]["ticksuffix"] == " MB/s"
+
+
+@pytest.mark.parametrize("inner, message", [
+    ("{ not json", "not valid JSON"),
+    ("", "is empty"),
+    ('{"layout": {}}', 'needs a "data" list'),
+])
+def test_plotly_shortcode_errors_name_the_position(tmp_path, inner, message):
+    text = "---\ntitle: Broken\n---\n\n{{< plotly >}}\n" + inner + "\n{{< /plotly >}}\n"
+    _, result = build_with_page(tmp_path, "broken.md", text)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "broken.md:5:1" in output and message in output
