@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.cli import main
-from cardbench.validate import validate_paths
+from cardbench.validate import RULES, validate_paths
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 VALID = HOSTILE / "valid"
@@ -30,6 +30,8 @@ def test_manifest_lists_every_hostile_file_and_only_those():
     for name, entry in MANIFEST.items():
         assert entry["why"] and entry["expect"], name
         assert entry["expect"][0].startswith(name + ":"), "the first fragment names the file"
+        rule = entry["expect"][-1].strip("[]")
+        assert rule in RULES or rule.startswith("schema:"), (name, rule)
 
 
 def run_cli(*args):
@@ -118,3 +120,20 @@ def test_device_file_is_not_read(tmp_path):
     link.symlink_to("/dev/zero")
     run = run_cli("validate", str(link))
     assert run.returncode == 1 and "not a regular file" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_too_many_values_are_refused_before_parsing(tmp_path):
+    path = tmp_path / "many.yaml"
+    path.write_text("runs: [" + "1," * 300_000 + "1]\n")  # 600 kB: under the size limit, over the value limit
+    run = run_cli("validate", str(path))
+    assert run.returncode == 1 and "a card file has at most" in run.stderr and "[size]" in run.stderr
+
+
+def test_value_limit_also_holds_while_composing(monkeypatch):
+    from cardbench import cardfile
+    from cardbench.errors import CardFileError
+
+    monkeypatch.setattr(cardfile, "MAX_NODES", 4)  # 3 separators pass the pre-check; 6 values do not
+    with pytest.raises(CardFileError, match="more than 4 values") as info:
+        cardfile.parse_card_text("a: [1, 2, 3]\n", "x.yaml")
+    assert info.value.rule == "size" and info.value.line == 1

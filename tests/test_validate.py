@@ -45,11 +45,9 @@ def test_message_format_is_file_line_column_severity_field_rule(tmp_path):
     data = card_data()
     session(data)["date"] = "2025-07-01"
     [finding] = findings_for(data, tmp_path)
-    text = str(finding)
-    assert text.startswith(f"{tmp_path / SLUG}.yaml:") or text.startswith(f"{SLUG}.yaml:") or ".yaml:" in text
-    assert ": error: sessions[0].date: date 2025-07-01 is in the future [date-not-future]" in text
     line = new_card_text(data).splitlines().index("  date: '2025-07-01'") + 1
-    assert f".yaml:{line}:3: error:" in text
+    assert str(finding).endswith(f"{SLUG}.yaml:{line}:3: error: sessions[0].date: date 2025-07-01 is in the future "
+                                 "[date-not-future]")
 
 
 # --- schema messages name expected and actual ---------------------------------------------------
@@ -219,7 +217,7 @@ def test_floored_mib_s_is_within_its_precision(tmp_path):
 
 
 def test_bandwidth_off_by_more_than_10_percent_warns(tmp_path):
-    [finding] = _bw(tmp_path, "MB/s", [11.0], [2319.3])
+    [finding] = _bw(tmp_path, "MB/s", [11.5], [2319.3])
     assert finding.severity == "warning" and "2319.3 IOPS × 4 KiB" in finding.error.message
 
 
@@ -370,3 +368,31 @@ def test_finding_knows_its_rule_and_path(tmp_path):
     [finding] = findings_for(card_data(slug="acme-other"), tmp_path)
     assert isinstance(finding, Finding) and finding.rule == "slug-equals-filename"
     assert finding.path.endswith(f"{SLUG}.yaml")
+
+
+def test_raw_paths_are_relative_to_the_data_folder_of_the_cards_folder(tmp_path):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    data = _raw_card(tmp_path, "a.json")
+    (cards / f"{SLUG}.yaml").write_text(new_card_text(data), encoding="utf-8")
+    _, findings = validate_paths([cards / f"{SLUG}.yaml"], today=TODAY)
+    assert [f.rule for f in findings] == ["raw-present"]
+    _write_raw(tmp_path / "data", "a.json")
+    update_sha256sums(tmp_path / "data" / "raw" / SLUG, ["a.json"])
+    _, findings = validate_paths([cards / f"{SLUG}.yaml"], today=TODAY)
+    assert findings == []
+
+
+def test_a_message_is_always_one_line(tmp_path):
+    data = card_data()
+    data["x\n::error file=a::forged"] = 1
+    data["brand"] = ["a\nb"]
+    text = "\n".join(str(f) for f in findings_for(data, tmp_path))
+    assert len(text.splitlines()) == len(findings_for(data, tmp_path))
+    assert "\\u000a::error" in text
+
+
+def test_loader_keeps_plain_yaml_values_as_text():
+    card = parse_card_text("\ufeffnotes: =\ndate: 2025-01-01\nb: <<\nc: [<<, =]\n", "x.yaml")
+    assert card.data == {"notes": "=", "date": "2025-01-01", "b": "<<", "c": ["<<", "="]}
+    assert card.position(("c", 1)) == (4, 9) and card.position(("b",)) == (3, 1)

@@ -31,15 +31,22 @@
     });
   }
 
+  // One chart per task, in page order: the first shows as soon as it is drawn, and the page stays
+  // responsive while the others follow.
   function drawAll() {
     var charts = document.querySelectorAll('.chart[data-figure]');
-    Array.prototype.forEach.call(charts, function (el) {
+    var i = 0;
+    function next() {
+      if (i >= charts.length) return;
+      var el = charts[i++];
       try {
         plot(el, JSON.parse(el.getAttribute('data-figure')));
       } catch (err) {
         el.textContent = 'This chart could not be drawn: ' + err.message;
       }
-    });
+      setTimeout(next, 0);
+    }
+    next();
   }
 
   // Plotly reads a few HTML-like tags in labels; user text is escaped so it stays text.

@@ -1,5 +1,7 @@
 // Comparison page: fetches only the chosen cards' statistics (/cards/<slug>/index.json) and draws
 // averages, worsts and bests per subtest, for each suite and for the cards the reader picks.
+// A suite embeds a few members by name; the catalogue of every card (slug, title, suites) is
+// fetched once, when a reader first uses a picker, so the page stays light with thousands of cards.
 (function () {
   'use strict';
   var charts = window.cardbenchCharts;
@@ -11,6 +13,39 @@
     { key: 'max', title: 'Bests', note: 'Fastest run of each subtest.' }
   ];
   var cache = {};
+  var catalogueUrl = (document.getElementById('picker') || document.documentElement).getAttribute('data-catalogue');
+  var cataloguePromise = null;
+
+  // {suites: [suite id, …], cards: [[slug, title, [suite index, …]], …]}
+  function loadCatalogue() {
+    if (!cataloguePromise) {
+      cataloguePromise = catalogueUrl ? fetch(catalogueUrl).then(function (r) {
+        if (!r.ok) throw new Error('the card catalogue could not be loaded');
+        return r.json();
+      }) : Promise.resolve({ suites: [], cards: [] });
+    }
+    return cataloguePromise;
+  }
+
+  // Fill a datalist with the titles of the given cards the first time its input is used.
+  function fillOnFirstUse(input, datalist, pick) {
+    var filled = false;
+    function fill() {
+      if (filled) return;
+      filled = true;
+      loadCatalogue().then(function (catalogue) {
+        var fragment = document.createDocumentFragment();
+        pick(catalogue).forEach(function (c) {
+          var opt = document.createElement('option');
+          opt.value = c[1];
+          fragment.appendChild(opt);
+        });
+        datalist.appendChild(fragment);
+      });
+    }
+    input.addEventListener('focus', fill);
+    input.addEventListener('input', fill);
+  }
 
   function fetchCard(slug) {
     if (!cache[slug]) {
@@ -59,7 +94,7 @@
       container.appendChild(p);
       return;
     }
-    STATS.forEach(function (stat) {
+    STATS.forEach(function (stat, i) {
       var fig = document.createElement('figure');
       fig.className = 'chart-box';
       var cap = document.createElement('figcaption');
@@ -70,7 +105,10 @@
       fig.appendChild(cap);
       fig.appendChild(el);
       container.appendChild(fig);
-      charts.plot(el, figure(cards, subtests, stat.key));
+      // one chart per task, so the first shows at once and the page stays responsive
+      setTimeout(function () {
+        if (el.isConnected) charts.plot(el, figure(cards, subtests, stat.key));
+      }, i);
     });
   }
 
@@ -103,24 +141,67 @@
       xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' }, yaxis: { autorange: 'reversed' } } });
   }
 
+  function memberItem(list, m, checked, onChange) {
+    var li = document.createElement('li');
+    var lab = document.createElement('label');
+    var box = document.createElement('input');
+    box.type = 'checkbox';
+    box.value = m.slug;
+    box.checked = checked;
+    box.addEventListener('change', onChange);
+    lab.appendChild(box);
+    lab.appendChild(document.createTextNode(' ' + m.title));
+    li.appendChild(lab);
+    list.appendChild(li);
+  }
+
   function memberList(section, members, chosen, onChange) {
     var list = document.createElement('ul');
     list.className = 'members';
-    members.forEach(function (m) {
-      var li = document.createElement('li');
-      var lab = document.createElement('label');
-      var box = document.createElement('input');
-      box.type = 'checkbox';
-      box.value = m.slug;
-      box.checked = chosen.indexOf(m.slug) !== -1;
-      box.addEventListener('change', onChange);
-      lab.appendChild(box);
-      lab.appendChild(document.createTextNode(' ' + m.title));
-      li.appendChild(lab);
-      list.appendChild(li);
-    });
+    members.forEach(function (m) { memberItem(list, m, chosen.indexOf(m.slug) !== -1, onChange); });
     section.insertBefore(list, section.querySelector('.suite-charts'));
     return list;
+  }
+
+  // A suite with more members than it embeds: add any member by name from the catalogue.
+  function memberAdder(section, suite, list, onChange) {
+    var form = document.createElement('form');
+    form.className = 'member-add';
+    form.setAttribute('autocomplete', 'off');
+    var id = 'suite-add-' + suite.id;
+    var lab = document.createElement('label');
+    lab.htmlFor = id;
+    lab.textContent = 'Add one of the ' + suite.count + ' cards ';
+    var input = document.createElement('input');
+    input.id = id;
+    input.setAttribute('list', id + '-options');
+    input.placeholder = 'type a brand or model…';
+    var options = document.createElement('datalist');
+    options.id = id + '-options';
+    var button = document.createElement('button');
+    button.type = 'submit';
+    button.textContent = 'Add';
+    form.appendChild(lab);
+    form.appendChild(input);
+    form.appendChild(options);
+    form.appendChild(button);
+    section.insertBefore(form, section.querySelector('.suite-charts'));
+    function members(catalogue) {
+      var index = catalogue.suites.indexOf(suite.id);
+      return catalogue.cards.filter(function (c) { return c[2].indexOf(index) !== -1; });
+    }
+    fillOnFirstUse(input, options, members);
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var wanted = input.value.trim();
+      input.value = '';
+      loadCatalogue().then(function (catalogue) {
+        var found = members(catalogue).filter(function (c) { return c[1] === wanted || c[0] === wanted; })[0];
+        if (!found || list.querySelector('input[value="' + found[0] + '"]')) return;
+        memberItem(list, { slug: found[0], title: found[1] }, true, onChange);
+        onChange();
+      });
+    });
   }
 
   function setupSuite(section) {
@@ -136,6 +217,7 @@
       }).catch(function (err) { container.textContent = err.message; });
     }
     list = memberList(section, suite.cards, chosen, redraw);
+    if ((suite.count || suite.cards.length) > suite.cards.length) memberAdder(section, suite, list, redraw);
     redraw();
   }
 
@@ -149,17 +231,13 @@
     var container = document.getElementById('picked-charts');
     var params = new URLSearchParams(window.location.search);
     var slugs = (params.get('cards') || '').split(',').filter(Boolean);
-    var catalogue = [];
+    var titles = {};
 
-    function byTitle(title) {
-      return catalogue.filter(function (c) { return c.title === title || c.slug === title; })[0];
-    }
     function render() {
       picked.textContent = '';
       slugs.forEach(function (slug) {
         var li = document.createElement('li');
-        var entry = catalogue.filter(function (c) { return c.slug === slug; })[0];
-        li.appendChild(document.createTextNode((entry ? entry.title : slug) + ' '));
+        li.appendChild(document.createTextNode((titles[slug] || slug) + ' '));
         var remove = document.createElement('button');
         remove.type = 'button';
         remove.textContent = 'remove';
@@ -174,6 +252,8 @@
       window.history.replaceState(null, '', url);
       render();
       Promise.all(slugs.map(fetchCard)).then(function (cards) {
+        cards.forEach(function (c) { titles[c.slug] = c.title; });
+        render();
         var shared = cards.length ? Object.keys(cards[0].pooled).filter(function (s) {
           return cards.every(function (c) { return c.pooled[s] && c.pooled[s].mb_s; });
         }) : [];
@@ -183,20 +263,18 @@
     }
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      var entry = byTitle(input.value.trim());
-      if (entry && slugs.indexOf(entry.slug) === -1) slugs.push(entry.slug);
+      var wanted = input.value.trim();
       input.value = '';
-      update();
-    });
-    fetch(base + 'index.json').then(function (r) { return r.json(); }).then(function (data) {
-      catalogue = data.cards;
-      catalogue.forEach(function (c) {
-        var opt = document.createElement('option');
-        opt.value = c.title;
-        options.appendChild(opt);
+      loadCatalogue().then(function (catalogue) {
+        var entry = catalogue.cards.filter(function (c) { return c[1] === wanted || c[0] === wanted; })[0];
+        if (entry && slugs.indexOf(entry[0]) === -1) {
+          titles[entry[0]] = entry[1];
+          slugs.push(entry[0]);
+        }
+        update();
       });
-      render();
     });
+    fillOnFirstUse(input, options, function (catalogue) { return catalogue.cards; });
     if (slugs.length) update();
   }
 

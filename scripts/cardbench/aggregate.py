@@ -5,9 +5,7 @@ Every statistic is given in the subtest's stored unit, and bandwidths also in MB
 the site's display unit.
 """
 
-import json
 import re
-from pathlib import Path
 
 import pandas as pd
 
@@ -322,23 +320,8 @@ def _compare(cards, out_cards, pooled_lookup):
 
 
 def write_outputs(result, out_dir):
-    """Write Hugo data files: cards/<slug>.json, leaderboard.json, compare.json. Replaces the folder's cards."""
-    from .cardfile import atomic_write_text
+    """Write the files Hugo reads (see sitedata) for every card of `result`. Replaces the folder's cards."""
+    from .sitedata import parts_from_result, write_site_data
 
-    out_dir = Path(out_dir)
-    cards_dir = out_dir / "cards"
-    cards_dir.mkdir(parents=True, exist_ok=True)
-    wanted = set()
-    for slug, card in result["cards"].items():
-        name = f"{slug}.json"
-        wanted.add(name)
-        text = json.dumps(card, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        target = cards_dir / name
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            atomic_write_text(target, text)
-    for stale in cards_dir.glob("*.json"):
-        if stale.name not in wanted:
-            stale.unlink()
-    for name in ("leaderboard", "compare"):
-        atomic_write_text(out_dir / f"{name}.json", json.dumps(result[name], ensure_ascii=False,
-                                                             separators=(",", ":"), allow_nan=False))
+    pieces = parts_from_result(result)
+    write_site_data(out_dir, [parts for parts, _ in pieces], {parts["slug"]: files for parts, files in pieces})

@@ -21,7 +21,7 @@ from .errors import CardFileError
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_ALIASES = 100
-MAX_NODES = 200_000
+MAX_NODES = 100_000
 MAX_DEPTH = 32
 MAX_NUMBER_CHARS = 40
 
@@ -35,6 +35,11 @@ class _BoundedLoader(yaml.SafeLoader):
     """SafeLoader that counts aliases and nesting while composing, so bombs stop early."""
 
     def compose_node(self, parent, index):
+        self._nodes = getattr(self, "_nodes", 0) + 1
+        if self._nodes > MAX_NODES:
+            mark = self.peek_event().start_mark
+            raise CardFileError(self.name, f"document has more than {MAX_NODES} values; refused",
+                                line=mark.line + 1, column=mark.column + 1, rule="size")
         if self.check_event(yaml.AliasEvent):
             self._aliases = getattr(self, "_aliases", 0) + 1
             if self._aliases > MAX_ALIASES:
@@ -53,8 +58,9 @@ class _BoundedLoader(yaml.SafeLoader):
 
 
 # Dates stay strings ("2025-05-17"): the schema checks their form, and JSON output needs no conversion.
+# A lone '=' stays text too (YAML 1.1 would make it a 'value' key, which nothing can construct).
 _BoundedLoader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    key: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value")]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
@@ -117,6 +123,8 @@ class _Walk:
             self.fail(node, f"document has more than {MAX_NODES} values; refused", "size")
         if id(node) in self.open:
             self.fail(node, "YAML alias refers to a value containing itself; refused", "aliases", field)
+        if node.tag == _MERGE_TAG and isinstance(node, yaml.ScalarNode):
+            node.tag = _STR_TAG  # '<<' as a value is just text (as a key it is refused below)
         if node.tag not in _PLAIN_TAGS:
             self.fail(node, f"YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
                             "card files hold plain text, numbers, lists and mappings only", "tag", field)
@@ -229,10 +237,86 @@ def _reader_error(exc, path, text):
                          rule="encoding")
 
 
+# --- Fast path: libyaml composes, the same checks run on its nodes ------------------------------
+# libyaml (PyYAML's C parser) is several times faster but bounds neither aliases nor nesting, and
+# words errors differently. So it only ever accepts: a text it cannot take cleanly, or that comes
+# near a limit, goes to the careful loader above, whose verdict and message stand.
+
+_FAST_NESTING_BOUND = 4000  # libyaml composes recursively; far deeper nesting overflows the C stack
+
+
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    yaml_implicit_resolvers = _BoundedLoader.yaml_implicit_resolvers
+
+
+class _NotFast(Exception):
+    """The fast path declines; the careful loader decides."""
+
+
+class _FastWalk(_Walk):
+    """_Walk that also counts nesting and alias uses (a node met twice), which libyaml does not bound."""
+
+    def __init__(self, path):
+        super().__init__(path, False)
+        self.seen = set()
+        self.aliases = 0
+        self.depth = 0
+
+    def walk(self, node, field):
+        if id(node) in self.seen:
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise _NotFast()
+        self.seen.add(id(node))
+        self.depth += 1  # counted per node, scalars included, as _BoundedLoader counts
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _NotFast()
+            super().walk(node, field)
+        finally:
+            self.depth -= 1
+
+
+def _parse_fast(text, path):
+    """LoadedCard through libyaml, or None when the careful loader must decide."""
+    if not getattr(yaml, "__with_libyaml__", False) or "\t" in text:
+        return None
+    if yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return None
+    # Block nesting needs indentation (an indentless list adds one level per column), flow nesting brackets.
+    longest = max(map(len, text.split("\n")))
+    if 2 * longest + text.count("[") + text.count("{") > _FAST_NESTING_BOUND:
+        return None
+    try:
+        loader = _FastLoader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            walk = _FastWalk(str(path))
+            walk.walk(node, ())
+            data = loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except (_NotFast, CardFileError, yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return LoadedCard(path, data, walk.positions, text)
+
+
 def parse_card_text(text, path="<text>"):
     """Parse YAML text into a LoadedCard, or raise CardFileError with the line."""
     if len(text) > MAX_FILE_BYTES:
         raise CardFileError(path, f"text is {len(text)} characters; the limit is {MAX_FILE_BYTES}", rule="size")
+    # Every value needs a line or a comma of its own: refuse before parsing what cannot be under the limit.
+    separators = text.count("\n") + text.count(",")
+    if separators > MAX_NODES:
+        raise CardFileError(path, f"{separators} lines and commas; a card file has at most {MAX_NODES} values",
+                            rule="size")
+    fast = _parse_fast(text, path)
+    if fast is not None:
+        return fast
     try:
         loader = _BoundedLoader(text)
     except yaml.reader.ReaderError as exc:

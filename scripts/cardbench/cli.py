@@ -28,20 +28,18 @@ def cmd_validate(args):
 
 
 def cmd_aggregate(args):
-    from .aggregate import aggregate, write_outputs
-    from .validate import card_paths, validate_paths
+    from .incremental import build_site_data
+    from .validate import card_paths
 
     paths = card_paths(args.cards_dir)
-    cards, findings = validate_paths(paths)
-    errors = [f for f in findings if f.severity == "error"]
-    for finding in findings:
+    result = build_site_data(args.cards_dir, paths, args.out, use_cache=not args.no_cache)
+    for finding in result.findings:
         print(finding, file=sys.stderr)
-    if errors:
-        print(f"aggregate: {len(errors)} error(s); nothing written", file=sys.stderr)
+    if result.errors:
+        print(f"aggregate: {result.errors} error(s); nothing written", file=sys.stderr)
         return 1
-    result = aggregate([c.data for c in cards])
-    write_outputs(result, args.out)
-    print(f"aggregate: {len(cards)} card(s) -> {args.out}", file=sys.stderr)
+    reused = f" ({result.reused} unchanged since the last run)" if result.reused else ""
+    print(f"aggregate: {result.cards} card(s) -> {args.out}{reused}", file=sys.stderr)
     return 0
 
 
@@ -72,6 +70,62 @@ def cmd_new_card(args):
     return 0
 
 
+def cmd_collect(args):
+    from .collect import CollectInterrupted, CollectRequest, DeviceVanishedError, collect, render
+    from .collect import interrupted_lines, summary_lines
+
+    tty = sys.stderr.isatty()
+
+    def progress(event):
+        if event.phase == "tick" and not tty:
+            return  # a log file gets one line per test, not a bar
+        line = render(event)
+        if tty:
+            end = "" if event.phase in ("start", "tick") else "\n"
+            print("\r\033[K" + line, end=end, file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def confirm(prompt):
+        print(prompt, end="", file=sys.stderr, flush=True)
+        try:
+            return input()
+        except EOFError:
+            return ""
+
+    request = CollectRequest(device=args.device, slug=args.card, profile=args.profile, name=args.name,
+                             label=args.label, yes=args.yes, data_dir=args.data_dir)
+    try:
+        report = collect(request, progress=progress, confirm=confirm)
+    except (CollectInterrupted, DeviceVanishedError) as exc:
+        print("", file=sys.stderr)
+        for line in interrupted_lines(exc):
+            print(line, file=sys.stderr)
+        return 130 if isinstance(exc, CollectInterrupted) else 2
+    for line in summary_lines(report):
+        print(line, file=sys.stderr)
+    return 0 if report.complete else 1
+
+
+def cmd_import(args):
+    from .importer import import_file
+
+    summary = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
+                          progress=lambda message: print(f"import: {message}", file=sys.stderr))
+    if summary["status"] == "already imported":
+        print(f"import: {args.file} is already in {summary['card_path']} (session {summary['session_id']}); "
+              "nothing added", file=sys.stderr)
+        return 0
+    print(f"import: {summary['format']}: {summary['runs']} run(s), {summary['entries']} entr(y/ies) -> "
+          f"{summary['card_path']}, session {summary['session_id']}; raw copy data/{summary['raw'][0]}", file=sys.stderr)
+    for note in summary["notes"]:
+        print(f"import: note: {note}", file=sys.stderr)
+    if summary["created_card"]:
+        used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in summary["defaults"].items())
+        print(f"import: new card file with {used}; correct them in {summary['card_path']} if wrong", file=sys.stderr)
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="cardbench", description="SD card benchmark results: collect, import, validate, aggregate.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -96,9 +150,31 @@ def build_parser():
     p.add_argument("--content-dir", type=Path, default=ROOT / "content" / "cards")
     p.set_defaults(func=cmd_new_card)
 
+    p = sub.add_parser("collect", help="benchmark a card (fio, dd, flashbench, f3probe) into its card file")
+    p.add_argument("device", help="the card's whole device, e.g. /dev/sdb or /dev/mmcblk0 (see lsblk)")
+    p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
+    p.add_argument("--name", help="brand and model, to create a new card, e.g. 'SanDisk Extreme 64GB'")
+    p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "readonly"])
+    p.add_argument("--label", help="session heading (default: 'Collector, <profile> profile')")
+    p.add_argument("--yes", action="store_true", help="do not ask to type the device name (scripts)")
+    p.add_argument("--data-dir", type=Path, default=ROOT / "data", help="holds cards/ and raw/")
+    p.set_defaults(func=cmd_collect)
+
+    p = sub.add_parser("import", help="add existing benchmark output (fio JSON, cdm_fio.sh, CrystalDiskMark, "
+                                      "KDiskMark, dd, flashbench, nvme-cli) to a card as one session")
+    p.add_argument("file", type=Path, help="tool output file")
+    p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
+    p.add_argument("--name", help="brand, model and capacity, to create a new card, e.g. 'Lexar PLAY PRO 1TB'")
+    p.add_argument("--label", help="session heading (default: 'Imported <file name>')")
+    p.add_argument("--format", default="auto", choices=["auto", "fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark",
+                                                        "dd", "flashbench", "nvme"])
+    p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
+    p.set_defaults(func=cmd_import)
+
     p = sub.add_parser("aggregate", help="compute statistics into Hugo data files")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hugo-data")
+    p.add_argument("--no-cache", action="store_true", help="check and aggregate every card again (no <out>.cache.json)")
     p.set_defaults(func=cmd_aggregate)
 
     p = sub.add_parser("serve", help="local preview that re-aggregates when a card file changes")

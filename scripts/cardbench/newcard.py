@@ -27,6 +27,8 @@ class _Yaml(str):
 
 
 def _yaml_filter(value):
+    if isinstance(value, jinja2.Undefined):
+        raise jinja2.UndefinedError("a template value is missing")
     return _Yaml(yaml_scalar(value))
 
 
@@ -191,6 +193,8 @@ def make_slug(brand, model, capacity_gb, form_factor, family, bus=None):
     SD Express cards end in -microsd-express / -sd-express instead."""
     if model.lower().startswith(brand.lower() + " "):
         model = model[len(brand) + 1:]  # 'Lexar' + 'Lexar Play' → lexar-play, not lexar-lexar-play
+    if not _slug_words(f"{brand} {model}"):
+        return ""  # nothing of the name survives in ASCII: the contributor picks the slug
     capacity = f"{capacity_gb / 1000:g}tb" if capacity_gb >= 1000 else f"{capacity_gb:g}gb"
     kind = ("micro" if form_factor == "microSD" else "") + ("sd-express" if bus == "SD Express" else family.lower())
     slug = _slug_words(f"{brand} {model} {capacity} {kind}")

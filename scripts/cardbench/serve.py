@@ -5,8 +5,8 @@ Hugo watches the aggregated data folder and reloads the browser; this loop watch
 
 import subprocess
 import time
-from .aggregate import aggregate, write_outputs
-from .validate import card_paths, validate_paths
+from .incremental import SiteDataBuilder, cache_path_for
+from .validate import card_paths
 
 POLL_SECONDS = 0.5
 
@@ -15,17 +15,17 @@ def _snapshot(cards_dir):
     return {p: p.stat().st_mtime_ns for p in card_paths(cards_dir)}
 
 
-def rebuild(cards_dir, out_dir):
-    """Aggregate again. Returns the findings; on errors the last good data stays in place."""
-    cards, findings = validate_paths(card_paths(cards_dir))
-    if not any(f.severity == "error" for f in findings):
-        write_outputs(aggregate([c.data for c in cards]), out_dir)
-    return findings
+def rebuild(cards_dir, out_dir, builder=None, save=True):
+    """Aggregate again; unchanged cards come from the cache. Returns the findings; on errors the last
+    good data stays in place."""
+    builder = builder or SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir))
+    return builder.build(card_paths(cards_dir), save=save).findings
 
 
 def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     """Run until interrupted. `report(message)` shows what happens (the CLI prints it)."""
-    for finding in rebuild(cards_dir, out_dir):
+    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir))
+    for finding in rebuild(cards_dir, out_dir, builder):
         report(str(finding))
     argv = [str(hugo), "server", "--panicOnWarning", "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
@@ -36,7 +36,7 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
             now = _snapshot(cards_dir)
             if now != seen:
                 seen = now
-                findings = rebuild(cards_dir, out_dir)
+                findings = rebuild(cards_dir, out_dir, builder, save=False)  # the cache is kept in memory
                 for finding in findings:
                     report(str(finding))
                 errors = sum(f.severity == "error" for f in findings)

@@ -39,7 +39,10 @@ the session field named in brackets; optional arguments left as None are left ou
 
 import datetime
 import fcntl
+import hashlib
+import os
 import re
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -260,14 +263,26 @@ def card_path(cards_dir, slug):
 
 @contextmanager
 def card_lock(cards_dir, slug):
-    """Serialise read-modify-write of one card file between processes (collector, importer)."""
+    """Serialise read-modify-write of one card file between processes (collector, importer).
+    The lock file lives in the temp folder, so data/cards/ holds card files only. When another
+    user's lock file cannot be opened, the write goes ahead unlocked (renames stay atomic)."""
     Path(cards_dir).mkdir(parents=True, exist_ok=True)
-    with open(Path(cards_dir) / f".{slug}.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    key = hashlib.sha256(str(Path(cards_dir).resolve() / slug).encode()).hexdigest()[:16]
+    lock_path = Path(tempfile.gettempdir()) / f"cardbench-{key}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDONLY)  # no O_CREAT: protected /tmp refuses that on others' files
+    except FileNotFoundError:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except PermissionError:
+        fd = None
+    try:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
 
 def write_session(cards_dir, slug, session, new_card=None, data_dir=None):

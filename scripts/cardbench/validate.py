@@ -5,13 +5,7 @@ or a warning (shown, does not stop it). Printed as
 
     data/cards/<slug>.yaml:12:7: error: sessions[0].date: date 2999-01-01 is in the future [date-not-future]
 
-Rules (ids as printed in brackets):
-  errors    yaml, tab-indent, duplicate-key, aliases, depth, size, tag, merge-key, key-type, encoding,
-            type, read (loading); schema:<keyword> (the JSON Schema); slug-equals-filename, slug-unique,
-            session-id-unique, file-name, finite, positive, date-not-future, text-control, url-form,
-            raw-path, raw-present, raw-hash, runs-parallel, bus-ceiling, bw-iops (beyond 50 %)
-  warnings  unit-consistent, runs-present, raw-folder, raw-hash (no SHA256SUMS yet),
-            bw-iops (beyond 10 %), bus-ceiling (above the bus but within a vendor claim)
+Rule ids, as printed in brackets, are the keys of RULES; CONTRIBUTING.md explains each.
 """
 
 import datetime
@@ -19,7 +13,6 @@ import difflib
 import json
 import re
 import subprocess
-import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +44,25 @@ FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_a
                "fill", "f3probe", "nvme", "headline")
 
 
+# Every rule id a finding can carry (besides schema:<keyword>), with the severity it has.
+RULES = {
+    # loading (cardfile.py)
+    "yaml": "error", "tab-indent": "error", "duplicate-key": "error", "tag": "error", "merge-key": "error",
+    "key-type": "error", "aliases": "error", "depth": "error", "size": "error", "encoding": "error",
+    "type": "error", "read": "error", "file-name": "error",
+    # identity
+    "slug-equals-filename": "error", "slug-unique": "error", "session-id-unique": "error",
+    # values
+    "finite": "error", "positive": "error", "runs-parallel": "error", "date-not-future": "error",
+    "text-control": "error", "url-form": "error",
+    # raw files
+    "raw-path": "error", "raw-present": "error", "raw-hash": "error or warning", "raw-folder": "warning",
+    # physics and consistency
+    "bus-ceiling": "error or warning", "bw-iops": "error or warning", "unit-consistent": "warning",
+    "runs-present": "warning",
+}
+
+
 @dataclass
 class Finding:
     severity: str  # "error" or "warning"
@@ -66,12 +78,21 @@ class Finding:
 
     def __str__(self):
         e = self.error
-        where = display_path(e.path)
+        where = one_line(display_path(e.path))
         if e.line is not None:
             where += f":{e.line}" + (f":{e.column}" if e.column is not None else "")
-        field = f" {e.field}:" if e.field else ""
+        field = f" {one_line(e.field)}:" if e.field else ""
         rule = f" [{e.rule}]" if e.rule else ""
-        return f"{where}: {self.severity}:{field} {e.message}{rule}"
+        return f"{where}: {self.severity}:{field} {one_line(e.message)}{rule}"
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(text):
+    """Text with line breaks and control characters escaped, so a message is one line that no value
+    can extend (CI reads each line as a finding or a command)."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", str(text))
 
 
 def display_path(path):
@@ -110,6 +131,8 @@ def describe(value):
         return "nothing (empty)"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return "a number with more than 40 digits"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -303,23 +326,23 @@ class _Rules:
                 if when > latest:
                     self.add(path, f"date {value} is in the future", "date-not-future")
 
+    # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
+    _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    _DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
     def text_control(self):
         for path, key, value in _walk_values(self.data):
             for text, what in ((key, "key"), (value, "text")):
                 if not isinstance(text, str):
                     continue
-                for position, char in enumerate(text):
-                    if char in "\n\t":
-                        continue
-                    category = unicodedata.category(char)
-                    if category == "Cc":
-                        self.add(path, f"{what} contains control character U+{ord(char):04X} at position "
-                                       f"{position}; remove it", "text-control")
-                        break
-                    if char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
-                        self.add(path, f"{what} contains U+{ord(char):04X}, a text direction control that can "
-                                       f"disguise text; remove it", "text-control")
-                        break
+                control = self._CONTROL.search(text)
+                direction = self._DIRECTION.search(text)
+                if control:
+                    self.add(path, f"{what} contains control character U+{ord(control.group()):04X} at position "
+                                   f"{control.start()}; remove it", "text-control")
+                elif direction:
+                    self.add(path, f"{what} contains U+{ord(direction.group()):04X}, a text direction control that "
+                                   f"can disguise text; remove it", "text-control")
 
     # RFC 3986: unreserved, reserved and '%' (quotes, '<', '>', spaces and the like must be percent-encoded)
     _URL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
@@ -390,11 +413,12 @@ class _Rules:
                     self.add(path + name + (j,), f"{format_field(name)} value {value} is not positive", "positive")
         excluded = entry.get("excluded_runs")
         if isinstance(excluded, list):
-            for j in excluded:
-                if isinstance(j, int) and not isinstance(j, bool) and j >= len(runs):
+            indexes = {j for j in excluded if isinstance(j, int) and not isinstance(j, bool)}
+            for j in sorted(indexes):
+                if j >= len(runs):
                     self.add(path + ("excluded_runs",), f"excluded run {j} does not exist ({len(runs)} runs, "
                                                         f"counted from 0)", "runs-parallel")
-            if runs and set(range(len(runs))) <= set(excluded):
+            if runs and set(range(len(runs))) <= indexes:
                 self.add(path + ("excluded_runs",), "every run is excluded; nothing is averaged", "runs-present",
                          "warning")
 
@@ -423,9 +447,9 @@ class _Rules:
         for index, session in _sessions(self.card):
             for i, entry in _entries(session, "results"):
                 block = block_size_bytes(entry.get("test"))
-                unit = entry.get("unit")
+                unit = _bandwidth_unit(entry)
                 runs, iops = entry.get("runs"), entry.get("iops")
-                if block is None or unit not in UNIT_BYTES or not isinstance(runs, list) or not isinstance(iops, list):
+                if block is None or unit is None or not isinstance(runs, list) or not isinstance(iops, list):
                     continue
                 worst = None
                 for j, value in _numbers(runs):
@@ -579,28 +603,34 @@ def _deviation(value, unit, iops, block):
     return gap / (iops * block)
 
 
+def _bandwidth_unit(entry):
+    """The entry's unit when it is a bandwidth (MB/s, MiB/s), else None (whatever its type)."""
+    unit = entry.get("unit")
+    return unit if isinstance(unit, str) and unit in TO_MB_S else None
+
+
 def _bandwidth_figures(session):
     """Every throughput figure of a session, grouped by list:
     (list path, op, unit, [(index, value)], path after the index)."""
     for kind in ("results", "dd"):
         for i, entry in _entries(session, kind):
-            if entry.get("unit") in TO_MB_S:
+            if _bandwidth_unit(entry):
                 yield (kind, i, "runs"), entry.get("op"), entry["unit"], _numbers(entry.get("runs")), ()
     for kind in ("dd_sweeps", "fill", "flashbench_open_au"):
         for i, entry in _entries(session, kind):
             points = entry.get("points")
-            if entry.get("unit") in TO_MB_S and isinstance(points, list):
+            if _bandwidth_unit(entry) and isinstance(points, list):
                 values = [(j, p.get("value")) for j, p in enumerate(points) if isinstance(p, dict)]
                 values = [(j, v) for j, v in values if _finite_number(v)]
                 yield (kind, i, "points"), entry.get("op", "write"), entry["unit"], values, ("value",)
     for i, entry in _entries(session, "flashbench_find_fat"):
-        if entry.get("unit") in TO_MB_S and isinstance(entry.get("rows"), list):
+        if _bandwidth_unit(entry) and isinstance(entry.get("rows"), list):
             for r, row in enumerate(entry["rows"]):
                 if isinstance(row, dict):
                     yield (("flashbench_find_fat", i, "rows", r, "values"), "write", entry["unit"],
                            _numbers(row.get("values")), ())
     rows = [(i, row.get("number")) for i, row in _entries(session, "headline")
-            if row.get("unit") in TO_MB_S and _finite_number(row.get("number"))]
+            if _bandwidth_unit(row) and _finite_number(row.get("number"))]
     for i, number in rows:
         yield ("headline",), None, session["headline"][i]["unit"], [(i, number)], ("number",)
 
@@ -648,8 +678,15 @@ def check_card(card, today=None, data_dir=DATA_DIR):
     return findings
 
 
-def validate_paths(paths, today=None, data_dir=DATA_DIR):
-    """Load and check files. Returns (valid LoadedCards, findings). A card with an error is not valid."""
+def data_dir_of(card_path):
+    """The data/ folder a card's raw paths are relative to: the parent of its cards/ folder, else data/."""
+    folder = Path(card_path).parent
+    return folder.parent if folder.name == "cards" else DATA_DIR
+
+
+def validate_paths(paths, today=None, data_dir=None):
+    """Load and check files. Returns (valid LoadedCards, findings). A card with an error is not valid.
+    Raw paths are checked under data_dir, by default the data/ folder holding each card's cards/ folder."""
     cards, findings = [], []
     for path in sorted(Path(p) for p in paths):
         if path.suffix != ".yaml":
@@ -660,7 +697,7 @@ def validate_paths(paths, today=None, data_dir=DATA_DIR):
         except CardFileError as exc:
             findings.append(Finding("error", exc))
             continue
-        own = check_card(card, today=today, data_dir=data_dir)
+        own = check_card(card, today=today, data_dir=data_dir or data_dir_of(path))
         findings += own
         if not any(f.severity == "error" for f in own):
             cards.append(card)
@@ -716,5 +753,5 @@ def changed_card_paths(repo=ROOT, base_ref="origin/main"):
     return sorted(p for p in picked if p.is_file()), described
 
 
-__all__ = ["Finding", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator",
+__all__ = ["Finding", "RULES", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator",
            "changed_card_paths", "block_size_bytes", "pcie_link_mb_s", "describe"]

@@ -213,16 +213,23 @@ def pcie_link_text(speed, width):
 
 
 def _nvme_controller(node):
-    ctrl = node.path.parent  # .../nvme/nvme0/nvme0n1 -> nvme0
-    if not (ctrl / "model").exists():
-        ctrl = node.path / "device"
+    """Model, serial, firmware and PCIe link of the controller behind a namespace (nvme0n1).
+
+    Without native multipath the namespace sits in its controller's folder (.../nvme/nvme0/nvme0n1);
+    with it, in a subsystem folder (nvme-subsys0/nvme0n1) that links to its controllers (nvme0).
+    """
+    ctrl = node.path.parent
+    if ctrl.name.startswith("nvme-subsys"):
+        controllers = sorted(p for p in ctrl.iterdir() if re.fullmatch(r"nvme\d+", p.name))
+        if controllers:
+            ctrl = Path(os.path.realpath(controllers[0]))
     info = {
         "controller": ctrl.name if ctrl.name.startswith("nvme") else None,
         "model": read_attr(ctrl / "model"),
         "serial": read_attr(ctrl / "serial"),
         "firmware": read_attr(ctrl / "firmware_rev"),
     }
-    pci = ctrl / "device"
+    pci = ctrl / "device" if (ctrl / "device").exists() else ctrl.parent.parent
     info["pcie_link"] = pcie_link_text(read_attr(pci / "current_link_speed"), read_attr(pci / "current_link_width"))
     return {k: v for k, v in info.items() if v}
 
@@ -251,6 +258,7 @@ def identify(device_path, majmin, root="/"):
         info.model, info.serial = info.nvme.get("model"), info.nvme.get("serial")
     elif node.name.startswith("loop"):
         info.transport = "loop"
+        info.model = "Loop device"
         info.loop = {k: v for k, v in (("backing_file", node.attr("loop/backing_file")),
                                         ("direct_io", node.attr("loop/dio"))) if v}
     elif "/usb" in resolved:

@@ -356,10 +356,11 @@ FULL = Profile(
 
 READONLY = Profile(
     name="readonly",
-    description="reads on the device, writes to a test file on the card's mounted filesystem; the raw card is never written",
+    description="reads on the device, writes to a file on the card's mounted filesystem; never writes the raw card",
     steps=tuple([DdStep("write", target="file"), DdStep("read")]
-                + [s for shape in CDM8_DEFAULT for s in
-                   _fio_steps([shape], runs=3, target="file", ops=("write",)) + _fio_steps([shape], runs=3, ops=("read",))]
+                + [step for shape in CDM8_DEFAULT
+                   for step in (_fio_steps([shape], runs=3, target="file", ops=("write",))
+                                + _fio_steps([shape], runs=3, ops=("read",)))]
                 + [FlashAlignStep()]),
     mode="filesystem",
     tools=("fio", "dd", "flashbench"),

@@ -8,7 +8,7 @@ cardfile.append_session_text, the result is validated, then atomically renamed i
 import re
 
 from .. import sessions
-from ..cardfile import append_session_text, atomic_write_text, load_card, parse_card_text
+from ..cardfile import append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text
 from ..errors import CardFileError
 
 COLLECTOR_SOURCE = "cardbench collector"
@@ -31,6 +31,11 @@ def split_last_session(text, path="<text>"):
         raise CardFileError(path, "cannot find the session list items", field="sessions")
     item_start = re.compile("^" + re.escape(match.group(1)) + "- ")
     last = max(i for i in range(first_item, len(lines)) if item_start.match(lines[i]))
+    indent = len(match.group(1))
+    for line in lines[last + 1:]:
+        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip(" ")) <= indent:
+            raise CardFileError(path, "'sessions' is not the last thing in the file; the last session cannot be "
+                                      "replaced safely", field="sessions")
     base = "".join(lines[:last])
     before = parse_card_text(base, path).data.get("sessions") or []
     if before != found[:-1]:
@@ -77,6 +82,24 @@ class SessionStore:
     def adopt(self, session_id):
         """Continue a session that is already the file's last one."""
         self.written_id = session_id
+
+    def rewrite(self, card, session):
+        """Write the whole file anew: only for a card this run created, whose only session is ours."""
+        from ..validate import check_card
+
+        with sessions.card_lock(self.cards_dir, self.slug):
+            if self.path.exists():
+                found = load_card(self.path).data.get("sessions") or []
+                if len(found) != 1 or found[0].get("id") != session["id"]:
+                    raise CardFileError(self.path, "the card file has other sessions; not rewritten", field="sessions")
+            text = append_session_text(new_card_text({**card, "sessions": []}), session)
+            errors = [f.error for f in check_card(parse_card_text(text, self.path), data_dir=self.data_dir)
+                      if f.severity == "error"]
+            if errors:
+                raise errors[0]
+            atomic_write_text(self.path, text)
+        self.written_id = session["id"]
+        return self.path
 
     def write(self, session, new_card=None):
         """Put the session into the card file (append the first time, replace afterwards)."""

@@ -19,7 +19,7 @@ TOOL_PACKAGES = {"fio": "fio", "flashbench": "flashbench", "f3probe": "f3", "nvm
 # Root's tools live in sbin folders that a user's PATH may lack.
 EXTRA_PATH = ("/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/bin", "/bin")
 
-C_LOCALE = {"LANG": "C", "LC_ALL": "C", "LANGUAGE": "C"}
+C_LOCALE = {"LANG": "C"}  # dd prints "MB/s" with a decimal point; run_env drops LC_* that would override it
 
 
 def find_tool(name):
@@ -33,7 +33,7 @@ def find_tool(name):
 
 def _first_line(argv):
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, env={**os.environ, **C_LOCALE})
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, env=run_env(C_LOCALE))
     except (OSError, subprocess.TimeoutExpired):
         return None
     text = (done.stdout or done.stderr or "").strip()
@@ -67,10 +67,21 @@ def tool_version(name, path):
     return version[:60] if version else None
 
 
+def run_env(extra=None):
+    """The environment for a tool: ours, with the locale forced to C when asked."""
+    env = dict(os.environ)
+    if extra and "LANG" in extra:
+        for key in list(env):
+            if key.startswith("LC_") or key == "LANGUAGE":
+                del env[key]
+    env.update(extra or {})
+    return env
+
+
 def display(argv, env=None):
-    """A command as one line a reader can paste into a shell."""
+    """A command as one line a reader can paste into a shell (the tool by name, not its path)."""
     prefix = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
-    text = shlex.join(str(a) for a in argv)
+    text = shlex.join([os.path.basename(str(argv[0]))] + [str(a) for a in argv[1:]])
     return f"{prefix} {text}" if prefix else text
 
 
@@ -93,13 +104,13 @@ def fio_argv(fio, target, job, output_path, name=None, offset=0):
     argv = [fio, f"--name={name or job.key}", f"--filename={target}", f"--rw={rw}", f"--bs={size_arg(job.bs)}",
             f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--direct=1", "--ioengine=libaio",
             "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting",
-            f"--size={size_arg(job.size)}", f"--offset={offset}", "--invalidate=1"]
+            f"--size={size_arg(job.size)}", f"--offset={offset}"]
+    if job.op == "read":
+        argv.append("--readonly")  # fio refuses to write in this job, whatever else is set
     if job.runtime:
         argv += ["--time_based", f"--runtime={job.runtime}"]
     if job.ramp:
         argv += [f"--ramp_time={job.ramp}"]
-    if job.create_file:
-        argv += ["--fallocate=none"]
     argv += ["--output-format=json", f"--output={output_path}"]
     return argv
 
@@ -138,7 +149,8 @@ def flashbench_open_au_argv(flashbench, device, out_path, open_au, erasesize, bl
 
 
 def flashbench_find_fat_argv(flashbench, device, out_path, erasesize, blocksize, fat_nr):
-    return [flashbench, "--find-fat", f"--fat-nr={fat_nr}", f"--erasesize={erasesize}", f"--blocksize={blocksize}",
+    # -f: the long spelling differs between flashbench versions (--find-fat, --findfat).
+    return [flashbench, "-f", f"--fat-nr={fat_nr}", f"--erasesize={erasesize}", f"--blocksize={blocksize}",
             "-o", str(out_path), device]
 
 

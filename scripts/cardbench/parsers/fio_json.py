@@ -87,7 +87,7 @@ def parse_all(text, limit=None):
     return docs
 
 
-def _job_lines(text, start, end, first_line):
+def _job_lines(text, start, end):
     """Line number of every '"jobname"' key within the document, in order."""
     out = []
     base = text.count("\n", 0, start) + 1
@@ -98,10 +98,12 @@ def _job_lines(text, start, end, first_line):
 
 def _document(data, text, start, end, first_line):
     global_opts = data.get("global options") or {}
+    if not isinstance(global_opts, dict):
+        raise ParseError(TOOL, "'global options' is not an object", line=first_line)
     raw_jobs = data["jobs"]
     if not isinstance(raw_jobs, list) or not raw_jobs:
         raise ParseError(TOOL, "fio output has no jobs", line=first_line)
-    job_lines = _job_lines(text, start, end, first_line)
+    job_lines = _job_lines(text, start, end)
     entries = []
     index = 0
     while index < len(raw_jobs):
@@ -109,15 +111,21 @@ def _document(data, text, start, end, first_line):
         line = job_lines[index] if index < len(job_lines) else first_line
         if not isinstance(job, dict) or "jobname" not in job:
             raise ParseError(TOOL, "a job without 'jobname'", line=line)
-        options = {**global_opts, **(job.get("job options") or {})}
-        numjobs = _int_option(options, "numjobs", 1, line)
-        # Clones of one job (numjobs without group_reporting) follow each other with the same name.
-        group = [job]
-        while (len(group) < numjobs and index + len(group) < len(raw_jobs)
-               and raw_jobs[index + len(group)].get("jobname") == job["jobname"]
-               and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
-            group.append(raw_jobs[index + len(group)])
-        entries.extend(_entries(group, options, line))
+        try:
+            options = {**global_opts, **(job.get("job options") or {})}
+            numjobs = _int_option(options, "numjobs", 1, line)
+            # Clones of one job (numjobs without group_reporting) follow each other with the same name.
+            group = [job]
+            while (len(group) < numjobs and index + len(group) < len(raw_jobs)
+                   and isinstance(raw_jobs[index + len(group)], dict)
+                   and raw_jobs[index + len(group)].get("jobname") == job["jobname"]
+                   and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
+                group.append(raw_jobs[index + len(group)])
+            entries.extend(_entries(group, options, line))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # JSON of the right shape but with a field of the wrong type or missing.
+            raise ParseError(TOOL, f"job '{job.get('jobname')}' is malformed ({type(exc).__name__}: {exc})",
+                             line=line) from None
         index += len(group)
     return {"fio_version": str(data.get("fio version", "")), "jobs": entries}
 

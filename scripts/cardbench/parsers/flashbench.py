@@ -20,7 +20,7 @@ smallest_block_bytes (the -b of the command), when the last row is above that si
 import re
 
 from ..errors import ParseError
-from .units import binary_size, number
+from .units import binary_size
 
 TOOL = "flashbench"
 

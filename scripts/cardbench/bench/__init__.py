@@ -1,0 +1,1 @@
+"""Build, aggregation and page-weight benchmark on synthetic cards."""

@@ -1,0 +1,135 @@
+"""Page timings in headless Chromium (Debian's, through Playwright) on a local static server.
+
+Times are milliseconds from the start of navigation (the Performance API's time origin). charts.js
+sets `data-drawn` on a chart once Plotly has drawn it; an observer installed before any page script
+notes when that first happens and when the last chart is done.
+"""
+
+import functools
+import shutil
+import statistics
+import threading
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+OBSERVE = """
+(() => {
+  const bench = window.__bench = { firstChart: null, lastChart: null, longTasks: [] };
+  new MutationObserver(() => {
+    const now = performance.now();
+    if (!document.querySelector('.chart[data-drawn]')) return;
+    if (bench.firstChart === null) bench.firstChart = now;
+    bench.lastChart = now;
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-drawn'] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) bench.longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { /* no long task timing in this browser */ }
+})();
+"""
+
+ALL_DRAWN = "() => { const c = document.querySelectorAll('.chart'); return c.length > 0 && [...c].every(x => x.dataset.drawn); }"
+
+SUMMARY = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const tasks = window.__bench.longTasks;
+  const lastTaskEnd = tasks.reduce((m, t) => Math.max(m, t[0] + t[1]), 0);
+  return {
+    firstChart: window.__bench.firstChart, lastChart: window.__bench.lastChart,
+    domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
+    longTasks: tasks.length, longTaskMs: tasks.reduce((s, t) => s + t[1], 0),
+    interactive: Math.max(nav.domContentLoadedEventEnd, lastTaskEnd),
+    charts: document.querySelectorAll('.chart').length, domNodes: document.getElementsByTagName('*').length,
+    fetched: performance.getEntriesByType('resource').filter(r => r.initiatorType === 'fetch').map(r => r.name),
+  };
+}"""
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def serve_dir(directory):
+    """Serve a folder on a free localhost port; yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def time_page(browser, url, picker=False, timeout_ms=60_000):
+    """One cold load (fresh browser context) of a page with charts; returns the timings.
+    With picker=True also times the comparison page's card picker: focus to its options filled."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script(OBSERVE)
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        page.wait_for_function("() => window.__bench.firstChart !== null", timeout=timeout_ms)
+        page.wait_for_function(ALL_DRAWN, timeout=timeout_ms)
+        page.wait_for_load_state("networkidle", timeout=timeout_ms)
+        result = page.evaluate(SUMMARY)
+        if picker:
+            result["pickerReady"] = page.evaluate("""() => new Promise((resolve) => {
+              const input = document.getElementById('pick-input');
+              const options = document.getElementById('pick-options');
+              const start = performance.now();
+              new MutationObserver((_, observer) => {
+                observer.disconnect();
+                resolve(performance.now() - start);
+              }).observe(options, { childList: true });
+              input.focus();
+            })""")
+        result["errors"] = errors
+        return result
+    finally:
+        context.close()
+
+
+def median_timings(runs):
+    """Median of every numeric timing over several loads."""
+    out = dict(runs[-1])
+    for key, value in runs[-1].items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
+            out[key] = statistics.median(values)
+    out["runs"] = len(runs)
+    return out
+
+
+def time_pages(public, pages, repeat=3):
+    """{name: median timings} for pages given as {name: (path, picker)} of a built site."""
+    out = {}
+    with serve_dir(public) as base, chromium() as browser:
+        for name, (path, picker) in pages.items():
+            time_page(browser, base + path, picker)  # warm the server and the OS file cache
+            out[name] = median_timings([time_page(browser, base + path, picker) for _ in range(repeat)])
+    return out
+
+
+__all__ = ["time_pages", "time_page", "serve_dir", "chromium"]

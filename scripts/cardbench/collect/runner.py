@@ -1,0 +1,377 @@
+"""Collect a profile on a card: guard, identify, run every test, save after each one, resume.
+
+`collect(request, progress=..., confirm=...)` is the whole job. It never prints: progress goes
+to the callback, questions to `confirm(prompt) -> answer`, problems are raised as typed errors.
+Ctrl-C / SIGTERM / a vanished device keep every finished test (the card file is rewritten after
+each one with the session marked complete: false); running the same command again resumes.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import re
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import sessions
+from ..cardfile import update_sha256sums
+from ..errors import CardFileError, ParseError
+from . import guard, tools
+from .device import host_description, identify
+from .errors import (CardMismatchError, CollectInterrupted, DeviceVanishedError, NotConfirmedError, NotRootError,
+                     ToolFailedError)
+from .nvmemon import NvmeMonitor
+from .profiles import DEFAULT_RATES, PROFILES, FillStep, Profile
+from .progress import Tracker
+from .steps import apply_outcome, run_step, step_done
+from .store import COLLECTOR_SOURCE, SessionStore
+from .toolrun import Log, RunContext
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
+TEST_FILE_NAME = ".cardbench-test.bin"
+STANDARD_CAPACITIES_GB = (1, 2, 4, 8, 16, 32, 64, 128, 256, 400, 512, 1000, 1024, 1500, 2000)
+FASTER_BUS = {"Default/High Speed": "UHS-I", "UHS-I": "UHS-II", "UHS-II": "UHS-III", "UHS-III": "SD Express"}
+
+
+@dataclass
+class CollectRequest:
+    device: str
+    slug: str
+    profile: str = "standard"
+    name: str | None = None
+    label: str | None = None
+    yes: bool = False
+    data_dir: Path = Path("data")
+    root: str = "/"  # where sysfs and /proc are read (tests use fixture trees)
+
+
+@dataclass
+class CollectReport:
+    card_path: Path
+    session_id: str
+    profile: str
+    complete: bool
+    resumed: bool
+    ran: list = field(default_factory=list)  # (label, summary)
+    skipped: list = field(default_factory=list)
+    failed: list = field(default_factory=list)  # (label, message)
+    seconds: float = 0.0
+    device: str = ""
+    raw_dir: Path | None = None
+    created_card: bool = False
+    notes: list = field(default_factory=list)  # things the user should check in the card file
+
+
+def marketed_capacity_gb(size_bytes):
+    """Capacity as printed on the card: a card reports a little less than its marketed GB."""
+    size_gb = size_bytes / 1e9
+    for capacity in STANDARD_CAPACITIES_GB:
+        if 0.9 * capacity <= size_gb <= capacity * 1.001:
+            return capacity
+    return round(size_gb, 1)
+
+
+def form_factor_from_name(name):
+    return "SD" if re.search(r"(?<!micro)\bSD(HC|XC|UC)?\b", name or "") and "micro" not in (name or "").lower() \
+        else "microSD"
+
+
+def _hash(text):
+    return hashlib.sha256(str(text).encode()).hexdigest()[:16] if text else None
+
+
+class _Signals:
+    """SIGINT/SIGTERM raise CollectInterrupted, except inside a critical section (card file write)."""
+
+    def __init__(self):
+        self.critical = 0
+        self.pending = None
+        self.previous = {}
+
+    def install(self):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self.previous[signum] = signal.signal(signum, self._handle)
+
+    def restore(self):
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous = {}
+
+    def _handle(self, signum, frame):
+        name = signal.Signals(signum).name
+        if self.critical:
+            self.pending = name
+            return
+        raise CollectInterrupted(name)
+
+    def __enter__(self):
+        self.critical += 1
+
+    def __exit__(self, *exc):
+        self.critical -= 1
+        if not self.critical and self.pending and exc[0] is None:
+            name, self.pending = self.pending, None
+            raise CollectInterrupted(name)
+
+
+def raw_paths(value):
+    """Every path in a 'raw' list anywhere in a session."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "raw" and isinstance(item, list):
+                yield from (r for r in item if isinstance(r, str))
+            else:
+                yield from raw_paths(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from raw_paths(item)
+
+
+def record_hashes(data_dir, slug, session):
+    """Record every raw file the session names in data/raw/<slug>/SHA256SUMS."""
+    prefix = f"raw/{slug}/"
+    names = sorted({r[len(prefix):] for r in raw_paths(session) if r.startswith(prefix)})
+    if names:
+        update_sha256sums(Path(data_dir) / "raw" / slug, names)
+
+
+def _public_device_facts(info):
+    """Identify output without serial numbers (the raw folder is published)."""
+    facts = info.to_dict()
+    facts.pop("serial", None)
+    for key in ("sd", "nvme", "usb"):
+        part = dict(facts.get(key) or {})
+        for secret in ("serial", "cid"):
+            part.pop(secret, None)
+        if isinstance(part.get("cid_fields"), dict):
+            part["cid_fields"] = {k: v for k, v in part["cid_fields"].items() if k != "serial"}
+        if part:
+            facts[key] = part
+    return facts
+
+
+def _identity(info):
+    ident = info.identity()
+    return {"size_bytes": ident["size_bytes"], "serial_sha256": _hash(ident["serial"])}
+
+
+def _profile(request):
+    """A profile by name, or a Profile object (tests run small custom profiles)."""
+    return request.profile if isinstance(request.profile, Profile) else PROFILES.get(request.profile)
+
+
+def _check_request(request):
+    if _profile(request) is None:
+        raise CardMismatchError(f"unknown profile '{request.profile}'; choose one of {', '.join(PROFILES)}")
+    if not SLUG_RE.match(request.slug or "") or len(request.slug) > 100:
+        raise CardMismatchError(f"card slug '{request.slug}' must be lowercase letters, digits and hyphens, "
+                                "e.g. sandisk-extreme-64gb")
+    if request.label is not None and not (1 <= len(request.label) <= 200):
+        raise CardMismatchError("--label must be 1 to 200 characters")
+
+
+def _resumable_session(store, request, profile, identity):
+    """The card's unfinished collector session when this command can continue it: same profile,
+    same card (size and serial), same label. Adopted by the store; None otherwise."""
+    candidate = store.resume_candidate()
+    if candidate is None:
+        return None
+    meta_path = sessions.raw_dir(store.data_dir, request.slug, candidate["id"]) / "collect.json"
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if meta.get("profile") != profile.name or meta.get("identity") != identity:
+        return None
+    if request.label is not None and request.label != candidate.get("label"):
+        return None
+    store.adopt(candidate["id"])
+    return candidate
+
+
+def collect(request, progress=None, confirm=None, clock=time.monotonic):
+    """Run a profile on a card and store the session. Returns a CollectReport."""
+    _check_request(request)
+    profile = _profile(request)
+    if os.geteuid() != 0:
+        raise NotRootError("the collector reads and writes the raw card and needs root: "
+                           "run it with sudo (sudo make collect …)")
+    data_dir = Path(request.data_dir)
+    store = SessionStore(data_dir, request.slug)
+    card = store.load()  # an invalid card file stops here, before the device is touched
+    if card is None and len((request.name or "").split()) < 2:
+        raise CardMismatchError(f"there is no card '{request.slug}' yet; give its brand and model to create it, "
+                                "e.g. --name \"SanDisk Extreme 64GB\"")
+    tool_paths = {name: tools.find_tool(name) for name in profile.tools}
+
+    mode = guard.FILESYSTEM if profile.mode == "filesystem" else guard.RAW
+    checked = guard.check_device(request.device, mode=mode, root=request.root)
+    info = identify(request.device, checked.majmin, root=request.root)
+    if info.transport == "nvme":
+        tool_paths["nvme"] = tools.find_tool("nvme")
+    if not request.yes:
+        if confirm is None:
+            raise NotConfirmedError(request.device, "not confirmed; nothing was written. Use --yes in scripts.")
+        answer = confirm(guard.confirmation_prompt(request.device, info.description()))
+        guard.check_confirmation(request.device, answer)
+
+    today = datetime.date.today().isoformat()
+    identity = _identity(info)
+    session = _resumable_session(store, request, profile, identity)
+    resumed = session is not None
+    if session is None:
+        session = sessions.new_session(
+            today, request.label or f"Collector, {profile.name} profile", host=host_description(request.root),
+            reader=info.reader(),
+            target="raw device" if mode == guard.RAW else f"{checked.mounts[0].fstype} filesystem",
+            compare=False if mode == guard.FILESYSTEM else None, complete=False,
+            source={"name": COLLECTOR_SOURCE, "date": today})
+        session["id"] = store.unique_id(session["id"])
+    sid = session["id"]
+    raw_dir = sessions.raw_dir(data_dir, request.slug, sid)
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    raw_rel = f"raw/{request.slug}/{sid}"
+    log = Log(raw_dir / "collect.log")
+    meta = {"profile": profile.name, "identity": identity, "device": _public_device_facts(info),
+            "host": host_description(request.root)}
+    if not resumed:
+        (raw_dir / "collect.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    log(f"{'resuming' if resumed else 'starting'} profile {profile.name} on {request.device}: {info.description()}")
+
+    versions = [{"name": name, **({"version": v} if (v := tools.tool_version(name, path)) else {})}
+                for name, path in tool_paths.items()]
+    session["tools"] = versions
+    # collect.log grows until the end, so it stays beside the raw files without being hashed or listed.
+    session["raw"] = [f"{raw_rel}/collect.json"]
+    session.setdefault("notes", _session_notes(profile, info))
+
+    new_card = None
+    if card is None:
+        new_card = sessions.new_card(request.slug, request.name, marketed_capacity_gb(info.size_bytes),
+                                     form_factor_from_name(request.name), info.bus_guess(),
+                                     {"name": COLLECTOR_SOURCE, "date": today})
+
+    steps = list(profile.steps)
+    rates = dict(DEFAULT_RATES)
+    tracker = Tracker(progress, len(steps), clock=clock)
+    signals = _Signals()
+    test_file = str(Path(checked.test_dir) / TEST_FILE_NAME) if checked.test_dir else None
+    ctx = RunContext(request.device, checked.majmin, raw_dir, raw_rel, tool_paths, log, tracker, info.size_bytes,
+                     test_file=test_file)
+    report = CollectReport(card_path=store.path, session_id=sid, profile=profile.name, complete=False,
+                           resumed=resumed, device=info.description(), raw_dir=raw_dir,
+                           created_card=card is None)
+    monitor = None
+    started = clock()
+
+    def estimate(step):
+        return step.estimate(rates, info.size_bytes) if isinstance(step, FillStep) else step.estimate(rates)
+
+    def save():
+        with signals:
+            if monitor is not None:
+                session["nvme"] = monitor.entry(info.nvme.get("pcie_link"))
+            record_hashes(data_dir, request.slug, session)
+            try:
+                store.write(session, new_card=new_card)
+            except CardFileError as exc:
+                # The bus of a card created by this run is a guess; a figure above its ceiling
+                # (e.g. a UHS-I card in a DDR200 reader) raises the guess instead of losing the test.
+                faster = FASTER_BUS.get(new_card["bus"]) if new_card and exc.rule == "bus-ceiling" else None
+                if faster is None:
+                    raise
+                log(f"a figure is above the {new_card['bus']} bus ceiling; card bus set to {faster}")
+                report.notes.append(f"bus set to {faster}: a figure was above the {new_card['bus']} ceiling "
+                                    "(for a UHS-I card in a vendor mode such as DDR200, set bus back and add claimed)")
+                new_card["bus"] = faster
+                save_new_card()
+
+    def save_new_card():
+        try:
+            store.rewrite(new_card, session)
+        except CardFileError as exc:
+            faster = FASTER_BUS.get(new_card["bus"]) if exc.rule == "bus-ceiling" else None
+            if faster is None:
+                raise
+            new_card["bus"] = faster
+            save_new_card()
+
+    signals.install()
+    try:
+        if info.transport == "nvme" and info.nvme.get("controller"):
+            monitor = NvmeMonitor(tool_paths["nvme"], f"/dev/{info.nvme['controller']}", ctx, started)
+            monitor.begin()
+        for index, step in enumerate(steps, start=1):
+            remaining = sum(estimate(s) for s in steps[index:] if not step_done(session, s))
+            if step_done(session, step):
+                report.skipped.append(step.label)
+                tracker.skip(index, step.label, remaining)
+                log(f"[{index}/{len(steps)}] {step.label}: already done, skipped")
+                continue
+            tracker.start(index, step.label, estimate(step), remaining)
+            log(f"[{index}/{len(steps)}] {step.label}")
+            try:
+                outcome = run_step(ctx, step)
+            except (ToolFailedError, ParseError, ValueError) as exc:
+                report.failed.append((step.label, str(exc)))
+                tracker.fail(str(exc))
+                log(f"  FAILED: {exc}")
+                continue
+            with signals:
+                apply_outcome(session, outcome)
+                rates.update(outcome.rates)
+                save()
+                report.ran.append((step.label, outcome.summary))
+                log(f"  {outcome.summary}")
+                tracker.done(outcome.summary)
+        if monitor is not None:
+            monitor.end()
+        session["complete"] = not report.failed
+        if report.ran or resumed or report.skipped:
+            save()
+        report.complete = not report.failed
+        report.seconds = clock() - started
+        log(f"session {'complete' if report.complete else 'incomplete'}: {len(report.ran)} run, "
+            f"{len(report.skipped)} skipped, {len(report.failed)} failed, {report.seconds:.0f} s")
+        tracker.finish("complete" if report.complete else f"{len(report.failed)} failed")
+        return report
+    except (CollectInterrupted, DeviceVanishedError) as exc:
+        log(f"stopped: {exc}; {len(report.ran)} finished test(s) kept in {store.path.name}")
+        exc.report = report
+        raise
+    except CardFileError:
+        log("card file error; stopping")
+        raise
+    finally:
+        if monitor is not None:
+            monitor.stop()
+        signals.restore()
+        if test_file and os.path.exists(test_file):
+            os.unlink(test_file)
+
+
+def _session_notes(profile, info):
+    """What the collector knows about the card and how it ran, for readers of the card page."""
+    parts = [f"Measured with the cardbench collector ({profile.name} profile) through a {info.reader()}."]
+    if info.sd:
+        cid = info.sd.get("cid_fields") or {}
+        maker = info.sd.get("manufacturer") or f"unknown manufacturer {info.sd.get('manfid', '')}".strip()
+        bits = [f"SD card registers: manufacturer {maker}"]
+        if info.sd.get("name"):
+            bits.append(f"product name {info.sd['name']}")
+        if info.sd.get("oemid"):
+            bits.append(f"OEM ID {info.sd['oemid']}")
+        if info.sd.get("date") or cid.get("manufactured"):
+            bits.append(f"made {info.sd.get('date') or cid.get('manufactured')}")
+        if info.sd.get("fwrev") or cid.get("product_revision"):
+            bits.append(f"revision {cid.get('product_revision') or info.sd.get('fwrev')}")
+        parts.append(", ".join(bits) + ".")
+    parts.append(f"Device size {info.size_bytes} bytes ({info.size_bytes / 1e9:.2f} GB), logical/physical sector "
+                 f"{info.logical_block_size}/{info.physical_block_size} bytes.")
+    return " ".join(parts)[:5000]

@@ -1,0 +1,215 @@
+"""Run one test of a profile with the real tool, keep its raw output, and build the card entries.
+
+Each `run_*` function returns an Outcome: the session fields to add entries to, a one-line
+summary for the log and the progress line, and measured speeds that sharpen the ETA.
+Tools run with the raw folder as working directory, so output names in the recorded commands
+are short and exact.
+"""
+
+from dataclasses import dataclass, field
+
+from .. import sessions
+from ..parsers import dd as dd_parser
+from ..parsers import f3probe as f3probe_parser
+from ..parsers import fio_json
+from ..parsers import flashbench as flashbench_parser
+from . import tools
+from .profiles import (DdStep, DdSweepStep, F3ProbeStep, FillStep, FioStep, FlashAlignStep, FlashFindFatStep,
+                       FlashOpenAuStep)
+
+
+@dataclass
+class Outcome:
+    entries: list = field(default_factory=list)  # (session field, entry); f3probe replaces, others append
+    summary: str = ""
+    rates: dict = field(default_factory=dict)  # op -> MB/s measured
+
+
+def raw_names(step):
+    """Prefixes of the raw files a step writes; a session holding one of them has the step done."""
+    return (f"{step.key}.", f"{step.key}-run")
+
+
+def step_done(session, step):
+    """True when an entry of the session names a raw file of this step."""
+    prefixes = raw_names(step)
+    for value in session.values():
+        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            for raw in item.get("raw") or []:
+                if isinstance(raw, str) and raw.rsplit("/", 1)[-1].startswith(prefixes):
+                    return True
+    return False
+
+
+def _read(path):
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def run_fio(ctx, step):
+    parsed, raw = [], []
+    target = ctx.test_file if step.target == "file" else ctx.device
+    argv0 = None
+    for run in range(1, step.runs + 1):
+        name = f"{step.key}-run{run}.json"
+        argv = tools.fio_argv(ctx.tool("fio"), target, step.job, name, name=step.job.key)
+        argv0 = argv0 or argv
+        ctx.run_tool(argv, detail=f"run {run}/{step.runs}" if step.runs > 1 else "", check_output=name)
+        parsed.append(fio_json.parse(_read(ctx.raw_dir / name)))
+        raw.append(ctx.rel(name))
+    results = sessions.results_from_fio(parsed, command=tools.display(argv0), raw=raw)
+    mean = sum(results[0]["runs"]) / len(results[0]["runs"])
+    iops = sum(results[0]["iops"]) / len(results[0]["iops"])
+    return Outcome(entries=[("results", r) for r in results],
+                   summary=f"{mean:.1f} MB/s, {iops:.0f} IOPS")
+
+
+def run_dd(ctx, step):
+    target = ctx.test_file if step.target == "file" else ctx.device
+    argv = tools.dd_argv(ctx.tool("dd"), step.op, target, step.bs, step.count)
+    runs, raw = [], []
+    for run in range(1, step.runs + 1):
+        name = f"{step.key}-run{run}.txt"
+        ctx.run_tool(argv, stderr=name, env=tools.C_LOCALE, detail=f"run {run}/{step.runs}" if step.runs > 1 else "")
+        runs.append(dd_parser.parse(_read(ctx.raw_dir / name))["runs"][-1])
+        raw.append(ctx.rel(name))
+    entry = sessions.dd_entry(step.op, tools.size_arg(step.bs), runs, count=step.count, flags=["direct"],
+                              target=step.target, command=tools.display(argv, tools.C_LOCALE), raw=raw)
+    mean = sum(entry["runs"]) / len(entry["runs"])
+    return Outcome(entries=[("dd", entry)], summary=f"{mean:.1f} MB/s",
+                   rates={step.op: mean} if step.target == "device" else {})
+
+
+def _run_dd_series(ctx, name, commands, details):
+    """Several dd commands, their outputs appended to one raw file with the command above each."""
+    path = ctx.raw_dir / name
+    path.write_text("", encoding="utf-8")
+    for argv, detail in zip(commands, details):
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"$ {tools.display(argv, tools.C_LOCALE)}\n")
+        ctx.run_tool(argv, stderr=name, append=True, env=tools.C_LOCALE, detail=detail)
+    return dd_parser.parse(_read(path))["runs"]
+
+
+def run_dd_sweep(ctx, step):
+    dd = ctx.tool("dd")
+    commands = [tools.dd_argv(dd, step.op, ctx.device, size, max(1, step.bytes_per_point // size))
+                for size in step.sizes]
+    name = f"{step.key}.txt"
+    runs = _run_dd_series(ctx, name, commands, [f"bs={tools.size_arg(s)}" for s in step.sizes])
+    if len(runs) != len(step.sizes):
+        raise ValueError(f"dd sweep: {len(runs)} results for {len(step.sizes)} block sizes")
+    template = tools.display(tools.dd_argv(dd, step.op, ctx.device, step.sizes[0], 1), tools.C_LOCALE)
+    template = template.replace(f"bs={tools.size_arg(step.sizes[0])}", "bs=<size>").replace(
+        "count=1", f"count=<{tools.size_arg(step.bytes_per_point)} / size>")
+    entry = sessions.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
+                                    command=template, raw=[ctx.rel(name)])
+    low, high = entry["points"][0], entry["points"][-1]
+    return Outcome(entries=[("dd_sweeps", entry)],
+                   summary=f"{low['value']:.1f} MB/s at {tools.size_arg(low['block_size_bytes'])}, "
+                           f"{high['value']:.1f} MB/s at {tools.size_arg(high['block_size_bytes'])}")
+
+
+def _run_flashbench(ctx, step, argv_builder):
+    name = f"{step.key}.txt"
+    scratch = f"{step.key}.o-file.txt"
+    argv = argv_builder(scratch)
+    ctx.run_tool(argv, stdout=name)
+    # Only flashbench's scatter test writes to -o FILE; the others print to stdout.
+    scratch_path = ctx.raw_dir / scratch
+    if scratch_path.exists() and scratch_path.stat().st_size == 0:
+        scratch_path.unlink()
+    text = _read(ctx.raw_dir / name)
+    raw = [ctx.rel(name)] + ([ctx.rel(scratch)] if scratch_path.exists() else [])
+    return argv, text, raw
+
+
+def run_flash_align(ctx, step):
+    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_align_argv(
+        ctx.tool("flashbench"), ctx.device, out, step.blocksize, step.count))
+    parsed = flashbench_parser.parse_align(text)
+    entry = sessions.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
+                                 command=tools.display(argv), raw=raw)
+    return Outcome(entries=[("flashbench_align", entry)], summary=f"{len(entry['points'])} alignments")
+
+
+def run_flash_open_au(ctx, step):
+    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
+        ctx.tool("flashbench"), ctx.device, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
+    parsed = flashbench_parser.parse_open_au(text, smallest_block_bytes=step.blocksize)
+    entry = sessions.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
+                                   step.blocksize, command=tools.display(argv), raw=raw)
+    high, low = entry["points"][0], entry["points"][-1]
+    return Outcome(entries=[("flashbench_open_au", entry)],
+                   summary=f"{high['value']:.1f} MB/s at {tools.size_arg(high['block_size_bytes'])}, "
+                           f"{low['value']:.1f} MB/s at {tools.size_arg(low['block_size_bytes'])}")
+
+
+def run_flash_find_fat(ctx, step):
+    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_find_fat_argv(
+        ctx.tool("flashbench"), ctx.device, out, step.erasesize, step.blocksize, step.fat_nr))
+    parsed = flashbench_parser.parse_find_fat(text)
+    entry = sessions.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
+                                    command=tools.display(argv), raw=raw)
+    return Outcome(entries=[("flashbench_find_fat", entry)], summary=f"{len(entry['rows'])} block sizes")
+
+
+def run_f3probe(ctx, step):
+    name = f"{step.key}.txt"
+    argv = tools.f3probe_argv(ctx.tool("f3probe"), ctx.device)
+    ctx.run_tool(argv, stdout=name, stderr=name, env=tools.C_LOCALE)
+    parsed = f3probe_parser.parse(_read(ctx.raw_dir / name))
+    entry = sessions.f3probe_entry(parsed, raw=[ctx.rel(name)])
+    verdict = "FAKE capacity" if entry["fake"] else "real capacity"
+    usable = entry.get("usable_bytes")
+    return Outcome(entries=[("f3probe", entry)],
+                   summary=verdict + (f", {usable / 1e9:.2f} GB usable" if usable else ""))
+
+
+def run_fill(ctx, step):
+    dd = ctx.tool("dd")
+    span = step.span(ctx.device_bytes)
+    chunk = step.chunk_bytes(ctx.device_bytes)
+    blocks_per_chunk = chunk // step.bs
+    commands, details, offset = [], [], 0
+    while offset < span:
+        count = min(blocks_per_chunk, (span - offset) // step.bs)
+        commands.append(tools.dd_argv(dd, "write", ctx.device, step.bs, count, offset_blocks=offset // step.bs))
+        details.append(f"{offset / 1e9:.1f}/{span / 1e9:.1f} GB")
+        offset += count * step.bs
+    name = f"{step.key}.txt"
+    runs = _run_dd_series(ctx, name, commands, details)
+    points, written, seconds = [], 0, 0.0
+    for run in runs:
+        written += run["bytes"]
+        seconds += run["seconds"]
+        points.append({"written_gb": round(written / 1e9, 4), "value": round(run["mb_s"], 3),
+                       "seconds": round(seconds, 3)})
+    template = tools.display(tools.dd_argv(dd, "write", ctx.device, step.bs, blocks_per_chunk, offset_blocks=1),
+                             tools.C_LOCALE).replace("seek=1", "seek=<chunk start / 4M>")
+    entry = {"op": "write", "unit": "MB/s", "points": points, "command": template, "raw": [ctx.rel(name)]}
+    low = min(p["value"] for p in points)
+    return Outcome(entries=[("fill", entry)],
+                   summary=f"{points[0]['value']:.1f} MB/s at first, {low:.1f} MB/s lowest, "
+                           f"{written / 1e9:.1f} GB in {seconds:.0f} s")
+
+
+RUNNERS = {FioStep: run_fio, DdStep: run_dd, DdSweepStep: run_dd_sweep, FlashAlignStep: run_flash_align,
+           FlashOpenAuStep: run_flash_open_au, FlashFindFatStep: run_flash_find_fat, F3ProbeStep: run_f3probe,
+           FillStep: run_fill}
+
+
+def run_step(ctx, step):
+    return RUNNERS[type(step)](ctx, step)
+
+
+def apply_outcome(session, outcome):
+    """Add the step's entries to the session dict (in place)."""
+    for field_name, entry in outcome.entries:
+        if field_name == "f3probe":
+            session["f3probe"] = entry
+        else:
+            session.setdefault(field_name, []).append(entry)
+

@@ -1,0 +1,133 @@
+"""Run a tool on the card: output into the raw folder, progress while it runs, a clean stop.
+
+A tool that exits non-zero raises ToolFailedError, or DeviceVanishedError when the card is gone.
+Every child gets SIGKILL if the collector dies (PR_SET_PDEATHSIG), so no tool keeps writing to a
+card nobody watches.
+"""
+
+import ctypes
+import datetime
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from . import tools
+from .errors import DeviceVanishedError, ToolFailedError
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent():
+    """In the child: get SIGKILL if the collector dies, so no tool keeps writing an orphaned card."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    except (OSError, AttributeError):
+        pass
+
+
+class Log:
+    """A readable log in the raw folder: one timestamped line per event."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __call__(self, text):
+        stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+        with open(self.path, "a", encoding="utf-8") as handle:
+            for line in str(text).splitlines() or [""]:
+                handle.write(f"{stamp}  {line}\n")
+
+
+class RunContext:
+    """What steps need: the device, tools, raw folder, and a way to run a tool safely."""
+
+    def __init__(self, device, majmin, raw_dir, raw_rel, tool_paths, log, tracker, device_bytes, test_file=None):
+        self.device = device
+        self.majmin = majmin
+        self.raw_dir = raw_dir
+        self.raw_rel = raw_rel
+        self.tool_paths = tool_paths
+        self.log = log
+        self.tracker = tracker
+        self.device_bytes = device_bytes
+        self.test_file = test_file
+
+    def tool(self, name):
+        return self.tool_paths[name]
+
+    def rel(self, name):
+        return f"{self.raw_rel}/{name}"
+
+    def device_present(self):
+        try:
+            st = os.stat(self.device)
+        except OSError:
+            return False
+        return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}" == self.majmin
+
+    def run_tool(self, argv, stdout=None, stderr=None, env=None, detail="", append=False, check_output=None):
+        """Run argv in the raw folder; stdout/stderr go to raw files (names) or are captured."""
+        mode = "ab" if append else "wb"
+        self.log(f"$ {tools.display(argv, env)}")
+        self.tracker.tick(detail, force=True)
+        opened = {}
+
+        def handle(name):
+            if name is None:
+                return None
+            if name not in opened:
+                opened[name] = open(self.raw_dir / name, mode)
+            return opened[name]
+
+        capture_path = self.raw_dir / ".stderr.tmp"
+        err_capture = open(capture_path, "w+b") if stderr is None else None
+        out = handle(stdout) or subprocess.DEVNULL
+        err = handle(stderr) or err_capture
+        started = time.monotonic()
+        proc = None
+        message = ""
+        try:
+            proc = subprocess.Popen([str(a) for a in argv], cwd=self.raw_dir, stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=err, env=tools.run_env(env), preexec_fn=_die_with_parent)
+            while True:
+                try:
+                    proc.wait(timeout=0.25)
+                    break
+                except subprocess.TimeoutExpired:
+                    self.tracker.tick(detail)
+        finally:
+            if proc is not None and proc.poll() is None:
+                self._stop(proc)
+            for item in opened.values():
+                item.close()
+            if err_capture is not None:
+                err_capture.seek(0)
+                message = err_capture.read().decode("utf-8", "replace").strip()
+                err_capture.close()
+                capture_path.unlink()
+        seconds = time.monotonic() - started
+        if stderr is not None:
+            message = (self.raw_dir / stderr).read_text(encoding="utf-8", errors="replace").strip()[-400:]
+        self.log(f"  exit {proc.returncode} after {seconds:.1f} s")
+        if proc.returncode != 0:
+            if not self.device_present():
+                raise DeviceVanishedError(f"{self.device} disappeared during {Path(argv[0]).name} "
+                                          "(card removed or reader reset)")
+            last = message.splitlines()[-1] if message else "no error message"
+            raise ToolFailedError(Path(argv[0]).name, proc.returncode, last,
+                                  raw_path=self.rel(stdout or stderr or check_output or "collect.log"))
+        return seconds
+
+    def _stop(self, proc):
+        """Ask the tool to stop, then make sure it does."""
+        for sig, wait in ((signal.SIGINT, 3.0), (signal.SIGKILL, 5.0)):
+            try:
+                proc.send_signal(sig)
+                proc.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+            except ProcessLookupError:
+                return

@@ -1,0 +1,250 @@
+"""Check and aggregate card files into Hugo's data, reusing earlier work for unchanged cards.
+
+Checking (YAML, schema, rules) and aggregating a card depends only on its file, the raw outputs it
+names, the code and schema, and the date (no date may lie in the future). So every card's result
+is kept in a cache file beside the output folder (<out>.cache.json): its findings and the small
+pieces of text it adds to the shared files (sitedata.CardParts). A card whose file is unchanged —
+same size, modification time and inode, or failing that the same SHA-256 — is not read again;
+its own output files are already in place. Changed cards are checked in worker processes (one per
+core) when there are many. Findings and outputs are the same as `validate_paths` + `aggregate` +
+`write_outputs` on every card; as there, nothing is written while any card has an error.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from .aggregate import aggregate
+from .cardfile import SUMS_NAME, LoadedCard, load_card
+from .errors import CardFileError
+from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
+from .validate import DATA_DIR, SCHEMA_PATH, Finding, check_card, cross_card_findings
+
+CACHE_VERSION = 1
+PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
+CHUNK = 100
+PACKAGE = Path(__file__).resolve().parent
+
+
+@dataclass
+class BuildResult:
+    cards: int = 0                 # cards published (valid)
+    findings: list = field(default_factory=list)
+    reused: int = 0                # cards taken from the cache
+    checked: int = 0               # cards read and checked again
+    written: int = 0               # files written (none while there are errors)
+
+    @property
+    def errors(self):
+        return sum(f.severity == "error" for f in self.findings)
+
+
+def cache_path_for(out_dir):
+    out_dir = Path(out_dir)
+    return out_dir.with_name(out_dir.name + ".cache.json")
+
+
+def default_workers():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _environment(cards_dir, data_dir, today):
+    """Everything besides a card's own files that its result depends on."""
+    digest = hashlib.sha256(f"{CACHE_VERSION}|{today.isoformat()}|{Path(cards_dir).resolve()}|"
+                            f"{Path(data_dir).resolve()}".encode())
+    for source in sorted(PACKAGE.glob("*.py")) + [SCHEMA_PATH]:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+def _signature(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def _raw_refs(value, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "raw" and isinstance(item, list):
+                out.update(r for r in item if isinstance(r, str))
+            else:
+                _raw_refs(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _raw_refs(item, out)
+    return out
+
+
+def _raw_signature(data, data_dir):
+    """Size and time of every raw output a card names and of its folder's SHA256SUMS."""
+    refs = sorted(_raw_refs(data, set()))
+    folders = sorted({r.split("/")[1] for r in refs if r.count("/") >= 2})
+    files = refs + [f"raw/{folder}/{SUMS_NAME}" for folder in folders]
+    return [[name, _signature(Path(data_dir) / name)] for name in files]
+
+
+def _record(finding):
+    e = finding.error
+    return [finding.severity, e.message, e.line, e.column, e.field, e.rule]
+
+
+def _finding(record, path):
+    severity, message, line, column, field_name, rule = record
+    return Finding(severity, CardFileError(path, message, line=line, column=column, field=field_name, rule=rule))
+
+
+def check_files(paths, today, data_dir):
+    """Check and aggregate card files. Returns [(entry, files or None)] in the order given."""
+    done, valid = [], []
+    for path in paths:
+        entry = {"sig": _signature(path), "sha": None, "raw": [], "slug": None}
+        try:
+            card = load_card(path)
+        except CardFileError as exc:
+            entry["findings"] = [_record(Finding("error", exc))]
+            done.append([entry, None])
+            continue
+        entry["sha"] = hashlib.sha256(card.text.encode("utf-8")).hexdigest()
+        own = check_card(card, today=today, data_dir=data_dir)
+        entry["findings"] = [_record(f) for f in own]
+        entry["raw"] = _raw_signature(card.data, data_dir)
+        done.append([entry, None])
+        if not any(f.severity == "error" for f in own):
+            entry["slug"], entry["slug_at"] = card.data["slug"], card.position(("slug",))
+            valid.append((done[-1], card.data))
+    if valid:
+        result = aggregate([data for _, data in valid])
+        members = {}
+        for suite in result["compare"]["suites"]:
+            for member in suite["cards"]:
+                members.setdefault(member["slug"], {})[suite["id"]] = member
+        for (item, _), row in zip(valid, result["leaderboard"]):
+            slug = row["slug"]
+            item[0]["parts"], item[1] = card_parts(result["cards"][slug], row, members.get(slug, {}))
+    return done
+
+
+def _check_chunk(args):
+    paths, today, data_dir = args
+    return check_files(paths, today, data_dir)
+
+
+class SiteDataBuilder:
+    """Builds Hugo's data for a folder of card files; keeps what it learnt between builds."""
+
+    def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None):
+        self.cards_dir = Path(cards_dir)
+        self.out_dir = Path(out_dir)
+        self.cache_file = Path(cache_file) if cache_file else None
+        self.data_dir = Path(data_dir)
+        self.workers = workers or default_workers()
+        self.environment = None
+        self.entries = {}
+
+    def _load_cache(self, environment):
+        if self.environment == environment:
+            return
+        self.environment, self.entries = environment, {}
+        if self.cache_file and self.cache_file.is_file():
+            try:
+                saved = json.loads(self.cache_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return  # an unreadable cache is only a slower build
+            if isinstance(saved, dict) and saved.get("environment") == environment:
+                self.entries = saved.get("entries") or {}
+
+    def save_cache(self):
+        if self.cache_file:
+            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+            replace_text(self.cache_file, json.dumps({"environment": self.environment, "entries": self.entries},
+                                                     ensure_ascii=False, separators=(",", ":")))
+
+    def _reusable(self, path, entry):
+        if not entry or entry.get("sig") is None:
+            return False
+        sig = _signature(path)
+        if sig != entry["sig"]:
+            if sig is None or entry.get("sha") is None or sig[1] != entry["sig"][1]:
+                return False
+            try:
+                same = hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha"]
+            except OSError:
+                return False
+            if not same:
+                return False
+            entry["sig"] = sig  # touched, not changed
+        return all(_signature(self.data_dir / name) == sig_then for name, sig_then in entry.get("raw") or [])
+
+    def _check(self, paths, today):
+        if len(paths) < PARALLEL_FROM or self.workers < 2:
+            return check_files(paths, today, self.data_dir)
+        chunks = [(paths[i:i + CHUNK], today, self.data_dir) for i in range(0, len(paths), CHUNK)]
+        with ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("fork")) as pool:
+            return [item for done in pool.map(_check_chunk, chunks) for item in done]
+
+    def build(self, paths, today=None, save=True):
+        """Check every card file of `paths` and write Hugo's data unless there are errors."""
+        today = today or datetime.date.today()
+        self._load_cache(_environment(self.cards_dir, self.data_dir, today))
+        result = BuildResult()
+        yaml_paths, findings_before = [], {}
+        for path in sorted(Path(p) for p in paths):
+            if path.suffix != ".yaml":
+                findings_before[path] = Finding("error", CardFileError(path, "card files are named <slug>.yaml",
+                                                                       rule="file-name"))
+            else:
+                yaml_paths.append(path)
+        reuse = {p for p in yaml_paths if self._reusable(p, self.entries.get(p.name))}
+        slugs = {self.entries[p.name]["slug"]: p for p in reuse if self.entries[p.name].get("slug")}
+        for slug in missing_card_files(self.out_dir, slugs):
+            reuse.discard(slugs[slug])
+        stale = [p for p in yaml_paths if p not in reuse]
+        files = {}
+        for path, (entry, texts) in zip(stale, self._check(stale, today)):
+            self.entries[path.name] = entry
+            if texts is not None:
+                files[entry["slug"]] = texts
+        names = {p.name for p in yaml_paths}
+        self.entries = {name: entry for name, entry in self.entries.items() if name in names}
+        result.reused, result.checked = len(reuse), len(stale)
+
+        valid = []
+        for path in sorted(list(findings_before) + yaml_paths):
+            if path in findings_before:
+                result.findings.append(findings_before[path])
+                continue
+            entry = self.entries[path.name]
+            result.findings += [_finding(r, path) for r in entry["findings"]]
+            if entry.get("slug") and "parts" in entry:
+                line, column = entry["slug_at"]
+                valid.append(LoadedCard(path, {"slug": entry["slug"]}, {("slug",): (line, column)}, ""))
+        cross = cross_card_findings(valid)
+        result.findings += cross
+        bad = {f.error.path for f in cross if f.severity == "error"}
+        published = [self.entries[c.path.name]["parts"] for c in valid if str(c.path) not in bad]
+        result.cards = len(published)
+        if not result.errors:
+            result.written = write_site_data(self.out_dir, published, files)
+        if save:
+            self.save_cache()
+        return result
+
+
+def build_site_data(cards_dir, paths, out_dir, use_cache=True, data_dir=DATA_DIR, workers=None, today=None):
+    """One build: `cardbench aggregate`."""
+    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir) if use_cache else None, data_dir, workers)
+    return builder.build(paths, today=today)
+
+
+__all__ = ["SiteDataBuilder", "BuildResult", "build_site_data", "cache_path_for", "check_files"]

@@ -1,0 +1,189 @@
+"""cdm_fio.sh text output (the fio wrapper that imitates CrystalDiskMark), also as logged by users.
+
+parse(text) -> {"unit": "MiB/s", "runs": [{"config": {...}, "line": N,
+                                           "results": [{"test", "op", "value", "iops", "line"}]}]}
+
+The script prints, per run:
+    Configuration: Size:1024m Loops:5 Write Only Zeroes:0
+    Running Benchmark on: /dev/nvme0n1, MODEL (1000GB), please wait...
+    Results from /dev/nvme0n1, MODEL (1000GB):
+    Sequential Read: 737MB/s IOPS=0
+    ...
+    4KB Q8T8 Write: 266MB/s IOPS=68096
+Its "MB/s" is fio's KiB/s divided by 1024 and floored, i.e. whole MiB/s; the unit is kept as
+"MiB/s". Names map to CrystalDiskMark style using the run's Size: "Sequential" -> SEQ<size> Q1T1
+(1024m -> SEQ1G), "512KB" -> SEQ512K Q1T1, "Sequential Q32T1" -> SEQ<size/32> Q32T1 (SEQ32M),
+"4KB" and "4KB Q1T1" -> RND4K Q1T1, "4KB Q32T1", "4KB Q8T8".
+
+A log may hold many runs (`seq 10 | xargs -I{} ./cdm_fio.sh /mnt/`) with shell prompts, fio
+progress lines, ANSI colours and headings in between; those lines are skipped. A new run starts
+at a "Configuration:" line, or when a subtest repeats. Every run must have the same subtests,
+each with Read and Write; a run that lacks some (cut off) is an error naming its last line.
+A run without a Configuration line uses the script's default Size (1024m) and says so
+(config["size_assumed"] = True). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
+from IOPS when IOPS was printed (result["from_iops"] = True).
+"""
+
+import re
+
+from ..errors import ParseError
+from .units import cdm_size_label
+
+TOOL = "cdm_fio.sh"
+UNIT = "MiB/s"
+DEFAULT_SIZE = "1024m"
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\\033\[[0-9;]*m|\\e\[[0-9;]*m")
+_RESULT = re.compile(
+    r"^(?P<name>Sequential Q32T1|Sequential|512KB|4KB Q32T1|4KB Q8T8|4KB Q1T1|4KB)\s+(?P<op>Read|Write)\s*:\s*"
+    r"(?P<value>\S*?)\s*(?P<unit>[KMGT]?i?B/s)\s*(?:IOPS\s*=\s*(?P<iops>\d*(?:\.\d+)?))?\s*$")
+_RESULT_LOOSE = re.compile(r"^(Sequential|512KB|4KB)\b.*\b(Read|Write)\s*:")
+_CONFIG = re.compile(r"Configuration:\s*Size:\s*(?P<size>\S+)\s+Loops:\s*(?P<loops>\d+)"
+                     r"(?:\s+Write Only Zeroes:\s*(?P<zeroes>\d+))?")
+_DEVICE = re.compile(r"(?:Running Benchmark on|Results from):?\s*(?P<device>/dev/\S+?),\s*(?P<model>.*?)"
+                     r"\s*\((?P<capacity>[^)]*)\)")
+_TARGET = re.compile(r"^(?:Testing in|Defaulting to)\s+(?P<target>\S+)")
+
+# name -> (kind, how to get the block size, queue depth, threads)
+NAMES = {
+    "Sequential": ("SEQ", "size", 1, 1),
+    "512KB": ("SEQ", 512 * 1024, 1, 1),
+    "Sequential Q32T1": ("SEQ", "size/32", 32, 1),
+    "4KB": ("RND", 4096, 1, 1),
+    "4KB Q1T1": ("RND", 4096, 1, 1),
+    "4KB Q32T1": ("RND", 4096, 32, 1),
+    "4KB Q8T8": ("RND", 4096, 8, 8),
+}
+
+
+def clean(line):
+    """A log line without ANSI colour codes, carriage returns and echo's stray '-e'."""
+    line = _ANSI.sub("", line).replace("\r", "")
+    if line.startswith("-e "):
+        line = line[3:]
+    return line.strip()
+
+
+def size_bytes(size):
+    """fio size as the script passes it ('1024m', '512m', '4g') -> bytes (binary)."""
+    match = re.fullmatch(r"(\d+)([kmgt]?)(?:i?b)?", size.strip().lower())
+    if not match:
+        return None
+    return int(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " ")
+
+
+def test_name(name, size):
+    kind, block, queue, threads = NAMES[name]
+    total = size_bytes(size)
+    if block == "size":
+        block = total
+    elif block == "size/32":
+        block = total // 32 if total else None
+    label = cdm_size_label(block) if block else None
+    if not label:
+        return None
+    return f"{kind}{label} Q{queue}T{threads}"
+
+
+def _new_run(line_no):
+    return {"config": {}, "line": line_no, "results": [], "_seen": set(), "_last": line_no}
+
+
+def parse(text):
+    runs = []
+    run = None
+    pending_config = {}
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        line = clean(raw)
+        if not line:
+            continue
+        config = _CONFIG.search(line)
+        if config:
+            if run and run["results"]:
+                runs.append(run)
+            run = _new_run(line_no)
+            run["config"] = {"size": config.group("size"), "loops": int(config.group("loops"))}
+            if config.group("zeroes") is not None:
+                run["config"]["write_zeroes"] = int(config.group("zeroes"))
+            run["config"].update(pending_config)
+            pending_config = {}
+            continue
+        target = _TARGET.match(line)
+        if target:
+            pending_config["target"] = target.group("target")
+            if run and run["results"]:
+                runs.append(run)
+                run = None
+            continue
+        device = _DEVICE.search(line)
+        if device:
+            holder = run["config"] if run and not run["results"] else pending_config
+            holder.update(device=device.group("device"), model=device.group("model"),
+                          capacity=device.group("capacity"))
+            continue
+        match = _RESULT.match(line)
+        if not match:
+            if _RESULT_LOOSE.match(line):
+                raise ParseError(TOOL, "result line not understood (cut off?)", line=line_no, text=raw)
+            continue  # prompts, fio progress ("Jobs: …"), headings, separators
+        if match.group("unit") != "MB/s":
+            raise ParseError(TOOL, f"unit {match.group('unit')} where cdm_fio.sh prints MB/s (inconsistent units)",
+                             line=line_no, text=raw)
+        key = (match.group("name"), match.group("op"))
+        if run is None or key in run["_seen"]:
+            if run and run["results"]:
+                runs.append(run)
+            run = _new_run(line_no)
+            run["config"].update(pending_config)
+            pending_config = {}
+        value_text = match.group("value")
+        if not re.fullmatch(r"\d+(?:\.\d+)?", value_text or ""):
+            raise ParseError(TOOL, f"figure {value_text!r} is not a number (fio failed for this subtest?)",
+                             line=line_no, text=raw)
+        iops_text = match.group("iops")
+        run["_seen"].add(key)
+        run["_last"] = line_no
+        # IOPS is floored too: 0 (e.g. SEQ1G at < 1024 MiB/s) says nothing and is left out.
+        iops = float(iops_text) if iops_text and float(iops_text) > 0 else None
+        run["results"].append({"name": key[0], "op": key[1].lower(), "value": float(value_text),
+                               "iops": iops, "line": line_no})
+    if run and run["results"]:
+        runs.append(run)
+    if not runs:
+        lines = text.splitlines()
+        raise ParseError(TOOL, "no cdm_fio.sh result lines ('Sequential Read: 737MB/s IOPS=0') found",
+                         line=1 if lines else None, text=lines[0] if lines else None)
+    return {"unit": UNIT, "runs": [_finish(run, runs) for run in runs]}
+
+
+def _finish(run, runs):
+    wanted = set()
+    for other in runs:
+        wanted |= other["_seen"]
+    for name in {name for name, _ in wanted}:
+        wanted |= {(name, "Read"), (name, "Write")}
+    missing = sorted(wanted - run["_seen"])
+    if missing:
+        shown = ", ".join(f"{name} {op}" for name, op in missing)
+        raise ParseError(TOOL, f"run starting at line {run['line']} lacks {shown} (cut off or interrupted)",
+                         line=run["_last"])
+    config = dict(run["config"])
+    if "size" not in config:
+        config["size"] = DEFAULT_SIZE
+        config["size_assumed"] = True
+    results = []
+    for result in run["results"]:
+        test = test_name(result["name"], config["size"])
+        if test is None:
+            raise ParseError(TOOL, f"size {config['size']} gives {result['name']} no CrystalDiskMark name",
+                             line=result["line"])
+        value = result["value"]
+        entry = {"test": test, "op": result["op"], "value": value, "iops": result["iops"], "line": result["line"]}
+        if value == 0 and result["iops"]:
+            block = size_bytes(config["size"]) if NAMES[result["name"]][1] == "size" else None
+            kind_block = NAMES[result["name"]][1]
+            block = block or (size_bytes(config["size"]) // 32 if kind_block == "size/32" else kind_block)
+            entry["value"] = round(result["iops"] * block / 2**20, 3)
+            entry["from_iops"] = True
+        results.append(entry)
+    return {"config": config, "line": run["line"], "results": results}

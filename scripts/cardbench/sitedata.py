@@ -1,0 +1,147 @@
+"""The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
+
+    cards.json          slug → title and bus: one page per card (content/cards/_content.gotmpl)
+    leaderboard.json    the home page's rows, figures formatted, and its filter values
+    compare.json        the comparison page's suites with a few members by name
+    cards/<slug>.json   a card's statistics: the JSON twin of its page (public API)
+    pages/<slug>.json   what a card's page shows (figures formatted, charts as Plotly JSON)
+    api/index.json      the catalogue (/index.json), api/compare.json (/compare/index.json),
+    api/picker.json     every card's slug, title and suites, for the comparison page's pickers
+
+Hugo parses only the first three as data; the rest are assets read by the one page that uses
+them. Each card contributes its own pieces of text (CardParts), so a set of cards can be written
+again after one card changed without recomputing or reformatting the others. Files are replaced
+through a temp file and a rename (never seen half-written) and left alone when their text is the
+same, so a running preview reloads only what changed.
+"""
+
+import json
+import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .aggregate import KNOWN_SUITES
+from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
+
+PER_CARD_DIRS = ("cards", "pages")
+
+
+def dumps(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def card_parts(card_json, row, members):
+    """Everything one card contributes, as text. `row`: its leaderboard row; `members`: suite id →
+    its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
+    shown = leader_row(row)
+    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
+             "filters": [row["form_factor"], row["bus"], row["brand"]],
+             "members": {suite_id: dumps(member) for suite_id, member in members.items()}}
+    files = {"cards": dumps(card_json), "pages": dumps(card_page(card_json))}
+    return parts, files
+
+
+def parts_from_result(result):
+    """Per-card parts and files, in card order, from aggregate()'s whole result."""
+    members = {}
+    for suite in result["compare"]["suites"]:
+        for member in suite["cards"]:
+            members.setdefault(member["slug"], {})[suite["id"]] = member
+    return [card_parts(result["cards"][row["slug"]], row, members.get(row["slug"], {}))
+            for row in result["leaderboard"]]
+
+
+def site_texts(parts):
+    """The shared files' texts from every card's parts (in card order)."""
+    titles = dumps({p["slug"]: {"title": p["title"], "bus": p["bus"]} for p in parts})
+    by_title = sorted(parts, key=lambda p: text_order(p["title"]))
+    filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
+               for i, key in enumerate(("form_factor", "bus", "brand"))}
+    leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
+    catalogue = '{"cards":[' + ",".join(p["row"] for p in parts) + "]}"
+    suites, summary, suite_ids = [], [], []
+    for suite in KNOWN_SUITES:
+        chosen = [p for p in parts if suite["id"] in p["members"]]
+        if not chosen:
+            continue
+        suite_ids.append(suite["id"])
+        subtests = [f"{t} {o}" for t in suite["tests"] for o in suite["ops"]]
+        head = dumps({"id": suite["id"], "name": suite["name"], "subtests": subtests})
+        suites.append(head[:-1] + ',"cards":[' + ",".join(p["members"][suite["id"]] for p in chosen) + "]}")
+        embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
+        summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "count": len(chosen),
+                        "members": [{"slug": p["slug"], "title": p["title"]} for p in embedded]})
+    picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
+                                                    [i for i, s in enumerate(suite_ids) if s in p["members"]]]
+                                                   for p in parts]})
+    return {"cards.json": titles, "leaderboard.json": leaderboard, "compare.json": dumps({"suites": summary}),
+            "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
+            "api/picker.json": picker}
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()  # as open() would create it (mkstemp makes 0600)
+
+
+def replace_text(path, text):
+    """Write through a temp file and a rename; no fsync: everything here can be made again."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            os.fchmod(handle.fileno(), FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_if_changed(path, text):
+    """Replace the file unless it already holds this text. Returns True when written."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            if handle.read() == text:
+                return False
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    replace_text(path, text)
+    return True
+
+
+def write_site_data(out_dir, parts, files):
+    """Write the shared files from every card's parts, and the per-card files given in `files`
+    ({slug: {folder: text}}, e.g. only the cards that changed); remove per-card files of cards
+    no longer present. Returns the number of files written."""
+    out_dir = Path(out_dir)
+    for folder in PER_CARD_DIRS + ("api",):
+        (out_dir / folder).mkdir(parents=True, exist_ok=True)
+    jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
+    with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
+        written = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
+    wanted = {f"{p['slug']}.json" for p in parts}
+    for folder in PER_CARD_DIRS:
+        for name in os.listdir(out_dir / folder):
+            if name.endswith(".json") and name not in wanted:
+                os.unlink(out_dir / folder / name)
+    for name, text in site_texts(parts).items():
+        written += write_if_changed(out_dir / name, text)
+    return written
+
+
+def missing_card_files(out_dir, slugs):
+    """Slugs whose per-card files are not all in out_dir."""
+    present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
+               for folder in PER_CARD_DIRS]
+    return {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
+
+
+__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "missing_card_files", "dumps"]

@@ -1,0 +1,92 @@
+"""Identify cards from fixture sysfs trees: SD registers, USB reader links, NVMe controllers."""
+
+from pathlib import Path
+
+import pytest
+
+from cardbench.collect.device import (decode_cid, host_description, identify, manufacturer_name,
+                                      pcie_link_text)
+from cardbench.collect.runner import _public_device_facts, form_factor_from_name, marketed_capacity_gb
+
+HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
+
+
+@pytest.mark.parametrize("manfid,name", [("0x000003", "SanDisk"), ("0x00001b", "Samsung"), ("0x000028", "Lexar"),
+                                         ("0x000027", "Phison"), ("0x000074", "Transcend"), ("0x00009f", "Kingston"),
+                                         (0x1D, "ADATA"), ("0x0000ee", None), ("junk", None)])
+def test_sd_manufacturer_ids(manfid, name):
+    assert manufacturer_name(manfid) == name
+
+
+def test_cid_is_decoded():
+    cid = decode_cid("035344534436344780db5a62b2014a00")
+    assert cid == {"manufacturer_id": 3, "manufacturer": "SanDisk", "oem_id": "SD", "product_name": "SD64G",
+                   "product_revision": "8.0", "serial": "0xdb5a62b2", "manufactured": "2020-10"}
+    assert decode_cid("not hex") is None
+
+
+def test_sd_card_on_an_sd_host():
+    info = identify("/dev/mmcblk0", "179:0", root=HOST)
+    assert info.transport == "mmc"
+    assert info.size_bytes == 124735488 * 512
+    assert info.logical_block_size == 512 and info.physical_block_size == 512
+    assert info.sd["manufacturer"] == "SanDisk" and info.sd["name"] == "SD64G" and info.sd["date"] == "10/2020"
+    assert info.sd["timing"] == "sd uhs SDR104"
+    assert info.title() == "SanDisk SD64G"
+    assert info.reader() == "built-in SD host (mmc, sd uhs SDR104)"
+    assert info.bus_guess() == "UHS-I"
+
+
+@pytest.mark.parametrize("name,majmin,link", [("sdb", "8:16", "USB 3.x 5 Gb/s"), ("sdc", "8:32", "USB 2.0")])
+def test_usb_reader_link_speed(name, majmin, link):
+    info = identify(f"/dev/{name}", majmin, root=HOST)
+    assert info.transport == "usb"
+    assert info.usb["link"] == link
+    assert info.reader().startswith(f"{link} card reader")
+
+
+def test_usb_reader_identity():
+    info = identify("/dev/sdb", "8:16", root=HOST)
+    assert (info.usb["vendor_id"], info.usb["product_id"]) == ("0bda", "0316")
+    assert (info.vendor, info.model) == ("Generic-", "SD/MMC")
+    assert "63.9 GB" in info.description()
+
+
+def test_sd_express_card_on_nvme():
+    info = identify("/dev/nvme0n1", "259:0", root=HOST)
+    assert info.transport == "nvme" and info.bus_guess() == "SD Express"
+    assert info.nvme == {"controller": "nvme0", "model": "SD Express card ADATA SD71", "serial": "SN0123456789",
+                         "firmware": "W0926A", "pcie_link": "PCIe Gen3 x1"}
+    assert info.reader() == "PCIe NVMe (SD Express), PCIe Gen3 x1"
+
+
+@pytest.mark.parametrize("speed,width,text", [("8.0 GT/s PCIe", "1", "PCIe Gen3 x1"),
+                                              ("16.0 GT/s PCIe", "4", "PCIe Gen4 x4"),
+                                              ("2.5 GT/s", None, "PCIe Gen1"), ("Unknown", "1", None)])
+def test_pcie_link_text(speed, width, text):
+    assert pcie_link_text(speed, width) == text
+
+
+def test_published_facts_leave_out_serial_numbers():
+    facts = _public_device_facts(identify("/dev/mmcblk0", "179:0", root=HOST))
+    text = repr(facts)
+    assert "db5a62b2" not in text and "serial" not in facts
+    assert facts["sd"]["cid_fields"]["product_name"] == "SD64G"
+    nvme = _public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
+    assert "SN0123456789" not in repr(nvme)
+
+
+@pytest.mark.parametrize("size,gb", [(63864569856, 64), (15931539456, 16), (31914983424, 32), (1000204886016, 1000),
+                                     (127865454592, 128), (17179869184, 17.2)])
+def test_marketed_capacity(size, gb):
+    assert marketed_capacity_gb(size) == gb
+
+
+@pytest.mark.parametrize("name,form", [("SanDisk Extreme 64GB", "microSD"), ("Lexar Professional SDXC 1667x", "SD"),
+                                       ("Samsung EVO Select microSDXC", "microSD"), ("Kingston Canvas SD", "SD")])
+def test_form_factor_from_name(name, form):
+    assert form_factor_from_name(name) == form
+
+
+def test_host_description():
+    assert host_description(HOST).startswith("LENOVO ThinkPad T14, Debian GNU/Linux 12 (bookworm), Linux ")

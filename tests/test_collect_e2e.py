@@ -1,0 +1,183 @@
+"""`cardbench collect` end to end on throttled loop-device cards, with the real tools.
+
+The quick profile runs on a 16 GiB sparse card limited to 15 MB/s write, 30 MB/s read, 500 write
+and 1500 read IOPS: it is stopped with SIGINT after three tests, resumed, and its figures must
+match the limits. A second card is SIGKILLed mid-run and resumed. Temp data folders only.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cardbench.aggregate import aggregate
+from cardbench.collect.store import split_last_session
+from cardbench.validate import validate_paths
+from loopcard import GiB, LoopCard
+
+ROOT = Path(__file__).resolve().parents[1]
+SLUG = "loop-test-16gb"
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="loop devices and cgroups need root")
+
+
+class Collector:
+    """`cardbench collect` as a subprocess in the card's cgroup, its stderr read as it comes."""
+
+    def __init__(self, card, data_dir, profile="quick"):
+        argv = [sys.executable, "-m", "cardbench", "collect", card.device, "--card", SLUG, "--name", "Loop Test 16GB",
+                "--profile", profile, "--yes", "--data-dir", str(data_dir)]
+        self.proc = card.popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def count(self, text):
+        return sum(text in line for line in self.lines)
+
+    def wait_for(self, text, times, timeout):
+        deadline = time.monotonic() + timeout
+        while self.count(text) < times:
+            assert self.proc.poll() is None, "\n".join(self.lines)
+            assert time.monotonic() < deadline, "\n".join(self.lines)
+            time.sleep(0.1)
+
+    def finish(self, timeout):
+        self.proc.wait(timeout=timeout)
+        self.reader.join(timeout=5)
+        return self.proc.returncode
+
+    @property
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def load_session(data_dir):
+    path = data_dir / "cards" / f"{SLUG}.yaml"
+    cards, findings = validate_paths([path], data_dir=data_dir)
+    errors = [str(f) for f in findings if f.severity == "error"]
+    assert not errors and cards, errors
+    sessions = cards[0].data["sessions"]
+    assert len(sessions) == 1
+    return cards[0], sessions[0]
+
+
+def entry(session, test, op):
+    found = [r for r in session["results"] if (r["test"], r["op"]) == (test, op)]
+    assert len(found) == 1, (test, op)
+    return found[0]
+
+
+def within(value, target, tolerance=0.05):
+    return abs(value - target) <= tolerance * target
+
+
+def test_quick_profile_on_a_throttled_card_stops_on_sigint_and_resumes(tmp_path):
+    data_dir = tmp_path / "data"
+    with LoopCard(size=16 * GiB) as card:
+        card.throttle(read_bps=30_000_000, write_bps=15_000_000, read_iops=1500, write_iops=500)
+
+        first = Collector(card, data_dir)
+        first.wait_for("done in", 3, timeout=120)  # dd write, dd read, fio SEQ1M Q8T1 write
+        first.proc.send_signal(signal.SIGINT)
+        assert first.finish(timeout=30) == 130, first.text
+        assert "stopped by SIGINT" in first.text
+        assert "3 finished test(s) kept" in first.text and "run the same command again to resume" in first.text
+        assert card.group_pids() == []
+
+        card_file = data_dir / "cards" / f"{SLUG}.yaml"
+        interrupted_text = card_file.read_text()
+        _, session = load_session(data_dir)
+        assert session["complete"] is False
+        assert [d["op"] for d in session["dd"]] == ["write", "read"]
+        assert [(r["test"], r["op"]) for r in session["results"]] == [("SEQ1M Q8T1", "write")]
+
+        second = Collector(card, data_dir)
+        assert second.finish(timeout=240) == 0, second.text
+        assert second.count("already done, skipped") == 3
+        assert "resumed session" in second.text and "complete" in second.text
+
+    loaded, session = load_session(data_dir)
+    assert session["complete"] is True
+    # Everything before the session is byte-identical; the finished tests are kept as they were.
+    assert split_last_session(card_file.read_text())[0] == split_last_session(interrupted_text)[0]
+    before = yaml.safe_load(interrupted_text)["sessions"][0]
+    assert session["dd"] == before["dd"] and session["results"][0] == before["results"][0]
+
+    # Sequential figures match the throttle (decimal MB/s).
+    for dd in session["dd"]:
+        assert within(dd["runs"][0], 15.0 if dd["op"] == "write" else 30.0), dd
+    for test in ("SEQ1M Q8T1", "SEQ1M Q1T1"):
+        assert within(entry(session, test, "write")["runs"][0], 15.0), test
+        assert within(entry(session, test, "read")["runs"][0], 30.0), test
+    # Random 4K respects the IOPS limits, and at queue depth 32 reaches them.
+    for op, limit in (("write", 500), ("read", 1500)):
+        q32 = entry(session, "RND4K Q32T1", op)["iops"][0]
+        q1 = entry(session, "RND4K Q1T1", op)["iops"][0]
+        assert 0.9 * limit <= q32 <= 1.05 * limit, (op, q32)
+        assert q1 <= 1.05 * limit, (op, q1)
+    assert len(session["results"]) == 8 and len(session["dd_sweeps"]) == 1
+    assert len(session["flashbench_align"]) == 1 and len(session["flashbench_open_au"]) == 1
+    assert all(r["raw"] and r["command"].startswith("fio ") and "--output-format=json" in r["command"]
+               for r in session["results"])
+    assert (data_dir / "raw" / SLUG / "SHA256SUMS").is_file()
+    assert (data_dir / "raw" / SLUG / session["id"] / "collect.log").is_file()
+    assert loaded.data["capacity_gb"] == 17.2 and loaded.data["bus"] == "UHS-I"
+
+    # The aggregate shows them.
+    result = aggregate([loaded.data])
+    row = result["leaderboard"][0]
+    assert within(row["seq_write"]["mb_s"], 15.0) and within(row["seq_read"]["mb_s"], 30.0)
+    assert {"cdm8-default", "dd-4m"} <= {s["id"] for s in result["compare"]["suites"]}
+
+
+def test_sigkill_keeps_finished_tests_and_the_next_run_resumes(tmp_path):
+    data_dir = tmp_path / "data"
+    with LoopCard(size=16 * GiB) as card:
+        card.throttle(read_bps=90_000_000, write_bps=45_000_000)  # below the UHS-I ceiling the card is given
+        first = Collector(card, data_dir)
+        first.wait_for("done in", 2, timeout=60)
+        first.wait_for("fio SEQ1M Q8T1 write", 1, timeout=30)
+        time.sleep(1.0)  # fio is running now
+        first.proc.send_signal(signal.SIGKILL)
+        assert first.finish(timeout=10) == -signal.SIGKILL
+        # The running tool dies with the collector instead of writing on.
+        deadline = time.monotonic() + 5
+        while card.group_pids() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert card.group_pids() == []
+
+        _, session = load_session(data_dir)
+        assert session["complete"] is False
+        assert [d["op"] for d in session["dd"]] == ["write", "read"] and "results" not in session
+
+        second = Collector(card, data_dir)
+        second.wait_for("done in", 1, timeout=60)
+        assert second.count("already done, skipped") == 2
+        second.proc.send_signal(signal.SIGINT)
+        assert second.finish(timeout=30) == 130, second.text
+
+    _, session = load_session(data_dir)
+    assert session["complete"] is False
+    assert [(r["test"], r["op"]) for r in session["results"]] == [("SEQ1M Q8T1", "write")]
+
+
+def test_not_root_says_so(tmp_path):
+    data_dir = tmp_path / "data"
+    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m", "cardbench",
+            "collect", "/dev/null", "--card", SLUG, "--name", "Loop Test 16GB", "--yes", "--data-dir", str(data_dir)]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "needs root: run it with sudo" in done.stderr
+    assert not data_dir.exists()

@@ -1,0 +1,185 @@
+"""Property-based fuzzing of every tool-output parser in cardbench.parsers: random text, and the
+fixtures with lines dropped, repeated, cut and their numbers replaced, give a dict (or, for helper
+parse_* functions, any value) or a ParseError — never another exception.
+
+Parsers are discovered when the tests run, so a new parser module is fuzzed without edits here.
+"""
+
+import functools
+import importlib
+import inspect
+import json
+import os
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cardbench.parsers
+from cardbench.errors import ParseError
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# The suite runs a fixed set of examples (same every run, so CI is stable); set
+# CARDBENCH_FUZZ_EXAMPLES=5000 for a longer hunt with fresh random examples.
+_HUNT = os.environ.get("CARDBENCH_FUZZ_EXAMPLES")
+SETTINGS = settings(max_examples=int(_HUNT or 200), derandomize=not _HUNT, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def _parsers():
+    """(module name, function name, function) for each parse / parse_* taking one text argument."""
+    found = []
+    for info in pkgutil.iter_modules(cardbench.parsers.__path__):
+        module = importlib.import_module(f"cardbench.parsers.{info.name}")
+        for name, func in inspect.getmembers(module, inspect.isfunction):
+            if func.__module__ != module.__name__ or not (name == "parse" or name.startswith("parse_")):
+                continue
+            required = [p for p in inspect.signature(func).parameters.values()
+                        if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            if len(required) == 1:
+                found.append((info.name, name, func))
+    return found
+
+
+PARSERS = _parsers()
+IDS = [f"{module}.{name}" for module, name, _ in PARSERS]
+# Each module's parse() on mutated fixtures; its helper parse_* functions get random text only.
+MAIN = [p for p in PARSERS if p[1] == "parse"]
+MAIN_IDS = [f"{module}.{name}" for module, name, _ in MAIN]
+
+
+@functools.lru_cache(maxsize=None)
+def _seeds(module):
+    """Fixture outputs for a parser module: tests/fixtures/<module>/ or <first word of module>/."""
+    texts = []
+    for folder in dict.fromkeys([module, module.split("_")[0]]):
+        for path in sorted((FIXTURES / folder).glob("*.out")) if (FIXTURES / folder).is_dir() else []:
+            texts.append(path.read_text(encoding="utf-8", errors="replace")[:50_000])
+    return tuple(texts) or ("1 2 3\n",)
+
+
+def _check(module, name, func, text):
+    try:
+        result = func(text)
+    except ParseError as exc:
+        assert exc.tool and exc.message, "a ParseError names its tool and says what is wrong"
+        assert exc.line is None or (isinstance(exc.line, int) and exc.line >= 1)
+        return
+    if name == "parse":
+        assert isinstance(result, dict), f"{module}.parse returned {type(result).__name__}"
+
+
+def test_there_are_parsers_to_fuzz():
+    assert PARSERS, "no parse functions found in cardbench.parsers"
+
+
+@pytest.mark.parametrize("module, name, func", PARSERS, ids=IDS)
+@SETTINGS
+@given(text=st.text(max_size=600))
+def test_random_text(module, name, func, text):
+    _check(module, name, func, text)
+
+
+NUMBER_SWAPS = ["", "-1", "0", "nan", "NaN", "inf", "-inf", "1e999", "9" * 40, "1,5", "1.2.3", "0x10", "-0", "١٢",
+                "∞", "1e-999", "+", ".", "…"]
+
+
+@st.composite
+def mutated_fixture(draw, module):
+    lines = draw(st.sampled_from(_seeds(module))).splitlines(True)
+    for _ in range(draw(st.integers(0, 6))):
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        action = draw(st.sampled_from(["drop", "repeat", "cut", "number", "insert", "join"]))
+        if action == "drop":
+            del lines[i]
+        elif action == "repeat":
+            lines.insert(i, lines[i])
+        elif action == "cut":
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
+            del lines[i + 1:]
+        elif action == "number":
+            swap = draw(st.sampled_from(NUMBER_SWAPS))
+            lines[i] = re.sub(r"\d+(\.\d+)?", lambda m: swap if draw(st.booleans()) else m.group(0), lines[i])
+        elif action == "insert":
+            lines.insert(i, draw(st.text(max_size=40)) + "\n")
+        elif action == "join" and i + 1 < len(lines):
+            lines[i:i + 2] = [lines[i].rstrip("\n") + lines[i + 1]]
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("module, name, func", MAIN, ids=MAIN_IDS)
+@SETTINGS
+@given(data=st.data())
+def test_mutated_fixtures(module, name, func, data):
+    _check(module, name, func, data.draw(mutated_fixture(module)))
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=12)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+    max_leaves=8)
+
+
+def _json_paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _json_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _json_paths(item, path + (index,))
+
+
+def _trimmed(value, keep=6):
+    """Long mappings (latency bins, percentiles) cut to a few entries: fewer paths, same shapes."""
+    if isinstance(value, dict):
+        items = list(value.items())
+        return {k: _trimmed(v, keep) for k, v in (items[:keep] if len(items) > 40 else items)}
+    if isinstance(value, list):
+        return [_trimmed(v, keep) for v in value]
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _json_seed_texts(module):
+    docs = []
+    for text in _seeds(module):
+        start = text.find("{")
+        try:
+            docs.append(json.dumps(_trimmed(json.loads(text[start:])))) if start >= 0 else None
+        except ValueError:
+            continue
+    return tuple(docs)
+
+
+def _json_seeds(module):
+    return [json.loads(text) for text in _json_seed_texts(module)]
+
+
+JSON_PARSERS = [p for p in MAIN if _json_seed_texts(p[0])]
+
+
+@pytest.mark.parametrize("module, name, func", JSON_PARSERS, ids=[f"{m}.{n}" for m, n, _ in JSON_PARSERS])
+@SETTINGS
+@given(data=st.data())
+def test_json_with_values_of_the_wrong_type(module, name, func, data):
+    """JSON outputs (fio, nvme -o json) with any value replaced by any other JSON value, or removed."""
+    doc = data.draw(st.sampled_from(_json_seeds(module)))
+    for _ in range(data.draw(st.integers(1, 4))):
+        paths = [p for p in _json_paths(doc) if p]
+        if not paths:
+            break
+        path = data.draw(st.sampled_from(paths))
+        target = doc
+        for part in path[:-1]:
+            target = target[part]
+        if data.draw(st.booleans()):
+            del target[path[-1]]
+        else:
+            target[path[-1]] = data.draw(JSON_VALUES)
+    _check(module, name, func, json.dumps(doc))

@@ -1,0 +1,100 @@
+"""cdm_fio.sh parser: a ten-run terminal log (prompts, ANSI colours, fio progress) and bad input."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardbench.errors import ParseError
+from cardbench.parsers import cdm_fio
+
+FIXTURES = Path(__file__).parent / "fixtures" / "cdm_fio"
+LOG = "cdm_fio--lexar-10-runs.out"
+
+
+def read(name):
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in FIXTURES.glob("cdm_fio--*.json")))
+def test_fixture_parses_to_expected(case):
+    assert cdm_fio.parse(read(f"{case}.out")) == json.loads(read(f"{case}.json"))
+
+
+def test_ten_runs_with_their_configuration():
+    parsed = cdm_fio.parse(read(LOG))
+    assert parsed["unit"] == "MiB/s"
+    assert len(parsed["runs"]) == 10
+    config = parsed["runs"][0]["config"]
+    assert (config["size"], config["loops"], config["write_zeroes"]) == ("1024m", 5, 0)
+    assert config["target"] == "/run/media/user/LEXAR/"
+    names = [(r["test"], r["op"]) for r in parsed["runs"][0]["results"]]
+    assert names == [("SEQ1G Q1T1", "read"), ("SEQ1G Q1T1", "write"), ("SEQ512K Q1T1", "read"),
+                     ("SEQ512K Q1T1", "write"), ("SEQ32M Q32T1", "read"), ("SEQ32M Q32T1", "write"),
+                     ("RND4K Q1T1", "read"), ("RND4K Q1T1", "write"), ("RND4K Q32T1", "read"),
+                     ("RND4K Q32T1", "write"), ("RND4K Q8T8", "read"), ("RND4K Q8T8", "write")]
+    first = {(r["test"], r["op"]): r for r in parsed["runs"][0]["results"]}
+    assert first[("SEQ1G Q1T1", "read")]["value"] == 745 and first[("SEQ1G Q1T1", "read")]["iops"] is None
+    assert first[("RND4K Q8T8", "write")]["value"] == 534 and first[("RND4K Q8T8", "write")]["iops"] == 136704
+
+
+@pytest.mark.parametrize("size, name, test", [
+    ("1024m", "Sequential", "SEQ1G Q1T1"), ("1024m", "Sequential Q32T1", "SEQ32M Q32T1"),
+    ("512m", "Sequential", "SEQ512M Q1T1"), ("512m", "Sequential Q32T1", "SEQ16M Q32T1"),
+    ("4g", "Sequential", "SEQ4G Q1T1"), ("1024m", "512KB", "SEQ512K Q1T1"), ("1024m", "4KB", "RND4K Q1T1"),
+    ("1024m", "4KB Q1T1", "RND4K Q1T1"), ("1024m", "4KB Q8T8", "RND4K Q8T8"),
+])
+def test_names_follow_the_size(size, name, test):
+    assert cdm_fio.test_name(name, size) == test
+
+
+def minimal_run(size="Size:1024m Loops:1 Write Only Zeroes:0", skip=()):
+    lines = [f"Configuration: {size}"]
+    for name in ("Sequential", "512KB", "Sequential Q32T1", "4KB", "4KB Q32T1", "4KB Q8T8"):
+        for op in ("Read", "Write"):
+            if (name, op) not in skip:
+                lines.append(f"{name} {op}: 12MB/s IOPS=3072")
+    return "\n".join(lines) + "\n"
+
+
+def test_results_without_configuration_assume_the_default_size():
+    text = minimal_run().split("\n", 1)[1]
+    run, = cdm_fio.parse(text)["runs"]
+    assert run["config"] == {"size": "1024m", "size_assumed": True}
+
+
+def test_run_missing_subtests_names_its_last_line():
+    text = minimal_run() + minimal_run(skip={("4KB Q8T8", "Read"), ("4KB Q8T8", "Write")})
+    with pytest.raises(ParseError) as err:
+        cdm_fio.parse(text)
+    assert err.value.line == 24 and "4KB Q8T8 Read" in err.value.message
+
+
+def test_cut_off_result_line():
+    text = minimal_run() + "Configuration: Size:1024m Loops:1\nSequential Read: 7"
+    with pytest.raises(ParseError) as err:
+        cdm_fio.parse(text)
+    assert err.value.line == 15
+
+
+def test_inconsistent_unit():
+    text = minimal_run().replace("512KB Read: 12MB/s", "512KB Read: 12GB/s")
+    with pytest.raises(ParseError, match="inconsistent units") as err:
+        cdm_fio.parse(text)
+    assert err.value.line == 4
+
+
+def test_zero_is_recomputed_from_iops():
+    text = minimal_run().replace("4KB Write: 12MB/s IOPS=3072", "4KB Write: 0MB/s IOPS=200")
+    result = next(r for r in cdm_fio.parse(text)["runs"][0]["results"] if (r["test"], r["op"]) == ("RND4K Q1T1", "write"))
+    assert result["value"] == pytest.approx(200 * 4096 / 2**20, abs=1e-3) and result["from_iops"] is True
+
+
+def test_no_results():
+    with pytest.raises(ParseError):
+        cdm_fio.parse("user@host:~$ ./cdm_fio.sh /mnt\nbash: ./cdm_fio.sh: Permission denied\n")
+
+
+def test_echo_without_e_and_literal_escapes():
+    text = "-e \nResults:\n\\033[0;33m\n" + minimal_run().split("\n", 1)[1]
+    assert len(cdm_fio.parse(text)["runs"][0]["results"]) == 12

@@ -1,0 +1,83 @@
+"""dd summary parser: coreutils 9.1 output in several languages (fixtures) and a live run."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cardbench.errors import ParseError
+from cardbench.parsers import dd
+
+FIXTURES = Path(__file__).parent / "fixtures" / "dd"
+
+
+def read(name):
+    # Bytes decoded without newline translation, so status=progress keeps its carriage returns.
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in FIXTURES.glob("dd--*.json")))
+def test_fixture_parses_to_expected(case):
+    assert dd.parse(read(f"{case}.out")) == json.loads(read(f"{case}.json"))
+
+
+@pytest.mark.parametrize("name, rates, unit", [
+    ("dd--c-write-3-runs.out", [20.5, 19.7, 19.2], "MB/s"),
+    ("dd--de-read-3-runs.out", [40.4, 43.1, 37.2], "MB/s"),
+    ("dd--fr.out", [41.4], "MB/s"),
+    ("dd--ko.out", [42.3], "MB/s"),
+    ("dd--zh.out", [42.1], "MB/s"),
+    ("dd--uk.out", [37.7], "MB/s"),
+    ("dd--de-gb-per-s.out", [1.1], "GB/s"),
+    ("dd--kb-per-s.out", [0.5, 0.5], "kB/s"),
+    ("dd--coreutils8-tail.out", [76.0, 76.1, 76.0, 75.5, 75.9], "MB/s"),
+])
+def test_rates_and_units(name, rates, unit):
+    runs = dd.parse(read(name))["runs"]
+    assert [r["rate"] for r in runs] == rates
+    assert {r["rate_unit"] for r in runs} == {unit}
+
+
+def test_mb_s_is_decimal():
+    run, = dd.parse("1 byte copied, 0.000239 s, 4.2 kB/s\n")["runs"]
+    assert run["mb_s"] == pytest.approx(0.0042)
+    run, = dd.parse("268435456 Bytes (268 MB, 256 MiB) kopiert, 0,0380507 s, 7,1 GB/s\n")["runs"]
+    assert run["mb_s"] == pytest.approx(7100) and run["seconds"] == pytest.approx(0.0380507)
+
+
+def test_progress_updates_are_not_runs():
+    text = read("dd--status-progress.out")
+    assert "\r" in text
+    runs = dd.parse(text)["runs"]
+    assert len(runs) == 1 and runs[0]["seconds"] == pytest.approx(4.11853)
+    # the same text after universal-newline reading (carriage returns became line ends)
+    assert dd.parse(text.replace("\r", "\n"))["runs"] == [dict(runs[0], line=runs[0]["line"] + 4)]
+
+
+def test_bsd_layout():
+    run, = dd.parse("1073741824 bytes transferred in 12.7 secs (84300000 bytes/sec)\n")["runs"]
+    assert run["mb_s"] == pytest.approx(84.3) and run["bytes"] == 1073741824
+
+
+def test_records_only_is_an_error():
+    with pytest.raises(ParseError) as err:
+        dd.parse("8+0 records in\n8+0 records out\n")
+    assert err.value.tool == "dd" and err.value.line == 2
+
+
+def test_infinite_rate_names_the_line():
+    with pytest.raises(ParseError) as err:
+        dd.parse("1+0 records in\n1+0 records out\n1 byte copied, 0 s, Infinity B/s\n")
+    assert err.value.line == 3
+
+
+def test_live_dd_run(tmp_path):
+    source = tmp_path / "source"
+    source.write_bytes(b"\0" * 65536)
+    env = dict(os.environ, LC_ALL="C")
+    out = subprocess.run(["dd", f"if={source}", f"of={tmp_path / 'copy'}", "bs=4096", "count=16"],
+                         capture_output=True, text=True, env=env, check=True).stderr
+    run, = dd.parse(out)["runs"]
+    assert run["bytes"] == 65536

@@ -1,0 +1,53 @@
+"""f3probe parser: F3 8.0 output (fixtures)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardbench.errors import ParseError
+from cardbench.parsers import f3probe
+
+FIXTURES = Path(__file__).parent / "fixtures" / "f3probe"
+
+
+def read(name):
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in FIXTURES.glob("f3probe--*.json")))
+def test_fixture_parses_to_expected(case):
+    assert f3probe.parse(read(f"{case}.out")) == json.loads(read(f"{case}.json"))
+
+
+def test_good_card():
+    parsed = f3probe.parse(read("f3probe--good.out"))
+    assert parsed["fake"] is False
+    assert parsed["announced_bytes"] == parsed["usable_bytes"] == 16 * 1024**3
+    assert parsed["seconds"] == pytest.approx(10.35)
+
+
+def test_counterfeit_card():
+    parsed = f3probe.parse(read("f3probe--wraparound.out"))
+    assert parsed["fake"] is True and parsed["fake_type"] == "wraparound"
+    assert parsed["usable_bytes"] == 4 * 1024**3 and parsed["announced_bytes"] == 16 * 1024**3
+    assert parsed["last_good_sector"] == 8388607
+
+
+@pytest.mark.parametrize("text, seconds", [("10.35s", 10.35), ("1'08\"", 68), ("2'00\"", 120), ("1:02:03", 3723),
+                                           ("2 days 1:00", 2 * 86400 + 3600), ("53.7ms", 0.0537)])
+def test_durations(text, seconds):
+    assert f3probe.parse_duration(text) == pytest.approx(seconds)
+
+
+def test_unfinished_probe():
+    text = read("f3probe--good.out").split("Good news")[0]
+    with pytest.raises(ParseError, match="verdict"):
+        f3probe.parse(text)
+
+
+def test_cut_off_geometry():
+    text = read("f3probe--good.out").split("Announced size")[0]
+    with pytest.raises(ParseError, match="geometry") as err:
+        f3probe.parse(text)
+    assert err.value.line is not None

@@ -1,0 +1,89 @@
+"""flashbench parser: flashbench 62 output on a loop device (fixtures) and published layouts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardbench.errors import ParseError
+from cardbench.parsers import flashbench
+
+FIXTURES = Path(__file__).parent / "fixtures" / "flashbench"
+
+
+def read(name):
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in FIXTURES.glob("flashbench--*.json")))
+def test_fixture_parses_to_expected(case):
+    assert flashbench.parse(read(f"{case}.out")) == json.loads(read(f"{case}.json"))
+
+
+def test_align_units_to_ns():
+    points = flashbench.parse(read("flashbench--align.out"))["points"]
+    assert len(points) == 22
+    first = points[0]
+    assert first == {"offset_bytes": 4294967296, "pre_ns": 76300, "on_ns": 66900, "post_ns": 73000, "diff_ns": -7753}
+    assert points[-1]["offset_bytes"] == 2048
+
+
+def test_align_diff_cut_to_seven_characters():
+    # flashbench prints into 7 characters: "-14207ns" loses its "s".
+    third = flashbench.parse(read("flashbench--align.out"))["points"][2]
+    assert third["diff_ns"] == -14207
+    row = "align 1073741824\tpre 60.2µs\ton 42.8µs\tpost 53.8µs\tdiff -142070"
+    assert flashbench.parse_align(row)["points"][0]["diff_ns"] == pytest.approx(42800 - (60200 + 53800) / 2)
+
+
+def test_aligned_at_layout():
+    parsed = flashbench.parse(read("flashbench--align-aligned-at.out"))
+    assert parsed["kind"] == "align"
+    assert parsed["points"][0] == {"offset_bytes": 4294967296, "delay_ns": 1714870}
+    assert parsed["points"][-1] == {"offset_bytes": 2048, "delay_ns": 47241}
+
+
+def test_open_au_values_and_sizes():
+    parsed = flashbench.parse(read("flashbench--open-au-sequential.out"))
+    assert parsed["kind"] == "open_au" and parsed["interrupted"] is False
+    assert parsed["points"][0] == {"block_size_bytes": 4 * 1024 * 1024, "value": 19.9}
+    assert parsed["points"][-1] == {"block_size_bytes": 16 * 1024, "value": 5.91}
+
+
+def test_open_au_interrupted():
+    assert flashbench.parse(read("flashbench--open-au-ctrl-c.out"))["interrupted"] is True
+    stopped = read("flashbench--open-au-stopped.out")
+    assert flashbench.parse(stopped)["interrupted"] is False  # nothing in the text says so
+    assert flashbench.parse_open_au(stopped, smallest_block_bytes=4096)["interrupted"] is True
+    full = read("flashbench--open-au-sequential.out")
+    assert flashbench.parse_open_au(full, smallest_block_bytes=16384)["interrupted"] is False
+
+
+def test_find_fat_rows():
+    parsed = flashbench.parse(read("flashbench--find-fat.out"))
+    assert parsed["kind"] == "find_fat"
+    assert [r["block_size_bytes"] for r in parsed["rows"]] == [4 << 20, 2 << 20, 1 << 20, 512 << 10, 256 << 10,
+                                                               128 << 10, 64 << 10]
+    assert parsed["rows"][0]["values"] == [19.7, 20.1, 19.8, 20.2, 19.8, 26.6]
+
+
+def test_rate_units():
+    parsed = flashbench.parse_open_au("4MiB    1.2G/s\n2MiB    900K/s\n1MiB    512B/s\n")
+    assert [p["value"] for p in parsed["points"]] == [1200, 0.9, 0.000512]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("4MiB    19.9M/s\n2MiB    fast\n", 2),
+    ("align 4096\tpre 57.6µs\ton 56.6µs\n", 1),
+    ("4MiB    19.9M/s\nsomething else\n", 2),
+    ("2MiB\n", 1),
+])
+def test_bad_rows_name_the_line(text, line):
+    with pytest.raises(ParseError) as err:
+        flashbench.parse(text)
+    assert err.value.tool == "flashbench" and err.value.line == line
+
+
+def test_open_au_with_many_columns_is_refused():
+    with pytest.raises(ParseError):
+        flashbench.parse_open_au(read("flashbench--find-fat.out"))

@@ -1,0 +1,72 @@
+"""nvme-cli parser: id-ctrl, smart-log and get-feature text in the formats nvme-cli prints."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardbench.errors import ParseError
+from cardbench.parsers import nvme
+
+FIXTURES = Path(__file__).parent / "fixtures" / "nvme"
+
+
+def read(name):
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in FIXTURES.glob("nvme--*.json")))
+def test_fixture_parses_to_expected(case):
+    assert nvme.parse(read(f"{case}.out")) == json.loads(read(f"{case}.json"))
+
+
+def test_id_ctrl():
+    parsed = nvme.parse_id_ctrl(read("nvme--id-ctrl.out"))
+    assert parsed["firmware"] == "X0705A"
+    assert parsed["thresholds_c"]["wctemp"] == 83 and parsed["thresholds_c"]["cctemp"] == 85
+
+
+def test_thermal_features():
+    assert nvme.parse_features(read("nvme--features-thermal.out"))["thresholds_c"] == {
+        "tmpth": 83, "tmt1": 81, "tmt2": 85}
+
+
+@pytest.mark.parametrize("text, celsius", [
+    ("41 C", 41), ("48 C (321 Kelvin)", 48), ("41°C (314 Kelvin)", 41), ("41 °C (314 K)", 41),
+    ("105 °F (314 K)", 41), ("41 °C (314 K, 105 °F)", 41), ("354 Kelvin (81°C)", 81), ("41 Celsius", 41),
+    ("105 Fahrenheit", 40.6), ("314 K", 41), ("105 °F", 40.6),
+])
+def test_temperature_forms(text, celsius):
+    assert nvme.temperature_c(text) == pytest.approx(celsius)
+
+
+@pytest.mark.parametrize("name, temperature, sensors", [
+    ("nvme--smart-log.out", 41, [41, 39]), ("nvme--smart-log-v1.out", 20, [20]),
+    ("nvme--smart-log-fahrenheit.out", 41, [41, 39]), ("nvme--smart-log-json.out", 41, [41, 39]),
+])
+def test_smart_log_forms(name, temperature, sensors):
+    parsed = nvme.parse_smart_log(read(name))
+    assert parsed["temperature_c"] == temperature and parsed["sensors_c"] == sensors
+
+
+def test_newest_table_layout():
+    text = "Smart Log for NVME device:nvme0 namespace-id:ffffffff\ncritical_warning : 0\n" \
+           "temperature : 41 °C (314 K, 105 °F)\nTemperature Sensor 1 : 41 °C (314 K, 105 °F)\n"
+    assert nvme.parse(text) == {"kind": "smart_log", "temperature_c": 41, "sensors_c": [41]}
+
+
+def test_id_ctrl_without_firmware_line():
+    text = "\n".join(line for line in read("nvme--id-ctrl.out").splitlines() if not line.startswith("fr "))
+    with pytest.raises(ParseError, match="fr"):
+        nvme.parse_id_ctrl(text)
+
+
+def test_bad_temperature_names_the_line():
+    with pytest.raises(ParseError) as err:
+        nvme.parse_smart_log("Smart Log for NVME device:nvme0\ncritical_warning : 0\ntemperature : hot\n")
+    assert err.value.line == 3
+
+
+def test_unrelated_text():
+    with pytest.raises(ParseError):
+        nvme.parse("hello world\n")
