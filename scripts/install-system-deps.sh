@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages the collector and tests need, when missing and when root.
 set -euo pipefail
-declare -A need=([fio]=fio [flashbench]=flashbench [f3probe]=f3 [nvme]=nvme-cli [chromium]=chromium [losetup]=mount)
+declare -A need=([fio]=fio [flashbench]=flashbench [f3probe]=f3 [nvme]=nvme-cli [chromium]=chromium [losetup]=mount [mkfs.ext4]=e2fsprogs [partx]=util-linux [setpriv]=util-linux [stdbuf]=coreutils)
 missing=()
 for cmd in "${!need[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${need[$cmd]}")

@@ -42,13 +42,15 @@ def test_full_profile_steps(tmp_path):
                       steps=(FlashFindFatStep(fat_nr=3, blocksize=256 * KiB), FlashOpenAuStep(open_au=2, random=True),
                              F3ProbeStep(), FillStep(limit_bytes=128 * MiB, min_chunk=32 * MiB)))
     with LoopCard(size=256 * MiB) as card:
-        card.throttle(read_bps=30_000_000, write_bps=30_000_000)
+        # 20 MB/s keeps the throttle's first-slice allowance (bps x 0.1 s) below one 4 MiB write, so no
+        # burst reaches flashbench's 1 G/s figures, which it prints cut to 7 characters ("1.462G/").
+        card.throttle(read_bps=20_000_000, write_bps=20_000_000)
         report, session, events = run_profile(card, tmp_path / "data", profile, "loop-full-steps")
     assert report.complete and not report.failed, report.failed
     assert session["f3probe"]["fake"] is False and session["f3probe"]["usable_bytes"] == 256 * MiB
     fill = session["fill"][0]
     assert [p["written_gb"] for p in fill["points"]] == [0.0336, 0.0671, 0.1007, 0.1342]
-    assert all(0 < p["value"] <= 40 for p in fill["points"]) and "seek=<chunk start / 4M>" in fill["command"]
+    assert all(0 < p["value"] <= 25 for p in fill["points"]) and "seek=<chunk start / 4M>" in fill["command"]
     assert session["flashbench_open_au"][0]["mode"] == "random"
     assert session["flashbench_open_au"][0]["command"].startswith("flashbench --open-au --open-au-nr=2 ")
     assert session["flashbench_find_fat"][0]["command"].startswith("flashbench -f --fat-nr=3 ")

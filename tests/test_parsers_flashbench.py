@@ -87,3 +87,11 @@ def test_bad_rows_name_the_line(text, line):
 def test_open_au_with_many_columns_is_refused():
     with pytest.raises(ParseError):
         flashbench.parse_open_au(read("flashbench--find-fat.out"))
+
+
+def test_open_au_rate_cut_to_seven_characters():
+    # flashbench prints rates in 7 characters: a rate of 1 G/s or more loses its "s".
+    from cardbench.parsers import flashbench
+
+    parsed = flashbench.parse_open_au("4MiB    1.462G/ \n2MiB    19.6M/s \n")
+    assert [p["value"] for p in parsed["points"]] == [1462.0, 19.6]

@@ -29,10 +29,8 @@ def cmd_validate(args):
 
 def cmd_aggregate(args):
     from .incremental import build_site_data
-    from .validate import card_paths
 
-    paths = card_paths(args.cards_dir)
-    result = build_site_data(args.cards_dir, paths, args.out, use_cache=not args.no_cache)
+    result = build_site_data(args.cards_dir, args.out, use_cache=not args.no_cache)
     for finding in result.findings:
         print(finding, file=sys.stderr)
     if result.errors:
@@ -126,6 +124,19 @@ def cmd_import(args):
     return 0
 
 
+def cmd_bench(args):
+    from .bench import run_bench
+
+    results = run_bench(args.cards, args.report, progress=lambda message: print(message, file=sys.stderr, flush=True),
+                        work_dir=args.work_dir, quick=args.quick, keep=args.keep, browser=not args.no_browser,
+                        preview=not args.no_preview, collector=not args.no_collector)
+    from .bench.report import summary_rows
+
+    for what, measured, target, met in summary_rows(results):
+        print(f"  {what}: {measured} (target {target}; met: {met.strip('*')})", file=sys.stderr)
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="cardbench", description="SD card benchmark results: collect, import, validate, aggregate.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -176,6 +187,17 @@ def build_parser():
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hugo-data")
     p.add_argument("--no-cache", action="store_true", help="check and aggregate every card again (no <out>.cache.json)")
     p.set_defaults(func=cmd_aggregate)
+
+    p = sub.add_parser("bench", help="build, aggregation and page-weight benchmark on synthetic cards")
+    p.add_argument("--cards", type=int, default=10000, help="number of synthetic cards (default 10000)")
+    p.add_argument("--report", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    p.add_argument("--quick", action="store_true", help="one run per figure, no collector (for tests)")
+    p.add_argument("--work-dir", type=Path, help="where the temporary project copy goes (default: the temp folder)")
+    p.add_argument("--keep", action="store_true", help="keep the temporary project copy")
+    p.add_argument("--no-browser", action="store_true", help="skip the Chromium timings")
+    p.add_argument("--no-preview", action="store_true", help="skip the preview server measurement")
+    p.add_argument("--no-collector", action="store_true", help="skip the collector measurement")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("serve", help="local preview that re-aggregates when a card file changes")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)

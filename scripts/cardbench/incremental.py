@@ -151,6 +151,7 @@ class SiteDataBuilder:
         self.workers = workers or default_workers()
         self.environment = None
         self.entries = {}
+        self.written = {}  # text of each shared file as last written, so unchanged ones are not read again
 
     def _load_cache(self, environment):
         if self.environment == environment:
@@ -170,15 +171,15 @@ class SiteDataBuilder:
             replace_text(self.cache_file, json.dumps({"environment": self.environment, "entries": self.entries},
                                                      ensure_ascii=False, separators=(",", ":")))
 
-    def _reusable(self, path, entry):
-        if not entry or entry.get("sig") is None:
+    def _reusable(self, path, entry, sig):
+        if not entry or entry.get("sig") is None or sig is None:
             return False
-        sig = _signature(path)
         if sig != entry["sig"]:
-            if sig is None or entry.get("sha") is None or sig[1] != entry["sig"][1]:
+            if entry.get("sha") is None or sig[1] != entry["sig"][1]:
                 return False
             try:
-                same = hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha"]
+                with open(path, "rb") as handle:
+                    same = hashlib.sha256(handle.read()).hexdigest() == entry["sha"]
             except OSError:
                 return False
             if not same:
@@ -193,58 +194,92 @@ class SiteDataBuilder:
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("fork")) as pool:
             return [item for done in pool.map(_check_chunk, chunks) for item in done]
 
-    def build(self, paths, today=None, save=True):
-        """Check every card file of `paths` and write Hugo's data unless there are errors."""
+    def build(self, paths=None, today=None, save=True):
+        """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
+        them) and write Hugo's data unless there are errors."""
         today = today or datetime.date.today()
         self._load_cache(_environment(self.cards_dir, self.data_dir, today))
+        if paths is None:
+            listed = list_card_files(self.cards_dir)
+        else:
+            listed = [(str(p), os.path.basename(p), _signature(p)) for p in sorted(Path(p) for p in paths)]
         result = BuildResult()
-        yaml_paths, findings_before = [], {}
-        for path in sorted(Path(p) for p in paths):
-            if path.suffix != ".yaml":
-                findings_before[path] = Finding("error", CardFileError(path, "card files are named <slug>.yaml",
-                                                                       rule="file-name"))
-            else:
-                yaml_paths.append(path)
-        reuse = {p for p in yaml_paths if self._reusable(p, self.entries.get(p.name))}
-        slugs = {self.entries[p.name]["slug"]: p for p in reuse if self.entries[p.name].get("slug")}
+        wrong_name = {path for path, name, _ in listed if not name.endswith(".yaml")}
+        cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
+        reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig)}
+        slugs = {}
+        for path, name, _ in cards:
+            if path in reuse and self.entries[name].get("slug"):
+                slugs[self.entries[name]["slug"]] = path
         for slug in missing_card_files(self.out_dir, slugs):
             reuse.discard(slugs[slug])
-        stale = [p for p in yaml_paths if p not in reuse]
+        stale = [(path, name) for path, name, _ in cards if path not in reuse]
         files = {}
-        for path, (entry, texts) in zip(stale, self._check(stale, today)):
-            self.entries[path.name] = entry
+        for (path, name), (entry, texts) in zip(stale, self._check([Path(p) for p, _ in stale], today)):
+            self.entries[name] = entry
             if texts is not None:
                 files[entry["slug"]] = texts
-        names = {p.name for p in yaml_paths}
-        self.entries = {name: entry for name, entry in self.entries.items() if name in names}
+        names = {name for _, name, _ in cards}
+        if len(self.entries) != len(names):
+            self.entries = {name: entry for name, entry in self.entries.items() if name in names}
         result.reused, result.checked = len(reuse), len(stale)
 
         valid = []
-        for path in sorted(list(findings_before) + yaml_paths):
-            if path in findings_before:
-                result.findings.append(findings_before[path])
+        for path, name, _ in listed:
+            if path in wrong_name:
+                result.findings.append(Finding("error", CardFileError(Path(path), "card files are named <slug>.yaml",
+                                                                      rule="file-name")))
                 continue
-            entry = self.entries[path.name]
-            result.findings += [_finding(r, path) for r in entry["findings"]]
+            entry = self.entries[name]
+            if entry["findings"]:
+                result.findings += [_finding(r, Path(path)) for r in entry["findings"]]
             if entry.get("slug") and "parts" in entry:
-                line, column = entry["slug_at"]
-                valid.append(LoadedCard(path, {"slug": entry["slug"]}, {("slug",): (line, column)}, ""))
-        cross = cross_card_findings(valid)
+                valid.append((path, entry))
+        # Slugs must differ, also in case. Only the few cards that share one need the full check.
+        counts = {}
+        for _, entry in valid:
+            key = entry["slug"].lower()
+            counts[key] = counts.get(key, 0) + 1
+        shared = [LoadedCard(Path(path), {"slug": entry["slug"]}, {("slug",): tuple(entry["slug_at"])}, "")
+                  for path, entry in valid if counts[entry["slug"].lower()] > 1]
+        cross = cross_card_findings(shared)
         result.findings += cross
         bad = {f.error.path for f in cross if f.severity == "error"}
-        published = [self.entries[c.path.name]["parts"] for c in valid if str(c.path) not in bad]
+        published = [entry["parts"] for path, entry in valid if path not in bad]
         result.cards = len(published)
         if not result.errors:
-            result.written = write_site_data(self.out_dir, published, files)
+            result.written = write_site_data(self.out_dir, published, files, self.written)
         if save:
             self.save_cache()
         return result
 
 
-def build_site_data(cards_dir, paths, out_dir, use_cache=True, data_dir=DATA_DIR, workers=None, today=None):
+def list_card_files(cards_dir):
+    """(path, name, signature) of every card file of a folder, sorted; the same files as
+    validate.card_paths (every *.yaml, and *.yml / *.YAML so they are reported), read in one pass."""
+    out = []
+    try:
+        entries = list(os.scandir(cards_dir))
+    except (FileNotFoundError, NotADirectoryError):
+        return out
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
+            continue
+        try:
+            st = entry.stat()
+            sig = [st.st_mtime_ns, st.st_size, st.st_ino]
+        except OSError:
+            sig = None
+        out.append((entry.path, name, sig))
+    out.sort(key=lambda item: item[1])
+    return out
+
+
+def build_site_data(cards_dir, out_dir, paths=None, use_cache=True, data_dir=DATA_DIR, workers=None, today=None):
     """One build: `cardbench aggregate`."""
     builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir) if use_cache else None, data_dir, workers)
     return builder.build(paths, today=today)
 
 
-__all__ = ["SiteDataBuilder", "BuildResult", "build_site_data", "cache_path_for", "check_files"]
+__all__ = ["SiteDataBuilder", "BuildResult", "build_site_data", "cache_path_for", "check_files", "list_card_files"]

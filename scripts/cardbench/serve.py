@@ -3,23 +3,33 @@
 Hugo watches the aggregated data folder and reloads the browser; this loop watches data/cards.
 """
 
+import os
 import subprocess
 import time
 from .incremental import SiteDataBuilder, cache_path_for
-from .validate import card_paths
 
-POLL_SECONDS = 0.5
+POLL_SECONDS = 0.15  # names and inodes: a new card, or one saved by rename, shows within a second
+FULL_CHECK_SECONDS = 1.0  # times and sizes too, for files rewritten in place
 
 
-def _snapshot(cards_dir):
-    return {p: p.stat().st_mtime_ns for p in card_paths(cards_dir)}
+def _snapshot(cards_dir, full):
+    """Name and inode of every entry of the card folder (no stat call: cheap with thousands of cards);
+    with `full`, also modification time and size."""
+    try:
+        with os.scandir(cards_dir) as entries:
+            if full:
+                return {e.name: (e.inode(), e.stat().st_mtime_ns, e.stat().st_size)
+                        for e in entries if not e.name.startswith(".")}
+            return {e.name: e.inode() for e in entries if not e.name.startswith(".")}
+    except OSError:
+        return {}
 
 
 def rebuild(cards_dir, out_dir, builder=None, save=True):
     """Aggregate again; unchanged cards come from the cache. Returns the findings; on errors the last
     good data stays in place."""
     builder = builder or SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir))
-    return builder.build(card_paths(cards_dir), save=save).findings
+    return builder.build(save=save).findings
 
 
 def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
@@ -29,12 +39,17 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
         report(str(finding))
     argv = [str(hugo), "server", "--panicOnWarning", "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
-    seen = _snapshot(cards_dir)
+    seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
     try:
         while server.poll() is None:
             time.sleep(POLL_SECONDS)
-            now = _snapshot(cards_dir)
-            if now != seen:
+            now = _snapshot(cards_dir, False)
+            changed = now != seen
+            if changed or time.monotonic() - last_full >= FULL_CHECK_SECONDS:
+                now_full, last_full = _snapshot(cards_dir, True), time.monotonic()
+                changed = changed or now_full != seen_full
+                seen_full = now_full
+            if changed:
                 seen = now
                 findings = rebuild(cards_dir, out_dir, builder, save=False)  # the cache is kept in memory
                 for finding in findings:

@@ -1,15 +1,16 @@
 """The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
 
-    cards.json          slug → title and bus: one page per card (content/cards/_content.gotmpl)
-    leaderboard.json    the home page's rows, figures formatted, and its filter values
-    compare.json        the comparison page's suites with a few members by name
-    cards/<slug>.json   a card's statistics: the JSON twin of its page (public API)
-    pages/<slug>.json   what a card's page shows (figures formatted, charts as Plotly JSON)
-    api/index.json      the catalogue (/index.json), api/compare.json (/compare/index.json),
-    api/picker.json     every card's slug, title and suites, for the comparison page's pickers
+    data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
+    site/leaderboard.json  the home page's rows, figures formatted, and its filter values
+    site/compare.json      the comparison page's suites with a few members by name
+    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API)
+    pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
+    api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
+    api/picker.json        every card's slug, title and suites, for the comparison page's pickers
 
-Hugo parses only the first three as data; the rest are assets read by the one page that uses
-them. Each card contributes its own pieces of text (CardParts), so a set of cards can be written
+Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
+changes only when a card is added, removed or renamed. The rest are assets read by the one page
+that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (CardParts), so a set of cards can be written
 again after one card changed without recomputing or reformatting the others. Files are replaced
 through a temp file and a rename (never seen half-written) and left alone when their text is the
 same, so a running preview reloads only what changed.
@@ -75,7 +76,7 @@ def site_texts(parts):
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
-    return {"cards.json": titles, "leaderboard.json": leaderboard, "compare.json": dumps({"suites": summary}),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker}
 
@@ -117,24 +118,30 @@ def write_if_changed(path, text):
     return True
 
 
-def write_site_data(out_dir, parts, files):
+def write_site_data(out_dir, parts, files, written=None):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); remove per-card files of cards
-    no longer present. Returns the number of files written."""
+    no longer present. `written` (name → text), kept by the caller between calls, spares reading
+    unchanged shared files again. Returns the number of files written."""
     out_dir = Path(out_dir)
-    for folder in PER_CARD_DIRS + ("api",):
+    for folder in PER_CARD_DIRS + ("api", "data", "site"):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
     with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
-        written = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
+        written_now = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
     wanted = {f"{p['slug']}.json" for p in parts}
     for folder in PER_CARD_DIRS:
         for name in os.listdir(out_dir / folder):
             if name.endswith(".json") and name not in wanted:
                 os.unlink(out_dir / folder / name)
+    known = {} if written is None else written
+    count = written_now
     for name, text in site_texts(parts).items():
-        written += write_if_changed(out_dir / name, text)
-    return written
+        if known.get(name) == text and (out_dir / name).exists():
+            continue
+        count += write_if_changed(out_dir / name, text)
+        known[name] = text
+    return count
 
 
 def missing_card_files(out_dir, slugs):

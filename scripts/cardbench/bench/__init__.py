@@ -1,1 +1,146 @@
-"""Build, aggregation and page-weight benchmark on synthetic cards."""
+"""Build, aggregation and page-weight benchmark on synthetic cards (`cardbench bench`).
+
+run_bench(cards, report_path, progress=callback) generates `cards` synthetic card files in a
+temporary copy of the project, measures aggregation, the Hugo build against a floor of plain
+pages, page weight, browser timings, the preview's incremental rebuild and the collector's
+overhead, and writes the report (docs/benchmarks.md). Nothing in the work tree changes but the
+report.
+"""
+
+import datetime
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from . import measure
+from .machine import describe, load_average
+from .project import make_floor_project, make_project
+from .report import render
+from .synth import DEFAULT_SEED, card_data, card_text, slug_for, write_cards
+from .weight import gzip_size, page_parts, public_file, tree_size
+
+
+def _best(runs):
+    return min(runs, key=lambda m: m.seconds)
+
+
+def _check(measured, what):
+    if not measured.ok:
+        raise RuntimeError(f"{what} failed ({measured.returncode}):\n{measured.tail()}")
+    return measured
+
+
+def _change_one_card(project, index, seed):
+    """Edit one card the way a contributor would: one more run in its first subtest."""
+    path = project / "data" / "cards" / f"{slug_for(index)}.yaml"
+    data = card_data(index, seed)
+    first = data["sessions"][0]["results"][0]
+    first["runs"] = first["runs"] + [first["runs"][-1]]
+    path.write_text(card_text(data), encoding="utf-8")
+
+
+def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, quick=False, keep=False,
+              seed=DEFAULT_SEED, browser=True, preview=True, collector=True):
+    """Run every measurement and write the report. Returns the results dict."""
+    from ..aggregate import card_title
+    from ..incremental import default_workers
+    from ..pagemodel import DEFAULT_MEMBERS
+
+    steps = {}
+    base = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=work_dir))
+    results = {"cards": cards, "seed": seed, "quick": quick, "date": datetime.date.today().isoformat(),
+               "machine": describe(measure.HUGO), "load_start": load_average(), "workers": default_workers(),
+               "steps": steps, "browser": None, "preview": None, "collector": None}
+
+    def step(name, fn, *args, **kwargs):
+        progress(f"bench: {name} …")
+        start = time.perf_counter()
+        value = fn(*args, **kwargs)
+        steps[name] = time.perf_counter() - start
+        progress(f"bench: {name}: {steps[name]:.1f} s")
+        return value
+
+    try:
+        project = step("copy the project", make_project, base / "site")
+        step(f"generate {cards:,} synthetic cards", write_cards, project / "data" / "cards", cards, seed)
+
+        cold = step("aggregate every card (no cache)", lambda: _check(measure.aggregate(project), "aggregate"))
+        warm = step("aggregate, unchanged (cache)", lambda: _check(measure.aggregate(project), "aggregate"))
+        _change_one_card(project, 0, seed)
+        one = step("aggregate, one card changed", lambda: _check(measure.aggregate(project), "aggregate"))
+        results["aggregate"] = {"cold": cold, "warm": warm, "one_changed": one}
+
+        floor_project = step("make the floor project", make_floor_project, base / "floor", cards)
+        site_runs, floor_runs = [], []
+        for attempt in range(1 if quick else 2):
+            for runs, proj, dest, name in ((floor_runs, floor_project, base / "floor-public", "floor"),
+                                           (site_runs, project, base / "public", "site")):
+                shutil.rmtree(dest, ignore_errors=True)
+                runs.append(step(f"hugo build, {name} #{attempt + 1}",
+                                 lambda: _check(measure.hugo(proj, dest), f"hugo ({name})")))
+        results["build"] = {"site": _best(site_runs), "floor": _best(floor_runs)}
+        shutil.rmtree(base / "floor-public", ignore_errors=True)
+        if not quick:  # what minifying costs, for the report's account of the difference
+            dest = base / "public-unminified"
+            results["build"]["site_unminified"] = step(
+                "hugo build, site without --minify", lambda: _check(measure.hugo(project, dest, minify=False), "hugo"))
+            shutil.rmtree(dest, ignore_errors=True)
+        public = base / "public"
+
+        results["public"] = tree_size(public)
+        card_url = f"/cards/{slug_for(0)}/"
+        results["card_url"] = card_url
+        results["card_parts"] = page_parts(public, card_url)
+        picker = next(iter(public.glob("generated/api/picker.*.json")), None)
+        picker_bytes = picker.read_bytes() if picker else b""
+        results["picker_bytes"] = (len(picker_bytes), gzip_size(picker_bytes))
+
+        if browser:
+            from .browser import time_pages
+
+            pages = {"card": (card_url, False), "compare": ("/compare/", True)}
+            try:
+                results["browser"] = step("browser timings", time_pages, public, pages, 1 if quick else 3)
+                results["browser_runs"] = 1 if quick else 3
+            except Exception as exc:  # no Chromium or Playwright here: say so in the report
+                results["browser_skipped"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if results["browser"]:
+            fetched = [urlsplit(u).path for u in results["browser"]["compare"]["fetched"]]
+            results["compare_parts"] = page_parts(public, "/compare/", fetched)
+        summary = json.loads((project / "build" / "hugo-data" / "site" / "compare.json").read_text(encoding="utf-8"))
+        results["compare_chosen"] = len({m["slug"] for s in summary["suites"] for m in s["members"][:DEFAULT_MEMBERS]})
+
+        if preview:
+            from .preview import measure_preview
+
+            new = []
+            for index in range(cards, cards + (1 if quick else 3)):
+                data = card_data(index, seed)
+                new.append((data["slug"], card_title(data), card_text(data)))
+            results["preview"] = step("preview: add cards to a running server", measure_preview, project, new,
+                                      base / "preview.log")
+        if collector and not quick:
+            from .collector import measure_collector
+
+            results["collector"] = step("collector, quick profile on a throttled loop card", measure_collector, base)
+        elif collector:
+            from .collector import CollectorResult
+
+            results["collector"] = CollectorResult(not_measured="skipped in a quick run (it takes minutes)")
+        results["load_end"] = load_average()
+        text = render(results)
+        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(report_path).write_text(text, encoding="utf-8")
+        progress(f"bench: wrote {report_path}")
+        return results
+    finally:
+        if keep:
+            progress(f"bench: kept {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+__all__ = ["run_bench"]

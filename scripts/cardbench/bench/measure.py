@@ -57,8 +57,9 @@ def aggregate(project, no_cache=False):
     return run(argv, cwd=project)
 
 
-def hugo(project, destination):
-    return run([HUGO, *HUGO_FLAGS, "--source", project, "--destination", destination], cwd=project)
+def hugo(project, destination, minify=True):
+    flags = HUGO_FLAGS if minify else [f for f in HUGO_FLAGS if f != "--minify"]
+    return run([HUGO, *flags, "--source", project, "--destination", destination], cwd=project)
 
 
 __all__ = ["run", "aggregate", "hugo", "Measured", "HUGO", "PYTHON"]

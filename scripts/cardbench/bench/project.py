@@ -1,9 +1,10 @@
 """Temporary copies of the site project for the benchmark: one with synthetic card files, and the
 "floor" — the same site frame (config, baseof, header, footer, scripts) making N trivial pages."""
 
-import json
 import shutil
 from pathlib import Path
+
+from ..sitedata import write_site_data
 
 ROOT = Path(__file__).resolve().parents[3]
 SITE_PARTS = ["config.toml", "layouts", "content", "assets", "static", "data/schema"]
@@ -48,10 +49,7 @@ def make_floor_project(work_dir, count):
         if review.name != "_index.md":
             review.unlink()
     (project / "layouts" / "cards" / "page.html").write_text(FLOOR_PAGE, encoding="utf-8")
-    data = project / "build" / "hugo-data"
-    (data / "cards").mkdir(parents=True)
-    (data / "leaderboard.json").write_text("[]", encoding="utf-8")
-    (data / "compare.json").write_text(json.dumps({"suites": []}), encoding="utf-8")
+    write_site_data(project / "build" / "hugo-data", [], {})  # the data files of a site without cards
     return project
 
 

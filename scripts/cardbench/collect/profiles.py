@@ -1,25 +1,28 @@
 """What each profile runs, and how long it takes.
 
-Durations (estimated by `estimate_seconds`, for a card writing 20 MB/s and reading 40 MB/s;
-`tests/test_collect_profiles.py` checks the quick budget):
+Durations: `estimate_seconds` for a card writing 20 MB/s and reading 40 MB/s, and measured on
+throttled loop-device cards (15 MB/s write, 30 MB/s read, 500/1500 IOPS, 16 GiB, unless noted);
+tests/test_collect_units.py checks the quick budget.
 
-  quick     about 1.5 minutes (budget: 3). Every tool once: the CrystalDiskMark 8 default set
-            (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1; write and read; one 5-second run
-            each over 1 GiB), one dd write and read (4 MiB blocks, 256 MiB), a dd write sweep
-            4 KiB…4 MiB (6 sizes, 4 MiB each), flashbench -a, one --open-au sweep (2 AUs).
-            No f3probe: it writes about 2 GB whatever the card (measured: 2 min 23 s on a
-            15 MB/s card), more than the whole quick budget.
-  standard  about 20 minutes (6 at 90 MB/s). The CrystalDiskMark 8 default set and the
-            cdm_fio.sh set (SEQ1G Q1T1, SEQ512K Q1T1, SEQ32M Q32T1, RND4K Q1T1, RND4K Q32T1,
-            RND4K Q8T8), three runs each; dd 4 MiB x 256 write and read, five runs each; a dd
-            write sweep 4 KiB…4 MiB (11 sizes, 16 MiB each); flashbench -a, -f, and --open-au
-            sequential (1, 2, 4, 8 AUs) and --random (1, 2, 4 AUs).
-  full      standard with five fio runs, longer sweeps, f3probe, and a sustained fill of the
-            whole card (throughput against GB written: the SLC cache and its end). The fill
-            dominates: card size / write speed, e.g. 55 minutes for 64 GB at 20 MB/s.
+  quick     estimate 1.4 min, measured 1 min 22 s (budget: 3 min). Every tool once: the
+            CrystalDiskMark 8 default set (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1; write
+            then read; one 5-second run each over 1 GiB), one dd write and read (4 MiB blocks,
+            256 MiB), a dd write sweep 4 KiB…4 MiB (6 sizes, 4 MiB each), flashbench -a, one
+            --open-au sweep (2 AUs). No f3probe: it writes about 2 GB whatever the card (measured:
+            2 min 23 s on the 15 MB/s card), more than the whole quick budget.
+  standard  estimate 21 min (8 at 90 MB/s), measured 25 min 14 s. The CrystalDiskMark 8 default
+            set and the cdm_fio.sh set (SEQ1G Q1T1, SEQ512K Q1T1, SEQ32M Q32T1, RND4K Q1T1,
+            RND4K Q32T1, RND4K Q8T8), three runs each; dd 4 MiB x 256 write and read, five runs
+            each; a dd write sweep 4 KiB…4 MiB (11 sizes, 16 MiB each); flashbench -a, -f, and
+            --open-au sequential (1, 2, 4, 8 AUs) and --random (1, 2, 4 AUs).
+  full      standard with five fio runs, longer open-AU sweeps down to 16 KiB, f3probe, and a
+            sustained fill of the whole card (throughput against GB written: the SLC cache and
+            its end). The fill dominates: card size / write speed, e.g. 53 minutes for 64 GB at
+            20 MB/s; estimate 90 min for a 64 GB card at 20 MB/s. Measured: 22 min 46 s on a
+            4 GiB card at 45 MB/s write, 90 MB/s read.
   readonly  never writes the raw card: fio and dd reads on the device (fio --readonly), fio and
             dd writes to a 1 GiB file on the card's mounted filesystem, flashbench -a (reads).
-            About 10 minutes, plus laying out the test file once (1 GiB at write speed).
+            Estimate 9 min, measured 11 min 16 s (ext4).
 
 Time-based fio runs keep durations fixed on slow cards; SEQ1G (one 1 GiB I/O) and SEQ32M Q32T1
 (1 GiB in flight) cannot be cut short, so they cost 1 GiB at the card's speed per run.

@@ -63,7 +63,7 @@ def run_fio(ctx, step):
     mean = sum(results[0]["runs"]) / len(results[0]["runs"])
     iops = sum(results[0]["iops"]) / len(results[0]["iops"])
     return Outcome(entries=[("results", r) for r in results],
-                   summary=f"{mean:.1f} MB/s, {iops:.0f} IOPS")
+                   summary=f"{mean:.1f} MB/s, {iops:.3g} IOPS")
 
 
 def run_dd(ctx, step):

@@ -25,7 +25,7 @@ from .units import binary_size
 TOOL = "flashbench"
 
 TIME_NS = {"ns": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "ms": 1e6, "s": 1e9}
-RATE_MB_S = {"B/s": 1e-6, "K/s": 1e-3, "M/s": 1.0, "G/s": 1e3}
+RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}
 
 _TIME = r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|µs|μs|us|Âµs|ms|s)"
 # flashbench formats each time into 7 characters, so a negative diff (always printed in ns) can
@@ -35,7 +35,8 @@ _DIFF = r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|µs|μs|us|Âµs|ms|s|n)?"
 _ALIGN_NEW = re.compile(rf"^align\s+(\d+)\s+pre\s+{_TIME}\s+on\s+{_TIME}\s+post\s+{_TIME}\s+diff\s+{_DIFF}\s*$")
 _ALIGN_OLD = re.compile(rf"^Aligned\s*@\s*(\d+)\s+Delay:?\s*{_TIME}\s*$")
 _SIZE = r"\d+(?:\.\d+)?(?:[KMG]iB|B)"
-_RATE = re.compile(r"^(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(B/s|K/s|M/s|G/s)$")
+# flashbench prints rates in 7 characters, so a fast one loses its "s": "1.462G/".
+_RATE = re.compile(r"^(\d+(?:\.\d+)?(?:e[-+]?\d+)?)([BKMG])/s?$")
 _ROW = re.compile(rf"^({_SIZE})\s+(.*)$")
 
 

@@ -1,0 +1,128 @@
+"""Incremental preview: a card file added while `cardbench serve` runs, until its page is served.
+
+The clock starts just before the file is written and stops when the new page's address answers
+200 with the card in it (polled every 10 ms), so it covers the serve loop noticing the file,
+aggregation of the changed card, writing the data and Hugo's server rebuilding.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .measure import PYTHON
+from .project import ROOT
+
+
+@dataclass
+class PreviewResult:
+    startup_seconds: float = 0.0          # server start to the home page answering
+    rebuilds: list = field(default_factory=list)  # seconds per added card
+    hugo_peak_mib: float | None = None    # the Hugo server's peak memory
+    failed: str | None = None
+    log_tail: str = ""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url, timeout=5):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, ""
+    except (urllib.error.URLError, ConnectionError, TimeoutError, socket.timeout):
+        return None, ""
+
+
+def _descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            try:
+                children = [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            out += children
+            todo += children
+    return out
+
+
+def _peak_mib(pid, name):
+    """Peak resident memory (VmHWM) of the first descendant process called `name`."""
+    for child in _descendants(pid):
+        try:
+            status = Path(f"/proc/{child}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("Name", "").strip() == name and "VmHWM" in fields:
+            return int(fields["VmHWM"].split()[0]) / 1024
+    return None
+
+
+def _write_card(path, text):
+    tmp = path.with_name(f".{path.name}.tmp")  # names starting with '.' are not card files
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_timeout=600, settle=3.0):
+    """Start the preview on a project copy, then add each (slug, title, text) of new_cards in turn."""
+    result = PreviewResult()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with open(log_path, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen([PYTHON, "-m", "cardbench.bench.serve_project", str(project), str(port)],
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            start = time.perf_counter()
+            while _get(base + "/")[0] != 200:
+                if proc.poll() is not None:
+                    result.failed = f"the preview server exited with {proc.returncode}"
+                    return result
+                if time.perf_counter() - start > startup_timeout:
+                    result.failed = "the preview server did not answer in time"
+                    return result
+                time.sleep(0.2)
+            result.startup_seconds = time.perf_counter() - start
+            time.sleep(settle)
+            for slug, title, text in new_cards:
+                url = f"{base}/cards/{slug}/"
+                begin = time.perf_counter()
+                _write_card(Path(project) / "data" / "cards" / f"{slug}.yaml", text)
+                while True:
+                    status, body = _get(url)
+                    if status == 200 and title in body:
+                        break
+                    if time.perf_counter() - begin > rebuild_timeout:
+                        result.failed = f"{url} was not served within {rebuild_timeout} s"
+                        return result
+                    time.sleep(0.01)
+                result.rebuilds.append(time.perf_counter() - begin)
+                time.sleep(settle)  # let the server finish before the next card
+            result.hugo_peak_mib = _peak_mib(proc.pid, "hugo")
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)  # serve stops its Hugo server on the way out
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)  # its own session: only what it started
+                    proc.wait()
+    result.log_tail = "\n".join(Path(log_path).read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
+    return result
+
+
+__all__ = ["measure_preview", "PreviewResult"]

@@ -1,0 +1,219 @@
+"""The build benchmark and the work it measures: synthetic cards, the fast YAML path, the cached
+aggregation, and `cardbench bench` itself at a small size (no timed assertions)."""
+
+import filecmp
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardbench import cardfile
+from cardbench.aggregate import aggregate, write_outputs
+from cardbench.bench import run_bench
+from cardbench.bench.report import summary_rows
+from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
+from cardbench.incremental import SiteDataBuilder
+from cardbench.pagemodel import format_number, num
+from cardbench.validate import card_paths, validate_paths
+
+from conftest import ROOT
+
+SHIPPED = ROOT / "data" / "cards"
+
+
+def different_files(a, b):
+    """Paths that differ between two folders (missing on either side or different bytes)."""
+    cmp = filecmp.dircmp(a, b)
+    out = []
+
+    def walk(c, prefix):
+        out.extend(prefix + name for name in c.left_only + c.right_only)
+        _, mismatch, errors = filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)
+        out.extend(prefix + name for name in mismatch + errors)
+        for name, sub in c.subdirs.items():
+            walk(sub, prefix + name + "/")
+
+    walk(cmp, "")
+    return out
+
+
+# --- synthetic cards ----------------------------------------------------------------------------
+
+def test_synthetic_cards_are_valid_and_deterministic(tmp_path):
+    paths = write_cards(tmp_path / "cards", 24)
+    cards, findings = validate_paths(paths)
+    assert [str(f) for f in findings if f.severity == "error"] == []
+    assert [str(f) for f in findings] == []  # not even warnings: figures stay below the bus ceilings
+    assert len(cards) == 24
+    assert card_text(card_data(7)) == paths[7].read_text(encoding="utf-8")
+    assert card_text(card_data(7, seed=1)) != card_text(card_data(7))
+    card = cards[0].data
+    fio = [s for s in card["sessions"] if s.get("results")]
+    assert len(fio) == 2 and all(len(r["runs"]) == 10 for s in fio for r in s["results"])
+    assert {len(s["results"]) for s in fio} <= {8, 12}
+    device = card["sessions"][2]
+    assert device["dd"] and device["dd_sweeps"] and len(device["flashbench_open_au"]) == 4
+
+
+# --- the fast YAML path -------------------------------------------------------------------------
+
+def careful(text, path):
+    original = cardfile._parse_fast
+    cardfile._parse_fast = lambda *_: None
+    try:
+        return cardfile.parse_card_text(text, path)
+    finally:
+        cardfile._parse_fast = original
+
+
+def yaml_files():
+    hostile = ROOT / "tests" / "hostile"
+    return sorted(SHIPPED.glob("*.yaml")) + sorted(hostile.rglob("*.yaml")) + sorted(hostile.rglob("*.yml"))
+
+
+@pytest.mark.parametrize("path", yaml_files(), ids=lambda p: p.name)
+def test_fast_yaml_path_reads_what_the_careful_loader_reads(path):
+    """libyaml only ever accepts: same data, same positions; anything else is the careful loader's."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        pytest.skip("not UTF-8: load_card rejects it before parsing")
+    fast = cardfile._parse_fast(text, path)
+    try:
+        slow = careful(text, path)
+    except cardfile.CardFileError as exc:
+        assert fast is None, f"fast path accepted what the careful loader rejects: {exc}"
+        with pytest.raises(cardfile.CardFileError) as raised:
+            cardfile.parse_card_text(text, path)
+        assert str(raised.value) == str(exc)
+        return
+    if fast is not None:
+        assert repr(fast.data) == repr(slow.data)
+        assert fast.positions == slow.positions
+
+
+@pytest.mark.parametrize("text", [
+    "a: &x [1]\nb: *x\nc: *x\n",                         # aliases: counted, within the limit
+    "".join(f"k{i}: &a{i} [1]\n" for i in range(120)) + "".join(f"r{i}: *a{i}\n" for i in range(120)),
+    "a:" + " [" * 40 + " ]" * 40 + "\n",                 # nesting beyond the limit
+    "a: 1\na: 2\n",
+    "a:\n\t- 1\n",
+])
+def test_fast_path_leaves_limits_and_errors_to_the_careful_loader(text):
+    try:
+        expected = str(careful(text, "t.yaml").data)
+    except cardfile.CardFileError as exc:
+        expected = str(exc)
+    try:
+        got = str(cardfile.parse_card_text(text, "t.yaml").data)
+    except cardfile.CardFileError as exc:
+        got = str(exc)
+    assert got == expected
+
+
+# --- number formatting as Hugo's lang.FormatNumber ------------------------------------------------
+
+@pytest.mark.parametrize("value, digits, text", [
+    (818.5, 0, "819"), (0.235, 2, "0.24"), (1234.5, 0, "1,235"), (12.25, 1, "12.3"), (-2.5, 0, "-3"),
+    (1970, 0, "1,970"), (0.1, 2, "0.10"),
+])
+def test_numbers_round_half_away_from_zero_like_hugo(value, digits, text):
+    assert format_number(value, digits) == text
+
+
+def test_figures_keep_three_significant_places():
+    assert [num(v) for v in (None, 745.26, 74.526, 7.4526)] == ["–", "745", "74.5", "7.45"]
+
+
+# --- cached aggregation -------------------------------------------------------------------------
+
+def test_cached_aggregation_writes_what_a_full_aggregation_writes(tmp_path):
+    paths = card_paths(SHIPPED)
+    cards, findings = validate_paths(paths)
+    write_outputs(aggregate([c.data for c in cards]), tmp_path / "full")
+    builder = SiteDataBuilder(SHIPPED, tmp_path / "cached", tmp_path / "cached.cache.json", workers=1)
+    first = builder.build(paths)
+    assert [str(f) for f in first.findings] == [str(f) for f in findings]
+    assert (first.cards, first.checked, first.reused) == (len(cards), len(paths), 0)
+    assert different_files(tmp_path / "full", tmp_path / "cached") == []
+    again = SiteDataBuilder(SHIPPED, tmp_path / "cached", tmp_path / "cached.cache.json", workers=1).build(paths)
+    assert (again.checked, again.reused, again.written) == (0, len(paths), 0)
+    assert [str(f) for f in again.findings] == [str(f) for f in findings]
+
+
+def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 6)
+    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+
+    def build():
+        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+
+    assert build().checked == 6
+    touched = cards_dir / f"{slug_for(1)}.yaml"
+    os.utime(touched, ns=(1, 1))  # same bytes, other time: reused by its hash
+    assert (build().checked, build().reused) == (0, 6)
+    data = card_data(2)
+    data["sessions"][0]["results"][0]["runs"][0] += 1
+    (cards_dir / f"{slug_for(2)}.yaml").write_text(card_text(data), encoding="utf-8")
+    (cards_dir / f"{slug_for(3)}.yaml").unlink()
+    write_cards(cards_dir, 1, start=6)
+    result = build()
+    assert (result.checked, result.reused, result.cards) == (2, 4, 6)
+    assert not (out / "cards" / f"{slug_for(3)}.json").exists() and (out / "pages" / f"{slug_for(6)}.json").exists()
+    reference = tmp_path / "reference"
+    cards, _ = validate_paths(card_paths(cards_dir))
+    write_outputs(aggregate([c.data for c in cards]), reference)
+    assert different_files(reference, out) == []
+
+
+def test_a_card_with_an_error_stops_the_cached_build_too(tmp_path):
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 3)
+    out = tmp_path / "out"
+    builder = SiteDataBuilder(cards_dir, out, tmp_path / "cache.json", workers=1)
+    builder.build(card_paths(cards_dir))
+    before = (out / "site" / "leaderboard.json").read_text(encoding="utf-8")
+    (cards_dir / "broken-card.yaml").write_text("slug: broken-card\nbrand: [oops\n", encoding="utf-8")
+    result = builder.build(card_paths(cards_dir))
+    assert result.errors and result.written == 0
+    assert any("broken-card.yaml:" in str(f) for f in result.findings)
+    assert (out / "site" / "leaderboard.json").read_text(encoding="utf-8") == before
+
+
+def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
+    import cardbench.incremental as incremental
+
+    monkeypatch.setattr(incremental, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(incremental, "CHUNK", 3)
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 8)
+    one = SiteDataBuilder(cards_dir, tmp_path / "one", workers=1).build(card_paths(cards_dir))
+    two = SiteDataBuilder(cards_dir, tmp_path / "two", workers=2).build(card_paths(cards_dir))
+    assert (one.cards, two.cards) == (8, 8)
+    assert different_files(tmp_path / "one", tmp_path / "two") == []
+
+
+# --- the benchmark itself -----------------------------------------------------------------------
+
+def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
+    report = tmp_path / "benchmarks.md"
+    browser = bool(shutil.which("chromium") or os.path.exists("/usr/bin/chromium"))
+    results = run_bench(20, report, work_dir=tmp_path, quick=True, browser=browser)
+    text = report.read_text(encoding="utf-8")
+    assert "at 20 cards" in text and "## Machine" in text and "Load average" in text
+    rows = {what: (measured, target) for what, measured, target, _ in summary_rows(results)}
+    for what in ("Aggregation, unchanged cards (cached)", "Aggregation, every card (no cache)",
+                 "Full Hugo build ÷ plain-page floor", "Preview: new card file → its page served",
+                 "Card page, everything it loads (gzip)", "First chart drawn, card page",
+                 "First chart drawn, comparison page", "Collector wall ÷ (bytes moved ÷ throttle)"):
+        assert what in rows and what in text
+    assert results["preview"].failed is None and len(results["preview"].rebuilds) == 1
+    assert results["aggregate"]["warm"].ok and results["build"]["site"].ok
+    assert "not measured yet" in rows["Collector wall ÷ (bytes moved ÷ throttle)"][0]
+    if browser:
+        compare = results["browser"]["compare"]
+        assert len(compare["fetched"]) <= results["compare_chosen"]  # only the chosen cards' data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmarks.md"]  # the project copy is gone
