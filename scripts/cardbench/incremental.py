@@ -3,7 +3,7 @@
 Checking (YAML, schema, rules) and aggregating a card depends only on its file, the raw outputs it
 names, the code and schema, and the date (no date may lie in the future). So every card's result
 is kept in a cache file beside the output folder (<out>.cache.json): its findings and the small
-pieces of text it adds to the shared files (sitedata.CardParts). A card whose file is unchanged —
+pieces of text it adds to the shared files (sitedata.card_parts). A card whose file is unchanged —
 same size, modification time and inode, or failing that the same SHA-256 — is not read again;
 its own output files are already in place. Changed cards are checked in worker processes (one per
 core) when there are many. Findings and outputs are the same as `validate_paths` + `aggregate` +

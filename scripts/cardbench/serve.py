@@ -51,12 +51,13 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
                 seen_full = now_full
             if changed:
                 seen = now
+                started = time.monotonic()
                 findings = rebuild(cards_dir, out_dir, builder, save=False)  # the cache is kept in memory
                 for finding in findings:
                     report(str(finding))
                 errors = sum(f.severity == "error" for f in findings)
                 report("card files changed: " + (f"{errors} error(s); the preview keeps the last good data"
-                                                  if errors else "statistics updated"))
+                                                  if errors else f"statistics updated in {time.monotonic() - started:.2f} s"))
     finally:
         if server.poll() is None:
             server.terminate()

@@ -129,11 +129,8 @@ def write_site_data(out_dir, parts, files, written=None):
     jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
     with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
         written_now = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
-    wanted = {f"{p['slug']}.json" for p in parts}
-    for folder in PER_CARD_DIRS:
-        for name in os.listdir(out_dir / folder):
-            if name.endswith(".json") and name not in wanted:
-                os.unlink(out_dir / folder / name)
+    # Card files first, then the lists that name them, then removals: a running Hugo server never
+    # sees a card listed whose files are missing.
     known = {} if written is None else written
     count = written_now
     for name, text in site_texts(parts).items():
@@ -141,6 +138,11 @@ def write_site_data(out_dir, parts, files, written=None):
             continue
         count += write_if_changed(out_dir / name, text)
         known[name] = text
+    wanted = {f"{p['slug']}.json" for p in parts}
+    for folder in PER_CARD_DIRS:
+        for name in os.listdir(out_dir / folder):
+            if name.endswith(".json") and name not in wanted:
+                os.unlink(out_dir / folder / name)
     return count
 
 

@@ -101,7 +101,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
         if browser:
             from .browser import time_pages
 
-            pages = {"card": (card_url, False), "compare": ("/compare/", True)}
+            pages = {"card": (card_url, False, None), "compare": ("/compare/", True, None),
+                     "card, second page of a visit": (card_url, False, f"/cards/{slug_for(1)}/")}
             try:
                 results["browser"] = step("browser timings", time_pages, public, pages, 1 if quick else 3)
                 results["browser_runs"] = 1 if quick else 3

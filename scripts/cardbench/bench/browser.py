@@ -80,11 +80,18 @@ def chromium():
             browser.close()
 
 
-def time_page(browser, url, picker=False, timeout_ms=60_000):
-    """One cold load (fresh browser context) of a page with charts; returns the timings.
-    With picker=True also times the comparison page's card picker: focus to its options filled."""
+def time_page(browser, url, picker=False, prime=None, timeout_ms=60_000):
+    """One load of a page with charts in a fresh browser context (nothing cached); returns the timings.
+    With `prime`, that page is loaded first in the same context, so scripts come from the browser's
+    caches (a reader's second page). With picker=True also times the comparison page's card picker:
+    focus to its options filled."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
+        if prime:
+            first = context.new_page()
+            first.goto(prime, wait_until="load", timeout=timeout_ms)
+            first.wait_for_load_state("networkidle", timeout=timeout_ms)
+            first.close()
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -123,12 +130,13 @@ def median_timings(runs):
 
 
 def time_pages(public, pages, repeat=3):
-    """{name: median timings} for pages given as {name: (path, picker)} of a built site."""
+    """{name: median timings} for pages given as {name: (path, picker, prime path or None)} of a built site."""
     out = {}
     with serve_dir(public) as base, chromium() as browser:
-        for name, (path, picker) in pages.items():
-            time_page(browser, base + path, picker)  # warm the server and the OS file cache
-            out[name] = median_timings([time_page(browser, base + path, picker) for _ in range(repeat)])
+        for name, (path, picker, prime) in pages.items():
+            prime_url = base + prime if prime else None
+            time_page(browser, base + path, picker, prime_url)  # warm the server and the OS file cache
+            out[name] = median_timings([time_page(browser, base + path, picker, prime_url) for _ in range(repeat)])
     return out
 
 

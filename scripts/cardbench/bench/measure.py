@@ -50,11 +50,18 @@ def run(argv, cwd=None, env=None):
                         out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
 
 
+def code_env(project):
+    """Environment that runs the project copy's own cardbench package (see project.make_project)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(project) / "scripts"), env.get("PYTHONPATH")]))
+    return env
+
+
 def aggregate(project, no_cache=False):
     """`cardbench aggregate` for a project copy, as `make aggregate` runs it."""
     argv = [PYTHON, "-m", "cardbench", "aggregate", "--cards-dir", project / "data" / "cards",
             "--out", project / "build" / "hugo-data"] + (["--no-cache"] if no_cache else [])
-    return run(argv, cwd=project)
+    return run(argv, cwd=project, env=code_env(project))
 
 
 def hugo(project, destination, minify=True):
@@ -62,4 +69,4 @@ def hugo(project, destination, minify=True):
     return run([HUGO, *flags, "--source", project, "--destination", destination], cwd=project)
 
 
-__all__ = ["run", "aggregate", "hugo", "Measured", "HUGO", "PYTHON"]
+__all__ = ["run", "aggregate", "hugo", "code_env", "Measured", "HUGO", "PYTHON"]

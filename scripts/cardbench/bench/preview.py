@@ -6,6 +6,7 @@ aggregation of the changed card, writing the data and Hugo's server rebuilding.
 """
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,14 +16,15 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .measure import PYTHON
-from .project import ROOT
+from .measure import PYTHON, code_env
 
 
 @dataclass
 class PreviewResult:
-    startup_seconds: float = 0.0          # server start to the home page answering
+    startup_seconds: float = 0.0          # server start to the first page answering
     rebuilds: list = field(default_factory=list)  # seconds per added card
+    aggregation: list = field(default_factory=list)  # the serve loop's own time per change (its log)
+    hugo_builds: list = field(default_factory=list)  # Hugo's rebuild times after each card (its log), ms
     hugo_peak_mib: float | None = None    # the Hugo server's peak memory
     failed: str | None = None
     log_tail: str = ""
@@ -77,6 +79,24 @@ def _write_card(path, text):
     os.replace(tmp, path)
 
 
+READY_PAGE = "/methodology/"
+
+
+def _log_figures(text):
+    """Per added card: the serve loop's aggregation seconds and Hugo's rebuild milliseconds."""
+    aggregation, hugo, current = [], [], None
+    for line in text.splitlines():
+        match = re.search(r"statistics updated in ([0-9.]+) s", line)
+        if match:
+            aggregation.append(float(match.group(1)))
+            current = []
+            hugo.append(current)
+        match = re.match(r"Total in ([0-9]+) ms", line.strip())
+        if match and current is not None:
+            current.append(int(match.group(1)))
+    return aggregation, hugo
+
+
 def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_timeout=600, settle=3.0):
     """Start the preview on a project copy, then add each (slug, title, text) of new_cards in turn."""
     result = PreviewResult()
@@ -84,11 +104,13 @@ def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_
     base = f"http://127.0.0.1:{port}"
     with open(log_path, "w", encoding="utf-8") as log:
         proc = subprocess.Popen([PYTHON, "-m", "cardbench.bench.serve_project", str(project), str(port)],
-                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                cwd=project, env=code_env(project), stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
         try:
             start = time.perf_counter()
-            while _get(base + "/")[0] != 200:
+            # Waits on a page no card changes: an open home page (every card in one table) would be
+            # rendered again after each card, which the report gives separately.
+            while _get(base + READY_PAGE)[0] != 200:
                 if proc.poll() is not None:
                     result.failed = f"the preview server exited with {proc.returncode}"
                     return result
@@ -121,7 +143,9 @@ def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)  # its own session: only what it started
                     proc.wait()
-    result.log_tail = "\n".join(Path(log_path).read_text(encoding="utf-8", errors="replace").splitlines()[-15:])
+    log = Path(log_path).read_text(encoding="utf-8", errors="replace")
+    result.log_tail = "\n".join(log.splitlines()[-15:])
+    result.aggregation, result.hugo_builds = _log_figures(log)
     return result
 
 

@@ -21,7 +21,8 @@ FLOOR_PAGE = """{{- /* A plain page: a heading and a line of text in the site's 
 
 
 def make_project(work_dir, cards_dir=None):
-    """A copy of the site in work_dir whose data/cards holds cards_dir's files (default: none)."""
+    """A copy of the site and of the cardbench package in work_dir whose data/cards holds cards_dir's
+    files (default: none). Run the copy's package with measure.code_env(work_dir)."""
     work_dir = Path(work_dir)
     for name in SITE_PARTS:
         src, dst = ROOT / name, work_dir / name
@@ -37,6 +38,9 @@ def make_project(work_dir, cards_dir=None):
         cards.mkdir(parents=True)
     (work_dir / "data" / "raw").mkdir(parents=True, exist_ok=True)
     shutil.copytree(PLOTLY, work_dir / "node_modules" / PLOTLY.name)
+    # The package too: every measurement runs one version of the code, whatever changes in the work tree.
+    shutil.copytree(ROOT / "scripts" / "cardbench", work_dir / "scripts" / "cardbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return work_dir
 
 
