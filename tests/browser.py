@@ -1,45 +1,9 @@
-"""Headless Debian Chromium driven by Playwright, and a local static server for a built site."""
+"""Headless Debian Chromium driven by Playwright, a local static server for a built site, and a
+collector of what went wrong on a page. The browser and server come from the benchmark's module."""
 
-import functools
-import shutil
-import threading
-from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from cardbench.bench.browser import CHROMIUM, CHROMIUM_ARGS, chromium, serve_dir
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@contextmanager
-def serve_dir(directory):
-    """Serve a folder on a free localhost port; yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@contextmanager
-def chromium():
-    """A Playwright browser on Debian's Chromium (never a downloaded one)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "PageProblems", "chromium", "serve_dir"]
 
 
 class PageProblems:

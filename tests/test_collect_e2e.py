@@ -118,9 +118,13 @@ def test_quick_profile_on_a_throttled_card_stops_on_sigint_and_resumes(tmp_path)
     # Sequential figures match the throttle (decimal MB/s).
     for dd in session["dd"]:
         assert within(dd["runs"][0], 15.0 if dd["op"] == "write" else 30.0), dd
-    for test in ("SEQ1M Q8T1", "SEQ1M Q1T1"):
-        assert within(entry(session, test, "write")["runs"][0], 15.0), test
-        assert within(entry(session, test, "read")["runs"][0], 30.0), test
+    assert within(entry(session, "SEQ1M Q8T1", "write")["runs"][0], 15.0)
+    assert within(entry(session, "SEQ1M Q8T1", "read")["runs"][0], 30.0)
+    # At queue depth 1 each request also waits for the one before it, so a busy host can fall a little
+    # short of the throttle over a 5-second run; it never exceeds it.
+    for op, limit in (("write", 15.0), ("read", 30.0)):
+        q1 = entry(session, "SEQ1M Q1T1", op)["runs"][0]
+        assert 0.85 * limit <= q1 <= 1.05 * limit, (op, q1)
     # Random 4K respects the IOPS limits, and at queue depth 32 reaches them.
     for op, limit in (("write", 500), ("read", 1500)):
         q32 = entry(session, "RND4K Q32T1", op)["iops"][0]

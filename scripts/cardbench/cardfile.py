@@ -393,22 +393,40 @@ def non_finite_paths(value, path=()):
             yield from non_finite_paths(item, path + (index,))
 
 
-def atomic_write_text(path, text):
-    """Write text to path through a temp file and rename, so readers never see half a file."""
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_temp_beside(path, text, fsync=True):
+    """Write text to a new temp file in path's folder, with the mode open() would give; returns its path.
+
+    The caller renames (or links) it into place, so readers never see half a file.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if fsync:
+                os.fsync(handle.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write_text(path, text, fsync=True):
+    """Write text to path through a temp file and rename, so readers never see half a file."""
+    tmp = write_temp_beside(path, text, fsync=fsync)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        os.unlink(tmp)
         raise
 
 
@@ -417,14 +435,8 @@ def atomic_create_text(path, text):
 
     The temp file is hard-linked to its name, which fails atomically when the name is taken.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = write_temp_beside(path, text)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
         os.link(tmp, path)
     finally:
         os.unlink(tmp)

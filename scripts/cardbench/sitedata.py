@@ -18,11 +18,11 @@ same, so a running preview reloads only what changed.
 
 import json
 import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .aggregate import KNOWN_SUITES
+from .cardfile import atomic_write_text
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
@@ -81,29 +81,9 @@ def site_texts(parts):
             "api/picker.json": picker}
 
 
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-FILE_MODE = 0o666 & ~_umask()  # as open() would create it (mkstemp makes 0600)
-
-
 def replace_text(path, text):
     """Write through a temp file and a rename; no fsync: everything here can be made again."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            os.fchmod(handle.fileno(), FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    atomic_write_text(path, text, fsync=False)
 
 
 def write_if_changed(path, text):
