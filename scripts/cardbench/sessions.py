@@ -97,12 +97,17 @@ def results_from_fio(parsed_list, command=None, raw=None):
         sizes = {job.get("size") for _, job in jobs}
         if len(sizes) == 1 and None not in sizes:
             result["size"] = str(sizes.pop())[:40]
-        if command:
-            result["command"] = command
-        if raw:
-            result["raw"] = list(raw)
-        results.append(result)
+        results.append(_with_provenance(result, command, raw))
     return results
+
+
+def _with_provenance(entry, command=None, raw=None):
+    """Add the command that produced an entry and its raw outputs, when known."""
+    if command:
+        entry["command"] = command
+    if raw:
+        entry["raw"] = list(raw)
+    return entry
 
 
 def results_from_table(runs, unit, command=None, raw=None):
@@ -127,11 +132,7 @@ def results_from_table(runs, unit, command=None, raw=None):
             result["iops"] = [_num(v, 3) for v in extras[key]["iops"]]
         if all(v is not None for v in extras[key]["latency_us"]):
             result["latency_us"] = {"mean": [_num(v, 3) for v in extras[key]["latency_us"]]}
-        if command:
-            result["command"] = command
-        if raw:
-            result["raw"] = list(raw)
-        out.append(result)
+        out.append(_with_provenance(result, command, raw))
     return out
 
 
