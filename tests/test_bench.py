@@ -2,6 +2,7 @@
 aggregation, and `cardbench bench` itself at a small size (no timed assertions)."""
 
 import filecmp
+import json
 import os
 import shutil
 import sys
@@ -181,6 +182,42 @@ def test_a_card_with_an_error_stops_the_cached_build_too(tmp_path):
     assert result.errors and result.written == 0
     assert any("broken-card.yaml:" in str(f) for f in result.findings)
     assert (out / "site" / "leaderboard.json").read_text(encoding="utf-8") == before
+
+
+def test_cache_outlives_the_day_but_not_a_date_verdict(tmp_path):
+    import datetime
+
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 3)
+    day = datetime.date(2026, 11, 21)
+    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+
+    def build(today):
+        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir), today=today)
+
+    assert build(day).checked == 3
+    assert build(day + datetime.timedelta(days=30)).checked == 0  # a later day: nothing to read again
+    data = card_data(1)
+    data["sessions"][0]["date"] = (day + datetime.timedelta(days=3)).isoformat()  # beyond the day of slack
+    (cards_dir / f"{slug_for(1)}.yaml").write_text(card_text(data), encoding="utf-8")
+    failed = build(day)
+    assert [f.error.rule for f in failed.findings] == ["date-not-future"] and failed.written == 0
+    later = build(day + datetime.timedelta(days=2))  # only the card the date rule failed is read again
+    assert (later.checked, later.reused, later.errors, later.cards) == (1, 2, 0, 3)
+    assert build(day + datetime.timedelta(days=3)).checked == 0
+    assert build(day).checked == 1  # a clock set back: the card last checked on a later day is read again
+
+
+def test_generated_content_file_per_card(tmp_path):
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 2)
+    out = tmp_path / "out"
+    SiteDataBuilder(cards_dir, out, workers=1).build(card_paths(cards_dir))
+    stub = (out / "content" / f"{slug_for(0)}.md").read_text(encoding="utf-8")
+    assert stub.startswith("{") and json.loads(stub)["card"] == slug_for(0)  # JSON front matter, no body
+    (cards_dir / f"{slug_for(1)}.yaml").unlink()
+    SiteDataBuilder(cards_dir, out, workers=1).build(card_paths(cards_dir))
+    assert sorted(p.name for p in (out / "content").iterdir()) == [f"{slug_for(0)}.md"]
 
 
 def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):

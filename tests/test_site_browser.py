@@ -39,9 +39,18 @@ def open_page(browser, url, width=1280):
     return page, problems
 
 
+def scroll_charts_into_view(page, selector=".chart"):
+    """Charts are drawn as they come near the screen: bring each into view until it is drawn."""
+    page.locator(selector).first.wait_for()
+    for index in range(page.locator(selector).count()):
+        chart = page.locator(selector).nth(index)
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function("c => c.dataset.drawn", arg=chart.element_handle())
+
+
 def drawn_traces(page):
-    """Trace count of every drawn chart, in page order (Plotly keeps the figure on the element)."""
-    page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
+    """Trace count of every chart, drawn in turn, in page order (Plotly keeps the figure on the element)."""
+    scroll_charts_into_view(page)
     return page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => c.querySelector('svg.main-svg') ? c.data.length : -1)")
 
 
@@ -72,6 +81,18 @@ def test_card_page_charts_every_run(site, browser):
     assert problems.messages == []
 
 
+def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/", width=1280)
+    page.locator(".chart[data-drawn]").first.wait_for()
+    page.wait_for_timeout(300)
+    last = page.locator(".chart").last
+    assert last.get_attribute("data-drawn") is None  # several screens down: not drawn yet
+    last.scroll_into_view_if_needed()
+    page.wait_for_function("c => c.dataset.drawn", arg=last.element_handle())
+    assert problems.messages == []
+
+
 def test_sweeps_and_alignment_charts_draw(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/")
@@ -89,7 +110,7 @@ def test_comparison_draws_averages_worsts_bests(site, browser):
     for suite in compare["suites"]:
         section = page.locator(f"#suite-{suite['id']}")
         section.locator(".chart[data-drawn]").first.wait_for()
-        page.wait_for_function(f"() => document.querySelectorAll('#suite-{suite['id']} .chart[data-drawn]').length === 3")
+        scroll_charts_into_view(page, f"#suite-{suite['id']} .chart")
         counts = page.evaluate(f"() => [...document.querySelectorAll('#suite-{suite['id']} .chart')].map(c => c.data.length)")
         assert counts == [min(len(suite["cards"]), 8)] * 3
     assert problems.messages == []
@@ -98,7 +119,8 @@ def test_comparison_draws_averages_worsts_bests(site, browser):
 def test_reader_picks_cards_by_address(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},adata-premier-extreme-256gb-microsd-express")
-    page.wait_for_function("() => document.querySelectorAll('#picked-charts .chart[data-drawn]').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#picked-charts .chart').length === 3")
+    scroll_charts_into_view(page, "#picked-charts .chart")
     counts = page.evaluate("() => [...document.querySelectorAll('#picked-charts .chart')].map(c => c.data.length)")
     assert counts == [2, 2, 2]
     assert page.locator("#picked li").count() == 2

@@ -187,3 +187,21 @@ def test_plotly_shortcode_errors_name_the_position(tmp_path, inner, message):
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "broken.md:5:1" in output and message in output
+
+
+def test_titles_that_look_like_front_matter_or_templates_stay_text(tmp_path):
+    """A card's page file carries its title as JSON front matter: braces, quotes, backslashes and
+    template or front-matter delimiters in it must reach the page as the same text."""
+    tricky = 'Braces } { "x": 1 } \\" back\\slash {{ .Title }} --- +++'
+    card = hostile_card()
+    card.update(slug="tricky-card", brand="Tricky", model=tricky, notes="plain", source={"name": "test"})
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "tricky-card.yaml").write_text(new_card_text(card), encoding="utf-8")
+    project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards)
+    assert agg.returncode == 0 and hugo.returncode == 0, agg.stderr + hugo.stdout + hugo.stderr
+    page = (project / "public" / "cards" / "tricky-card" / "index.html").read_text(encoding="utf-8")
+    h1 = re.search(r"<h1>(.*?)</h1>", page, re.S).group(1)
+    assert unescape(h1) == f"Tricky {tricky} 32 GB microSD"
+    listing = (project / "public" / "cards" / "index.html").read_text(encoding="utf-8")
+    assert f"Tricky {tricky} 32 GB microSD" in unescape(listing)

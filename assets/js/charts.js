@@ -1,5 +1,7 @@
 // Draws every chart on the page from the figure JSON in its data-figure attribute, with defaults
-// that keep charts readable on a phone. Exposes cardbenchCharts.plot for the comparison page.
+// that keep charts readable on a phone. A chart is drawn when it comes near the screen, so a page
+// of many charts shows its first at once and stays responsive. Exposes cardbenchCharts.plot,
+// .later and .plainText for the comparison page.
 (function () {
   'use strict';
 
@@ -31,22 +33,52 @@
     });
   }
 
-  // One chart per task, in page order: the first shows as soon as it is drawn, and the page stays
-  // responsive while the others follow.
-  function drawAll() {
-    var charts = document.querySelectorAll('.chart[data-figure]');
-    var i = 0;
-    function next() {
-      if (i >= charts.length) return;
-      var el = charts[i++];
+  // One chart per task: the first shows as soon as it is drawn, and the page stays responsive
+  // while the others follow.
+  var queue = [];
+  var running = false;
+  function drawNext() {
+    var job = queue.shift();
+    if (!job) { running = false; return; }
+    if (job.el.isConnected) {
       try {
-        plot(el, JSON.parse(el.getAttribute('data-figure')));
+        plot(job.el, job.make());
       } catch (err) {
-        el.textContent = 'This chart could not be drawn: ' + err.message;
+        job.el.textContent = 'This chart could not be drawn: ' + err.message;
       }
-      setTimeout(next, 0);
     }
-    next();
+    setTimeout(drawNext, 0);
+  }
+  function enqueue(el, make) {
+    queue.push({ el: el, make: make });
+    if (!running) { running = true; setTimeout(drawNext, 0); }
+  }
+
+  // Charts within a screen's height of the view are drawn; the rest wait until scrolled near.
+  var waiting = typeof Map === 'function' ? new Map() : null;
+  var observer = waiting && 'IntersectionObserver' in window ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting || !waiting.has(entry.target)) return;
+      observer.unobserve(entry.target);
+      enqueue(entry.target, waiting.get(entry.target));
+      waiting.delete(entry.target);
+    });
+  }, { rootMargin: '100% 0px' }) : null;
+
+  // Draw `el` with the figure `make()` returns, once it is near the screen.
+  function later(el, make) {
+    if (!observer) { enqueue(el, make); return; }
+    waiting.forEach(function (_, old) {  // charts a redraw removed before they were drawn
+      if (!old.isConnected) { observer.unobserve(old); waiting.delete(old); }
+    });
+    waiting.set(el, make);
+    observer.observe(el);
+  }
+
+  function drawAll() {
+    Array.prototype.forEach.call(document.querySelectorAll('.chart[data-figure]'), function (el) {
+      later(el, function () { return JSON.parse(el.getAttribute('data-figure')); });
+    });
   }
 
   // Plotly reads a few HTML-like tags in labels; user text is escaped so it stays text.
@@ -54,7 +86,7 @@
     return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   }
 
-  window.cardbenchCharts = { plot: plot, plainText: plainText };
+  window.cardbenchCharts = { plot: plot, later: later, plainText: plainText };
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', drawAll);
   } else {

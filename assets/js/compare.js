@@ -94,7 +94,7 @@
       container.appendChild(p);
       return;
     }
-    STATS.forEach(function (stat, i) {
+    STATS.forEach(function (stat) {
       var fig = document.createElement('figure');
       fig.className = 'chart-box';
       var cap = document.createElement('figcaption');
@@ -105,10 +105,7 @@
       fig.appendChild(cap);
       fig.appendChild(el);
       container.appendChild(fig);
-      // one chart per task, so the first shows at once and the page stays responsive
-      setTimeout(function () {
-        if (el.isConnected) charts.plot(el, figure(cards, subtests, stat.key));
-      }, i);
+      charts.later(el, function () { return figure(cards, subtests, stat.key); });
     });
   }
 
@@ -137,8 +134,10 @@
         hovertemplate: '%{y}: %{x:.1f} MB/s<br>%{hovertext}<extra>%{fullData.name}</extra>'
       };
     });
-    charts.plot(el, { data: data, layout: { barmode: 'group', height: 120 + HEADLINES.length * 16 * cards.length,
-      xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' }, yaxis: { autorange: 'reversed' } } });
+    charts.later(el, function () {
+      return { data: data, layout: { barmode: 'group', height: 120 + HEADLINES.length * 16 * cards.length,
+        xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' }, yaxis: { autorange: 'reversed' } } };
+    });
   }
 
   function memberItem(list, m, checked, onChange) {

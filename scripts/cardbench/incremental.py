@@ -1,7 +1,8 @@
 """Check and aggregate card files into Hugo's data, reusing earlier work for unchanged cards.
 
 Checking (YAML, schema, rules) and aggregating a card depends only on its file, the raw outputs it
-names, the code and schema, and the date (no date may lie in the future). So every card's result
+names, the code and schema, and the date (no date may lie in the future: a card that passed that
+rule passes it on every later day, so only cards it failed, or a clock set back, are checked again). So every card's result
 is kept in a cache file beside the output folder (<out>.cache.json): its findings and the small
 pieces of text it adds to the shared files (sitedata.card_parts). A card whose file is unchanged —
 same size, modification time and inode, or failing that the same SHA-256 — is not read again;
@@ -25,9 +26,10 @@ from .errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
 from .validate import DATA_DIR, SCHEMA_PATH, Finding, check_card, cross_card_findings
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
 CHUNK = 100
+FUTURE_RULE = "date-not-future"  # the one rule whose verdict depends on the day
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -56,9 +58,9 @@ def default_workers():
         return max(1, os.cpu_count() or 1)
 
 
-def _environment(cards_dir, data_dir, today):
-    """Everything besides a card's own files that its result depends on."""
-    digest = hashlib.sha256(f"{CACHE_VERSION}|{today.isoformat()}|{Path(cards_dir).resolve()}|"
+def _environment(cards_dir, data_dir):
+    """Everything besides a card's own files and the date that its result depends on."""
+    digest = hashlib.sha256(f"{CACHE_VERSION}|{Path(cards_dir).resolve()}|"
                             f"{Path(data_dir).resolve()}".encode())
     for source in sorted(PACKAGE.glob("*.py")) + [SCHEMA_PATH]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
@@ -108,7 +110,7 @@ def check_files(paths, today, data_dir):
     """Check and aggregate card files. Returns [(entry, files or None)] in the order given."""
     done, valid = [], []
     for path in paths:
-        entry = {"sig": _signature(path), "sha": None, "raw": [], "slug": None}
+        entry = {"sig": _signature(path), "sha": None, "raw": [], "slug": None, "checked": today.isoformat()}
         try:
             card = load_card(path)
         except CardFileError as exc:
@@ -171,9 +173,11 @@ class SiteDataBuilder:
             replace_text(self.cache_file, json.dumps({"environment": self.environment, "entries": self.entries},
                                                      ensure_ascii=False, separators=(",", ":")))
 
-    def _reusable(self, path, entry, sig):
+    def _reusable(self, path, entry, sig, today):
         if not entry or entry.get("sig") is None or sig is None:
             return False
+        if today.isoformat() < entry.get("checked", "") or any(r[5] == FUTURE_RULE for r in entry["findings"]):
+            return False  # the date rule may now decide otherwise
         if sig != entry["sig"]:
             if entry.get("sha") is None or sig[1] != entry["sig"][1]:
                 return False
@@ -198,7 +202,7 @@ class SiteDataBuilder:
         """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
         them) and write Hugo's data unless there are errors."""
         today = today or datetime.date.today()
-        self._load_cache(_environment(self.cards_dir, self.data_dir, today))
+        self._load_cache(_environment(self.cards_dir, self.data_dir))
         if paths is None:
             listed = list_card_files(self.cards_dir)
         else:
@@ -206,7 +210,7 @@ class SiteDataBuilder:
         result = BuildResult()
         wrong_name = {path for path, name, _ in listed if not name.endswith(".yaml")}
         cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
-        reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig)}
+        reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
         slugs = {}
         for path, name, _ in cards:
             if path in reuse and self.entries[name].get("slug"):

@@ -21,6 +21,7 @@ import jsonschema
 
 from .cardfile import SUMS_NAME, format_field, load_card, non_finite_paths, read_sha256sums, sha256_file
 from .errors import CardbenchError, CardFileError
+from .schemacheck import UnsupportedSchema, quick_check
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "data" / "schema" / "card.schema.json"
@@ -106,6 +107,7 @@ def display_path(path):
 # --- JSON Schema ---------------------------------------------------------------------------
 
 _validator = None
+_quick_valid = None
 
 
 def schema_validator():
@@ -114,6 +116,17 @@ def schema_validator():
         schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
         _validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
     return _validator
+
+
+def quick_schema_check():
+    """The schema compiled to a yes/no check (schemacheck); a card it passes has no schema error."""
+    global _quick_valid
+    if _quick_valid is None:
+        try:
+            _quick_valid = quick_check(schema_validator().schema)
+        except UnsupportedSchema:
+            _quick_valid = lambda data: False  # a keyword it does not know: jsonschema checks every card
+    return _quick_valid
 
 
 _TYPE_NAMES = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
@@ -233,6 +246,8 @@ def _schema_findings_for(card, err):
 
 
 def schema_findings(card):
+    if quick_schema_check()(card.data):
+        return []
     findings = []
     for err in schema_validator().iter_errors(card.data):
         for path, message in _schema_findings_for(card, err):

@@ -23,6 +23,7 @@ from .measure import PYTHON, code_env
 class PreviewResult:
     startup_seconds: float = 0.0          # server start to the first page answering
     rebuilds: list = field(default_factory=list)  # seconds per added card
+    edits: list = field(default_factory=list)     # seconds per edited card (its notes changed)
     aggregation: list = field(default_factory=list)  # the serve loop's own time per change (its log)
     hugo_builds: list = field(default_factory=list)  # Hugo's rebuild times after each card (its log), ms
     hugo_peak_mib: float | None = None    # the Hugo server's peak memory
@@ -97,8 +98,26 @@ def _log_figures(text):
     return aggregation, hugo
 
 
-def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_timeout=600, settle=3.0):
-    """Start the preview on a project copy, then add each (slug, title, text) of new_cards in turn."""
+def _edited(text, marker):
+    """The card text with its notes replaced by `marker`."""
+    return re.sub(r'^notes: .*$', f'notes: "{marker}"', text, count=1, flags=re.M)
+
+
+def _wait_for(url, needle, begin, timeout):
+    """Poll url every 10 ms until it answers 200 with `needle` in it; seconds since `begin`, or None."""
+    while True:
+        status, body = _get(url)
+        if status == 200 and needle in body:
+            return time.perf_counter() - begin
+        if time.perf_counter() - begin > timeout:
+            return None
+        time.sleep(0.01)
+
+
+def measure_preview(project, new_cards, log_path, edit_slugs=(), startup_timeout=3600, rebuild_timeout=600,
+                    settle=3.0):
+    """Start the preview on a project copy, then add each (slug, title, text) of new_cards in turn, then
+    change the notes of each card in edit_slugs."""
     result = PreviewResult()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -120,19 +139,20 @@ def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_
                 time.sleep(0.2)
             result.startup_seconds = time.perf_counter() - start
             time.sleep(settle)
-            for slug, title, text in new_cards:
+            changes = [(slug, text, title, result.rebuilds) for slug, title, text in new_cards]
+            for number, slug in enumerate(edit_slugs):
+                path = Path(project) / "data" / "cards" / f"{slug}.yaml"
+                marker = f"Notes edited during the preview benchmark, change {number + 1}."
+                changes.append((slug, _edited(path.read_text(encoding="utf-8"), marker), marker, result.edits))
+            for slug, text, needle, seconds in changes:
                 url = f"{base}/cards/{slug}/"
                 begin = time.perf_counter()
                 _write_card(Path(project) / "data" / "cards" / f"{slug}.yaml", text)
-                while True:
-                    status, body = _get(url)
-                    if status == 200 and title in body:
-                        break
-                    if time.perf_counter() - begin > rebuild_timeout:
-                        result.failed = f"{url} was not served within {rebuild_timeout} s"
-                        return result
-                    time.sleep(0.01)
-                result.rebuilds.append(time.perf_counter() - begin)
+                took = _wait_for(url, needle, begin, rebuild_timeout)
+                if took is None:
+                    result.failed = f"{url} was not served within {rebuild_timeout} s"
+                    return result
+                seconds.append(took)
                 time.sleep(settle)  # let the server finish before the next card
             result.hugo_peak_mib = _peak_mib(proc.pid, "hugo")
         finally:
@@ -149,4 +169,43 @@ def measure_preview(project, new_cards, log_path, startup_timeout=3600, rebuild_
     return result
 
 
-__all__ = ["measure_preview", "PreviewResult"]
+def measure_floor_preview(floor_project, log_path, count=3, startup_timeout=600, rebuild_timeout=120, settle=3.0):
+    """The same for the floor: `hugo server` alone on the plain-page project, a plain page's content file
+    added each time. Returns (startup seconds, [seconds per page]) or None if it did not work."""
+    from .measure import HUGO
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    content = Path(floor_project) / "build" / "hugo-data" / "content"
+    with open(log_path, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen([HUGO, "server", "--panicOnWarning", "--port", str(port), "--bind", "127.0.0.1"],
+                                cwd=floor_project, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            start = time.perf_counter()
+            if _wait_for(base + "/cards/", "<h1>", start, startup_timeout) is None:
+                return None
+            startup = time.perf_counter() - start
+            time.sleep(settle)
+            times = []
+            for number in range(count):
+                name = f"added-{number}"
+                title = f"Added plain page {number}"
+                begin = time.perf_counter()
+                _write_card(content / f"{name}.md", '{"title": "%s"}\n' % title)
+                took = _wait_for(f"{base}/cards/{name}/", title, begin, rebuild_timeout)
+                if took is None:
+                    return None
+                times.append(took)
+                time.sleep(settle)
+            return startup, times
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+__all__ = ["measure_preview", "measure_floor_preview", "PreviewResult"]

@@ -1,7 +1,9 @@
 """Temporary copies of the site project for the benchmark: one with synthetic card files, and the
 "floor" — the same site frame (config, baseof, header, footer, scripts) making N trivial pages."""
 
+import json
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..sitedata import write_site_data
@@ -10,14 +12,36 @@ ROOT = Path(__file__).resolve().parents[3]
 SITE_PARTS = ["config.toml", "layouts", "content", "assets", "static", "data/schema"]
 PLOTLY = ROOT / "node_modules" / "plotly.js-basic-dist-min"
 
-FLOOR_ADAPTER = """{{- /* N plain pages, no data, no charts: the floor the card pages are measured against. */ -}}
-{{- range $i := seq %d -}}
-  {{- $.AddPage (dict "path" (printf "page-%%05d" $i) "title" (printf "Plain page %%d" $i) "kind" "page" "outputs" (slice "html")) -}}
-{{- end -}}
+FLOOR_SECTION_INDEX = """---
+title: "Pages"
+---
+"""
+FLOOR_SECTION = """{{- /* The floor's section page: a heading only. */ -}}
+{{ define "main" }}<h1>{{ .Title }}</h1>{{ end }}
 """
 FLOOR_PAGE = """{{- /* A plain page: a heading and a line of text in the site's frame. */ -}}
 {{ define "main" }}<h1>{{ .Title }}</h1><p>A page without data or charts.</p>{{ end }}
 """
+
+
+STUB_CARD_PAGE = """{{- /* A card page reduced to reading its page model: the full page costs the card templates more. */ -}}
+{{ define "main" }}
+{{- $model := resources.Get (printf "generated/pages/%s.json" (.Params.card | default .File.ContentBaseName)) -}}
+<h1>{{ (transform.Unmarshal $model).title }}</h1>
+{{ end }}
+"""
+
+
+@contextmanager
+def stubbed_card_page(project):
+    """The project with its card page template replaced by STUB_CARD_PAGE for the duration."""
+    page = Path(project) / "layouts" / "cards" / "page.html"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(STUB_CARD_PAGE, encoding="utf-8")
+    try:
+        yield project
+    finally:
+        page.write_text(original, encoding="utf-8")
 
 
 def make_project(work_dir, cards_dir=None):
@@ -45,16 +69,21 @@ def make_project(work_dir, cards_dir=None):
 
 
 def make_floor_project(work_dir, count):
-    """The site frame with `count` plain pages under /cards/ and empty statistics."""
+    """The site frame with `count` plain pages under /cards/ (one content file each, made the way
+    cardbench aggregate makes card pages) and empty statistics."""
     project = make_project(work_dir)
-    adapter = project / "content" / "cards" / "_content.gotmpl"
-    adapter.write_text(FLOOR_ADAPTER % count, encoding="utf-8")
-    for review in (project / "content" / "cards").glob("*.md"):
-        if review.name != "_index.md":
-            review.unlink()
+    cards = project / "content" / "cards"
+    for review in cards.glob("*.md"):
+        review.unlink()
+    (cards / "_index.md").write_text(FLOOR_SECTION_INDEX, encoding="utf-8")  # HTML only: no JSON twins
     (project / "layouts" / "cards" / "page.html").write_text(FLOOR_PAGE, encoding="utf-8")
-    write_site_data(project / "build" / "hugo-data", [], {})  # the data files of a site without cards
+    (project / "layouts" / "cards" / "section.html").write_text(FLOOR_SECTION, encoding="utf-8")
+    out = project / "build" / "hugo-data"
+    write_site_data(out, [], {})  # the data files of a site without cards
+    for i in range(count):
+        (out / "content" / f"page-{i:05d}.md").write_text(
+            json.dumps({"title": f"Plain page {i}"}) + "\n", encoding="utf-8")
     return project
 
 
-__all__ = ["make_project", "make_floor_project", "ROOT"]
+__all__ = ["make_project", "make_floor_project", "stubbed_card_page", "ROOT"]

@@ -1,0 +1,42 @@
+"""Where a card's first check goes: each step of `cardbench aggregate` timed on a sample of cards,
+in one process, in the order the build runs them."""
+
+import datetime
+import time
+from pathlib import Path
+
+from ..aggregate import aggregate
+from ..cardfile import load_card
+from ..sitedata import parts_from_result
+from ..validate import rule_findings, schema_findings
+
+PHASES = ["read and parse the YAML", "JSON Schema", "rules", "statistics (pandas)", "page data and JSON texts"]
+
+
+def time_phases(cards_dir, data_dir, sample=200):
+    """{phase: milliseconds per card} over the first `sample` card files of a folder."""
+    paths = sorted(Path(cards_dir).glob("*.yaml"))[:sample]
+    today = datetime.date.today()
+    clock = time.perf_counter
+    spent = dict.fromkeys(PHASES, 0.0)
+    start = clock()
+    cards = [load_card(p) for p in paths]
+    spent[PHASES[0]] = clock() - start
+    start = clock()
+    for card in cards:
+        schema_findings(card)
+    spent[PHASES[1]] = clock() - start
+    start = clock()
+    for card in cards:
+        rule_findings(card, today=today, data_dir=data_dir)
+    spent[PHASES[2]] = clock() - start
+    start = clock()
+    result = aggregate([c.data for c in cards])
+    spent[PHASES[3]] = clock() - start
+    start = clock()
+    parts_from_result(result)
+    spent[PHASES[4]] = clock() - start
+    return {name: seconds * 1000 / max(len(paths), 1) for name, seconds in spent.items()}
+
+
+__all__ = ["time_phases", "PHASES"]

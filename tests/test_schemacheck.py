@@ -1,0 +1,96 @@
+"""The compiled quick schema check never passes what jsonschema rejects (and agrees on real cards)."""
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cardbench.bench.synth import card_data
+from cardbench.cardfile import load_card
+from cardbench.errors import CardbenchError
+from cardbench.schemacheck import UnsupportedSchema, compile_schema, quick_check
+from cardbench.validate import card_paths, schema_validator
+
+from conftest import ROOT
+
+SCHEMA = schema_validator().schema
+QUICK = quick_check(SCHEMA)
+HOSTILE = ROOT / "tests" / "hostile"
+
+
+def agrees(data):
+    assert QUICK(data) == schema_validator().is_valid(data)
+
+
+@pytest.mark.parametrize("path", card_paths(ROOT / "data" / "cards"), ids=lambda p: p.name)
+def test_shipped_cards_pass_both(path):
+    data = load_card(path).data
+    assert QUICK(data) and schema_validator().is_valid(data)
+
+
+def loadable(paths):
+    """The files the loader reads (the others never reach a schema check)."""
+    out = []
+    for path in paths:
+        try:
+            load_card(path)
+        except CardbenchError:
+            continue
+        out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("path", loadable(sorted(HOSTILE.glob("*.yaml"))), ids=lambda p: p.name)
+def test_hostile_cards_get_the_same_verdict(path):
+    agrees(load_card(path).data)
+
+
+# Values that break one keyword or another: wrong types, bounds, patterns, formats, enum members.
+ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**6), st.floats(allow_nan=True),
+                       st.sampled_from(["", "x" * 300, "2024-02-30", "2024-02-29", "not a date", "MB/s", "MiB/s",
+                                        "IOPS", "read", "write", "SD", "microSD", "UHS-I", "https://x.example/",
+                                        "ftp://x", "Bad Slug", "ok-slug", 1.0, 0, -1, True]),
+                       st.lists(st.integers(0, 3), max_size=3), st.dictionaries(st.sampled_from(["a", "unit"]),
+                                                                                st.integers(0, 2), max_size=2))
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, prefix + (index,))
+
+
+@settings(max_examples=400, deadline=None)
+@given(index=st.integers(0, 40), where=st.integers(0, 10**6), value=ODD_VALUES, drop=st.booleans())
+def test_one_changed_value_gets_the_same_verdict(index, where, value, drop):
+    data = copy.deepcopy(card_data(index))
+    paths = [p for p in _paths(data) if p]
+    path = paths[where % len(paths)]
+    parent = data
+    for part in path[:-1]:
+        parent = parent[part]
+    if drop and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    agrees(json.loads(json.dumps(data)) if value == value else data)
+
+
+def test_unknown_keywords_are_refused_not_skipped():
+    with pytest.raises(UnsupportedSchema, match="oneOf"):
+        compile_schema({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}}})
+
+
+def test_keywords_mean_what_jsonschema_means():
+    check = compile_schema({"type": "object", "required": ["n"], "additionalProperties": False,
+                            "properties": {"n": {"type": "integer", "minimum": 1}, "e": {"enum": [1, "a"]},
+                                           "u": {"type": "array", "uniqueItems": True}}})
+    assert check({"n": 1.0}) and not check({"n": True}) and not check({"n": 0})
+    assert check({"n": 2, "e": 1.0}) and not check({"n": 2, "e": True})
+    assert not check({"n": 2, "u": [1, 1.0]}) and check({"n": 2, "u": [1, True]})
+    assert not check({"n": 2, "x": 1}) and not check({})
