@@ -208,18 +208,6 @@ def test_cache_outlives_the_day_but_not_a_date_verdict(tmp_path):
     assert build(day).checked == 1  # a clock set back: the card last checked on a later day is read again
 
 
-def test_generated_content_file_per_card(tmp_path):
-    cards_dir = tmp_path / "cards"
-    write_cards(cards_dir, 2)
-    out = tmp_path / "out"
-    SiteDataBuilder(cards_dir, out, workers=1).build(card_paths(cards_dir))
-    stub = (out / "content" / f"{slug_for(0)}.md").read_text(encoding="utf-8")
-    assert stub.startswith("{") and json.loads(stub)["card"] == slug_for(0)  # JSON front matter, no body
-    (cards_dir / f"{slug_for(1)}.yaml").unlink()
-    SiteDataBuilder(cards_dir, out, workers=1).build(card_paths(cards_dir))
-    assert sorted(p.name for p in (out / "content").iterdir()) == [f"{slug_for(0)}.md"]
-
-
 def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
     import cardbench.incremental as incremental
 

@@ -190,8 +190,8 @@ def test_plotly_shortcode_errors_name_the_position(tmp_path, inner, message):
 
 
 def test_titles_that_look_like_front_matter_or_templates_stay_text(tmp_path):
-    """A card's page file carries its title as JSON front matter: braces, quotes, backslashes and
-    template or front-matter delimiters in it must reach the page as the same text."""
+    """A card's title travels through the card index into the page the content adapter makes: braces,
+    quotes, backslashes and template or front-matter delimiters in it must reach the page as the same text."""
     tricky = 'Braces } { "x": 1 } \\" back\\slash {{ .Title }} --- +++'
     card = hostile_card()
     card.update(slug="tricky-card", brand="Tricky", model=tricky, notes="plain", source={"name": "test"})

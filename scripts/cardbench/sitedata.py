@@ -1,21 +1,19 @@
 """The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
 
-    content/<slug>.md      one page per card (front matter only: title, slug, bus), mounted as
-                           content/cards/; a hand-written content/cards/<slug>.md takes its place
-    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API)
-    pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
+    data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
     site/leaderboard.json  the home page's rows, figures formatted, and its filter values
     site/compare.json      the comparison page's suites with a few members by name
+    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API)
+    pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
 
-A content file per card (rather than one data file listing every card) lets Hugo add, change or
-drop one page when one card changes, so `make serve` re-renders that page and the lists only. The
-JSON files are assets read by the one page that uses them. Each card contributes its own pieces
-of text (CardParts), so a set of cards can be written again after one card changed without
-recomputing or reformatting the others. Files are replaced through a temp file and a rename (never
-seen half-written) and left alone when their text is the same, so a running preview reloads only
-what changed.
+Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
+changes only when a card is added, removed or renamed. The rest are assets read by the one page
+that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (CardParts), so a set of cards can be written
+again after one card changed without recomputing or reformatting the others. Files are replaced
+through a temp file and a rename (never seen half-written) and left alone when their text is the
+same, so a running preview reloads only what changed.
 """
 
 import json
@@ -27,8 +25,7 @@ from .aggregate import KNOWN_SUITES
 from .cardfile import atomic_write_text
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
-# Per-card files: folder → file name ending. Hugo reads content/ as pages, the rest as assets.
-PER_CARD_FILES = {"cards": ".json", "pages": ".json", "content": ".md"}
+PER_CARD_DIRS = ("cards", "pages")
 
 
 def dumps(value):
@@ -42,13 +39,8 @@ def card_parts(card_json, row, members):
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()}}
-    files = {"cards": dumps(card_json), "pages": dumps(card_page(card_json)), "content": page_stub(row)}
+    files = {"cards": dumps(card_json), "pages": dumps(card_page(card_json))}
     return parts, files
-
-
-def page_stub(row):
-    """A card's content file: JSON front matter (Hugo reads a leading '{' as such), no body."""
-    return dumps({"title": row["title"], "card": row["slug"], "bus": row["bus"]}) + "\n"
 
 
 def parts_from_result(result):
@@ -63,6 +55,7 @@ def parts_from_result(result):
 
 def site_texts(parts):
     """The shared files' texts from every card's parts (in card order)."""
+    titles = dumps({p["slug"]: {"title": p["title"], "bus": p["bus"]} for p in parts})
     by_title = sorted(parts, key=lambda p: text_order(p["title"]))
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
@@ -83,7 +76,7 @@ def site_texts(parts):
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
-    return {"site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary}),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker}
 
@@ -111,10 +104,9 @@ def write_site_data(out_dir, parts, files, written=None):
     no longer present. `written` (name → text), kept by the caller between calls, spares reading
     unchanged shared files again. Returns the number of files written."""
     out_dir = Path(out_dir)
-    for folder in [*PER_CARD_FILES, "api", "site"]:
+    for folder in PER_CARD_DIRS + ("api", "data", "site"):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
-    jobs = [(out_dir / folder / (slug + PER_CARD_FILES[folder]), text)
-            for slug, texts in files.items() for folder, text in texts.items()]
+    jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
     with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
         written_now = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
     # Card files first, then the lists that name them, then removals: a running Hugo server never
@@ -126,19 +118,19 @@ def write_site_data(out_dir, parts, files, written=None):
             continue
         count += write_if_changed(out_dir / name, text)
         known[name] = text
-    slugs = {p["slug"] for p in parts}
-    for folder, ending in PER_CARD_FILES.items():
+    wanted = {f"{p['slug']}.json" for p in parts}
+    for folder in PER_CARD_DIRS:
         for name in os.listdir(out_dir / folder):
-            if name.endswith(ending) and name[:-len(ending)] not in slugs:
+            if name.endswith(".json") and name not in wanted:
                 os.unlink(out_dir / folder / name)
     return count
 
 
 def missing_card_files(out_dir, slugs):
     """Slugs whose per-card files are not all in out_dir."""
-    present = [(set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set(), ending)
-               for folder, ending in PER_CARD_FILES.items()]
-    return {slug for slug in slugs if any(slug + ending not in names for names, ending in present)}
+    present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
+               for folder in PER_CARD_DIRS]
+    return {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
 
 
-__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "missing_card_files", "dumps", "page_stub", "PER_CARD_FILES"]
+__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "missing_card_files", "dumps"]

@@ -5,6 +5,7 @@ The clock starts just before the file is written and stops when the new page's a
 aggregation of the changed card, writing the data and Hugo's server rebuilding.
 """
 
+import json
 import os
 import re
 import signal
@@ -170,13 +171,13 @@ def measure_preview(project, new_cards, log_path, edit_slugs=(), startup_timeout
 
 
 def measure_floor_preview(floor_project, log_path, count=3, startup_timeout=600, rebuild_timeout=120, settle=3.0):
-    """The same for the floor: `hugo server` alone on the plain-page project, a plain page's content file
-    added each time. Returns (startup seconds, [seconds per page]) or None if it did not work."""
+    """The same for the floor: `hugo server` alone on the plain-page project, one plain page added to its
+    list each time. Returns (startup seconds, [seconds per page]) or None if it did not work."""
     from .measure import HUGO
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    content = Path(floor_project) / "build" / "hugo-data" / "content"
+    listing = Path(floor_project) / "build" / "hugo-data" / "data" / "cards.json"
     with open(log_path, "w", encoding="utf-8") as log:
         proc = subprocess.Popen([HUGO, "server", "--panicOnWarning", "--port", str(port), "--bind", "127.0.0.1"],
                                 cwd=floor_project, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -192,7 +193,9 @@ def measure_floor_preview(floor_project, log_path, count=3, startup_timeout=600,
                 name = f"added-{number}"
                 title = f"Added plain page {number}"
                 begin = time.perf_counter()
-                _write_card(content / f"{name}.md", '{"title": "%s"}\n' % title)
+                pages = json.loads(listing.read_text(encoding="utf-8"))
+                pages[name] = {"title": title}
+                _write_card(listing, json.dumps(pages))
                 took = _wait_for(f"{base}/cards/{name}/", title, begin, rebuild_timeout)
                 if took is None:
                     return None

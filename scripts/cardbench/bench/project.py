@@ -12,6 +12,12 @@ ROOT = Path(__file__).resolve().parents[3]
 SITE_PARTS = ["config.toml", "layouts", "content", "assets", "static", "data/schema"]
 PLOTLY = ROOT / "node_modules" / "plotly.js-basic-dist-min"
 
+FLOOR_ADAPTER = """{{- /* Plain pages, no data, no charts: the floor the card pages are measured against.
+     Listed as the card pages are (build/hugo-data/data/cards.json), so adding one is the same change. */ -}}
+{{- range $slug, $page := hugo.Data.cards -}}
+  {{- $.AddPage (dict "path" $slug "title" $page.title "kind" "page" "outputs" (slice "html")) -}}
+{{- end -}}
+"""
 FLOOR_SECTION_INDEX = """---
 title: "Pages"
 ---
@@ -69,20 +75,20 @@ def make_project(work_dir, cards_dir=None):
 
 
 def make_floor_project(work_dir, count):
-    """The site frame with `count` plain pages under /cards/ (one content file each, made the way
-    cardbench aggregate makes card pages) and empty statistics."""
+    """The site frame with `count` plain pages under /cards/ (listed in build/hugo-data/data/cards.json,
+    made by a content adapter, as the card pages are) and empty statistics."""
     project = make_project(work_dir)
     cards = project / "content" / "cards"
     for review in cards.glob("*.md"):
         review.unlink()
     (cards / "_index.md").write_text(FLOOR_SECTION_INDEX, encoding="utf-8")  # HTML only: no JSON twins
+    (cards / "_content.gotmpl").write_text(FLOOR_ADAPTER, encoding="utf-8")
     (project / "layouts" / "cards" / "page.html").write_text(FLOOR_PAGE, encoding="utf-8")
     (project / "layouts" / "cards" / "section.html").write_text(FLOOR_SECTION, encoding="utf-8")
     out = project / "build" / "hugo-data"
     write_site_data(out, [], {})  # the data files of a site without cards
-    for i in range(count):
-        (out / "content" / f"page-{i:05d}.md").write_text(
-            json.dumps({"title": f"Plain page {i}"}) + "\n", encoding="utf-8")
+    pages = {f"page-{i:05d}": {"title": f"Plain page {i}"} for i in range(count)}
+    (out / "data" / "cards.json").write_text(json.dumps(pages), encoding="utf-8")
     return project
 
 

@@ -93,8 +93,9 @@ def summary_rows(r):
         fetched = len(compare["fetched"])
         rows.append(("Comparison page: card data fetched on load", f"{fetched} card file(s) for {chosen} chosen",
                      "only the chosen cards", _met(fetched <= chosen)))
-        rows.append(("Comparison page: interactive (main thread quiet)", _ms(compare["interactive"]),
-                     f"≤ {t['first_chart_ms']:,.0f} ms", _met(compare["interactive"] <= t["first_chart_ms"])))
+        rows.append(("Comparison page: main thread quiet after load (a bar of this report's own)",
+                     _ms(compare["interactive"]), f"≤ {t['first_chart_ms']:,.0f} ms",
+                     _met(compare["interactive"] <= t["first_chart_ms"])))
     collector = r["collector"]
     if collector and not collector.not_measured:
         rows.append(("Collector wall ÷ (bytes moved ÷ throttle)", f"{collector.ratio:.3f}×",
@@ -173,9 +174,8 @@ def _limits(r):
             "(a statistics table per session, charts as Plotly JSON) and Hugo runs its templates for each of a few "
             "hundred figures; statistics, formatted figures and chart JSON already come from `cardbench aggregate`, "
             "and header, footer and scripts are rendered once (`partialCached`). Meeting 2× would leave "
-            f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all "
-            "of it, which the templates alone exceed; rendering card pages outside Hugo would meet it, at the cost "
-            "of the site's pages no longer being Hugo templates.")
+            f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
+            + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
     if preview and not preview.failed and max(preview.rebuilds) > t["incremental_s"]:
         agg = max(preview.aggregation) if preview.aggregation else None
@@ -209,16 +209,36 @@ def _limits(r):
     compare = (r["browser"] or {}).get("compare")
     if compare and compare["interactive"] > t["first_chart_ms"]:
         notes.append(
-            f"- **Comparison page interactive** at {_ms(compare['interactive'])}: long tasks take "
+            f"- **Comparison page main thread** quiet at {_ms(compare['interactive'])}: long tasks take "
             f"{_ms(compare['longTaskMs'])} in all ({compare['longTasks']:.0f}), most of it parsing and starting Plotly "
-            "(1.2 MB of script) and drawing the charts near the screen.")
+            f"(1.2 MB of script) and drawing the {compare.get('drawn', compare['charts']):.0f} charts within a screen "
+            "of the view, one per task so a click or a key is handled between them; the other charts wait for "
+            "scrolling. The issue's own bar for this page, loading only the chosen cards' data, is met.")
     collector = r["collector"]
     if collector and not collector.not_measured and collector.ratio > t["collector_ratio"]:
         notes.append(f"- **Collector** {collector.ratio:.3f}×: {_s(collector.seconds)} against "
-                     f"{_s(collector.io_seconds)} of throttled I/O.")
+                     f"{_s(collector.io_seconds)} of throttled I/O, {_s(collector.seconds - collector.io_seconds)} "
+                     "beyond it: starting each tool, fio laying out its test file, the queue-depth-1 random "
+                     "subtests (bound by the loop device's latency rather than by the byte throttle), flashbench's "
+                     "alignment scan, and the checks and syncs between steps. A single run on a shared machine: "
+                     "the bound is within a few seconds either way.")
     if not notes:
         return ["Every target is met.", ""]
     return ["## What limits the figures that miss their target", ""] + notes + [""]
+
+
+def _stub_verdict(stub, floor, target):
+    """What the build with card pages reduced to their title says about meeting the ratio."""
+    if not stub:
+        return ""
+    if stub.seconds / floor > target:
+        return (f" Card pages that only read their page model already take {stub.seconds / floor:.2f}× the floor: "
+                "what every card adds besides its template (its page model read and decoded, its JSON twin, its "
+                "card file copied, its line in the lists) is past the target before any card template runs, so "
+                "rendering the pages outside Hugo would not meet it either.")
+    return (f" Card pages that only read their page model take {stub.seconds / floor:.2f}× the floor: the card "
+            "templates are what is over the target; rendering card pages outside Hugo would meet it, at the cost "
+            "of the pages no longer being Hugo templates.")
 
 
 def _details(r):
@@ -253,7 +273,7 @@ def _details(r):
     out += ["### Hugo build", "",
             f"`hugo --panicOnWarning --gc --minify` into {where}, as `make site` runs it. The floor is the same "
             f"site frame (config, `baseof.html`, header, footer, scripts) with {r['cards']:,} plain pages under "
-            "`/cards/`, one generated content file each as the card pages have, and no data. "
+            "`/cards/`, listed in a data file and made by a content adapter as the card pages are, and no card data. "
             + ("Best of two runs each, floor and site alternating; the other rows one run each."
                if not r.get("quick") else "One run each."), "",
             _table(["Build", "Wall", "Peak memory"], rows), ""]
@@ -298,7 +318,7 @@ def _details(r):
                 "The project copy served by `cardbench serve` (the serve loop plus `hugo server`); a new card file "
                 "is written (temp file and rename) and its page address polled every 10 ms until it answers with "
                 "the card; then existing cards' notes are changed the same way, until their pages show the new "
-                "text. The floor: `hugo server` alone on the plain-page project, a plain page's content file added "
+                "text. The floor: `hugo server` alone on the plain-page project, one plain page added to its list "
                 "each time (no cards to check).", ""]
         if preview.failed:
             out += [f"Not measured: {preview.failed}.", "", "```", preview.log_tail, "```", ""]
