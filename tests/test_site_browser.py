@@ -93,6 +93,15 @@ def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
     assert problems.messages == []
 
 
+def test_printing_draws_every_chart(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/", width=1280)
+    page.locator(".chart[data-drawn]").first.wait_for()
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
+    assert problems.messages == []
+
+
 def test_sweeps_and_alignment_charts_draw(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/")
@@ -114,6 +123,22 @@ def test_comparison_draws_averages_worsts_bests(site, browser):
         counts = page.evaluate(f"() => [...document.querySelectorAll('#suite-{suite['id']} .chart')].map(c => c.data.length)")
         assert counts == [min(len(suite["cards"]), 8)] * 3
     assert problems.messages == []
+
+
+def test_comparison_preloads_the_cards_it_draws_first(site, browser):
+    url, public = site
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type in ("warning", "error") else None)
+    page.goto(url + "/compare/")
+    page.locator(".chart[data-drawn]").first.wait_for()
+    page.wait_for_timeout(3500)  # Chromium warns of an unused preload after about three seconds
+    preloaded = page.evaluate("() => [...document.querySelectorAll('link[rel=preload]')].map(l => l.href)")
+    loaded = page.evaluate("() => performance.getEntriesByType('resource').map(r => [r.name, r.initiatorType])")
+    assert preloaded and all(href.endswith("/index.json") for href in preloaded)
+    for href in preloaded:  # fetched once, by the preload, and that response used
+        assert [kind for name, kind in loaded if name == href] == ["link"]
+    assert warnings == []
 
 
 def test_reader_picks_cards_by_address(site, browser):

@@ -75,6 +75,20 @@
     observer.observe(el);
   }
 
+  // Printing shows every chart: draw the ones still waiting, at once.
+  window.addEventListener('beforeprint', function () {
+    if (!observer) return;
+    waiting.forEach(function (make, el) {
+      observer.unobserve(el);
+      try {
+        if (el.isConnected) plot(el, make());
+      } catch (err) {
+        el.textContent = 'This chart could not be drawn: ' + err.message;
+      }
+    });
+    waiting.clear();
+  });
+
   function drawAll() {
     Array.prototype.forEach.call(document.querySelectorAll('.chart[data-figure]'), function (el) {
       later(el, function () { return JSON.parse(el.getAttribute('data-figure')); });

@@ -2,7 +2,8 @@
 
     data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
     site/leaderboard.json  the home page's rows, figures formatted, and its filter values
-    site/compare.json      the comparison page's suites with a few members by name
+    site/compare.json      the comparison page's suites with a few members by name, and the cards
+                           it draws first (their JSON is preloaded)
     cards/<slug>.json      a card's statistics: the JSON twin of its page (public API)
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
@@ -73,10 +74,12 @@ def site_texts(parts):
         embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
         summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "count": len(chosen),
                         "members": [{"slug": p["slug"], "title": p["title"]} for p in embedded]})
+    # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
+    drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary}),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker}
 

@@ -51,7 +51,8 @@ SUMMARY = """() => {
     interactive: Math.max(nav.domContentLoadedEventEnd, lastTaskEnd),
     charts: document.querySelectorAll('.chart').length, drawn: document.querySelectorAll('.chart[data-drawn]').length,
     domNodes: document.getElementsByTagName('*').length,
-    fetched: performance.getEntriesByType('resource').filter(r => r.initiatorType === 'fetch').map(r => r.name),
+    fetched: performance.getEntriesByType('resource').filter(r => r.initiatorType === 'fetch' ||
+      (r.initiatorType === 'link' && r.name.endsWith('.json'))).map(r => r.name),
   };
 }"""
 
