@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 import cardbench.parsers
 from cardbench.errors import ParseError
 
+from conftest import field_paths
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # The suite runs a fixed set of examples (same every run, so CI is stable); set
 # CARDBENCH_FUZZ_EXAMPLES=5000 for a longer hunt with fresh random examples.
@@ -125,16 +127,6 @@ JSON_VALUES = st.recursive(
     max_leaves=8)
 
 
-def _json_paths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _json_paths(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _json_paths(item, path + (index,))
-
-
 def _trimmed(value, keep=6):
     """Long mappings (latency bins, percentiles) cut to a few entries: fewer paths, same shapes."""
     if isinstance(value, dict):
@@ -171,7 +163,7 @@ def test_json_with_values_of_the_wrong_type(module, name, func, data):
     """JSON outputs (fio, nvme -o json) with any value replaced by any other JSON value, or removed."""
     doc = data.draw(st.sampled_from(_json_seeds(module)))
     for _ in range(data.draw(st.integers(1, 4))):
-        paths = [p for p in _json_paths(doc) if p]
+        paths = [p for p in field_paths(doc) if p]
         if not paths:
             break
         path = data.draw(st.sampled_from(paths))

@@ -13,6 +13,8 @@ from cardbench.cardfile import LoadedCard, parse_card_text
 from cardbench.errors import CardFileError
 from cardbench.validate import RULES, Finding, check_card
 
+from conftest import field_paths
+
 # The suite runs a fixed set of examples (same every run, so CI is stable); set
 # CARDBENCH_FUZZ_EXAMPLES=5000 for a longer hunt with fresh random examples.
 _HUNT = os.environ.get("CARDBENCH_FUZZ_EXAMPLES")
@@ -81,17 +83,7 @@ def load_and_check(text, tmp_path=None):
     return findings
 
 
-def paths_of(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from paths_of(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from paths_of(item, path + (index,))
-
-
-BASE_PATHS = [p for p in paths_of(BASE) if p]
+BASE_PATHS = [p for p in field_paths(BASE) if p]
 
 
 def replace(data, path, value):

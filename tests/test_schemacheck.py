@@ -12,7 +12,7 @@ from cardbench.errors import CardbenchError
 from cardbench.schemacheck import UnsupportedSchema, compile_schema, quick_check
 from cardbench.validate import card_paths, schema_validator
 
-from conftest import ROOT
+from conftest import ROOT, field_paths
 
 SCHEMA = schema_validator().schema
 QUICK = quick_check(SCHEMA)
@@ -55,21 +55,11 @@ ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**6), st.floa
                                                                                 st.integers(0, 2), max_size=2))
 
 
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, prefix + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, prefix + (index,))
-
-
 @settings(max_examples=400, deadline=None)
 @given(index=st.integers(0, 40), where=st.integers(0, 10**6), value=ODD_VALUES, drop=st.booleans())
 def test_one_changed_value_gets_the_same_verdict(index, where, value, drop):
     data = copy.deepcopy(card_data(index))
-    paths = [p for p in _paths(data) if p]
+    paths = [p for p in field_paths(data) if p]
     path = paths[where % len(paths)]
     parent = data
     for part in path[:-1]:

@@ -9,6 +9,7 @@ silently skipped. Only a card it calls valid skips jsonschema; for any other car
 and its messages are the ones reported.
 """
 
+import operator
 import re
 
 import jsonschema
@@ -77,17 +78,11 @@ def compile_schema(schema, format_checker=None, where="#"):
         checks.append(lambda v, form=schema["format"]: format_checker.conforms(v, form))
 
     # numbers
-    bounds = [(schema[k], op) for k, op in (("minimum", "ge"), ("maximum", "le"), ("exclusiveMinimum", "gt"),
-                                            ("exclusiveMaximum", "lt")) if k in schema]
+    bounds = [(compare, schema[key]) for key, compare in (("minimum", operator.ge), ("maximum", operator.le),
+                                                          ("exclusiveMinimum", operator.gt),
+                                                          ("exclusiveMaximum", operator.lt)) if key in schema]
     if bounds:
-        def number(v):
-            if not _is_number(v):
-                return True
-            for bound, op in bounds:
-                if not (v >= bound if op == "ge" else v <= bound if op == "le" else v > bound if op == "gt" else v < bound):
-                    return False
-            return True
-        checks.append(number)
+        checks.append(lambda v: not _is_number(v) or all(compare(v, bound) for compare, bound in bounds))
 
     # lists
     each = compile_schema(schema["items"], format_checker, where + "/items") if "items" in schema else None

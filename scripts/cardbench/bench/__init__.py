@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -50,7 +51,9 @@ def _change_one_card(project, index, seed):
 def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, quick=False, keep=False,
               seed=DEFAULT_SEED, browser=True, preview=True, collector=True):
     """Run every measurement and write the report. Returns the results dict."""
+    from ..aggregate import card_title
     from ..incremental import default_workers
+    from ..pagemodel import DEFAULT_MEMBERS
 
     steps = {}
     base = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=work_dir))
@@ -79,11 +82,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                                  project / "data", 50 if quick else 300)
 
         floor_project = step("make the floor project", make_floor_project, base / "floor", cards)
-        # Builds write to memory where the machine has it: the disk of a shared machine varies too much
-        # from one run to the next (the same build took 2 to 15 s here) to set two builds against each other.
-        out = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=MEMORY_DIR)) if _usable(MEMORY_DIR) else base
-        results["build_to_memory"] = out != base
-        try:
+        with _build_folder(base) as out:
+            results["build_to_memory"] = out != base
             site_runs, floor_runs = [], []
             for attempt in range(1 if quick else 2):
                 for runs, proj, dest, name in ((floor_runs, floor_project, out / "floor-public", "floor"),
@@ -94,23 +94,53 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
             results["build"] = {"site": _best(site_runs), "floor": _best(floor_runs)}
             shutil.rmtree(out / "floor-public", ignore_errors=True)
             if not quick:  # how the difference to the floor divides, for the report
-                dest = out / "public-part"
-                results["build"]["site_unminified"] = step(
-                    "hugo build, site without --minify", lambda: _check(measure.hugo(project, dest, minify=False), "hugo"))
-                shutil.rmtree(dest, ignore_errors=True)
-                with stubbed_card_page(project):
-                    results["build"]["site_stub_pages"] = step(
-                        "hugo build, card pages reduced to their title", lambda: _check(measure.hugo(project, dest), "hugo"))
-                shutil.rmtree(dest, ignore_errors=True)
-                if out != base:
-                    results["build"]["site_to_disk"] = step(
-                        "hugo build, site written to disk", lambda: _check(measure.hugo(project, base / "public-disk"), "hugo"))
-                    shutil.rmtree(base / "public-disk", ignore_errors=True)
-            _after_build(results, out / "public", project, floor_project, cards, quick, browser, preview, collector, base,
-                         seed, step, progress)
-        finally:
-            if out != base:
-                shutil.rmtree(out, ignore_errors=True)
+                results["build"].update(_build_parts(project, out, base, step))
+            public = out / "public"
+
+            results["public"] = tree_size(public)
+            card_url = f"/cards/{slug_for(0)}/"
+            results["card_url"] = card_url
+            results["card_parts"] = page_parts(public, card_url)
+            picker = next(iter(public.glob("generated/api/picker.*.json")), None)
+            picker_bytes = picker.read_bytes() if picker else b""
+            results["picker_bytes"] = (len(picker_bytes), gzip_size(picker_bytes))
+            if browser:
+                from .browser import time_pages
+
+                pages = {"card": (card_url, False, None), "compare": ("/compare/", True, None),
+                         "card, second page of a visit": (card_url, False, f"/cards/{slug_for(1)}/")}
+                try:
+                    results["browser"] = step("browser timings", time_pages, public, pages, 1 if quick else 3)
+                    results["browser_runs"] = 1 if quick else 3
+                except Exception as exc:  # no Chromium or Playwright here: say so in the report
+                    results["browser_skipped"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            if results["browser"]:
+                fetched = [urlsplit(u).path for u in results["browser"]["compare"]["fetched"]]
+                results["compare_parts"] = page_parts(public, "/compare/", fetched)
+        summary = json.loads((project / "build" / "hugo-data" / "site" / "compare.json").read_text(encoding="utf-8"))
+        results["compare_chosen"] = len({m["slug"] for s in summary["suites"] for m in s["members"][:DEFAULT_MEMBERS]})
+
+        if preview:
+            from .preview import measure_floor_preview, measure_preview
+
+            new = []
+            for index in range(cards, cards + (1 if quick else 3)):
+                data = card_data(index, seed)
+                new.append((data["slug"], card_title(data), card_text(data)))
+            edits = [slug_for(i) for i in (1, 2, 3)[:1 if quick else 3]]
+            results["preview"] = step("preview: add cards to a running server, then edit cards", measure_preview,
+                                      project, new, base / "preview.log", edits)
+            results["preview_floor"] = step("preview of the floor: add plain pages to hugo server",
+                                            measure_floor_preview, floor_project, base / "preview-floor.log",
+                                            1 if quick else 3)
+        if collector and not quick:
+            from .collector import measure_collector
+
+            results["collector"] = step("collector, quick profile on a throttled loop card", measure_collector, base)
+        elif collector:
+            from .collector import CollectorResult
+
+            results["collector"] = CollectorResult(not_measured="skipped in a quick run (it takes minutes)")
         results["load_end"] = load_average()
         text = render(results)
         Path(report_path).parent.mkdir(parents=True, exist_ok=True)
@@ -124,59 +154,38 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
             shutil.rmtree(base, ignore_errors=True)
 
 
-def _usable(folder):
-    return os.path.isdir(folder) and os.access(folder, os.W_OK) and shutil.disk_usage(folder).free > 4 << 30
+@contextmanager
+def _build_folder(base):
+    """Where the Hugo builds write: a folder in memory where the machine has room for one, else `base`.
+    The disk of a shared machine varies too much from one run to the next (the same build took 2 to
+    15 s here) to set two builds against each other."""
+    usable = (os.path.isdir(MEMORY_DIR) and os.access(MEMORY_DIR, os.W_OK)
+              and shutil.disk_usage(MEMORY_DIR).free > 4 << 30)
+    if not usable:
+        yield base
+        return
+    out = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=MEMORY_DIR))
+    try:
+        yield out
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
-def _after_build(results, public, project, floor_project, cards, quick, browser, preview, collector, base, seed, step, progress):
-    """Everything measured on the built site: size, page weight, browser, preview, collector."""
-    from ..aggregate import card_title
-    from ..pagemodel import DEFAULT_MEMBERS
-
-    results["public"] = tree_size(public)
-    card_url = f"/cards/{slug_for(0)}/"
-    results["card_url"] = card_url
-    results["card_parts"] = page_parts(public, card_url)
-    picker = next(iter(public.glob("generated/api/picker.*.json")), None)
-    picker_bytes = picker.read_bytes() if picker else b""
-    results["picker_bytes"] = (len(picker_bytes), gzip_size(picker_bytes))
-
-    if browser:
-        from .browser import time_pages
-
-        pages = {"card": (card_url, False, None), "compare": ("/compare/", True, None),
-                 "card, second page of a visit": (card_url, False, f"/cards/{slug_for(1)}/")}
-        try:
-            results["browser"] = step("browser timings", time_pages, public, pages, 1 if quick else 3)
-            results["browser_runs"] = 1 if quick else 3
-        except Exception as exc:  # no Chromium or Playwright here: say so in the report
-            results["browser_skipped"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
-    if results["browser"]:
-        fetched = [urlsplit(u).path for u in results["browser"]["compare"]["fetched"]]
-        results["compare_parts"] = page_parts(public, "/compare/", fetched)
-    summary = json.loads((project / "build" / "hugo-data" / "site" / "compare.json").read_text(encoding="utf-8"))
-    results["compare_chosen"] = len({m["slug"] for s in summary["suites"] for m in s["members"][:DEFAULT_MEMBERS]})
-
-    if preview:
-        from .preview import measure_floor_preview, measure_preview
-
-        new = []
-        for index in range(cards, cards + (1 if quick else 3)):
-            data = card_data(index, seed)
-            new.append((data["slug"], card_title(data), card_text(data)))
-        edits = [slug_for(i) for i in (1, 2, 3)[:1 if quick else 3]]
-        results["preview"] = step("preview: add cards to a running server, then edit cards", measure_preview,
-                                  project, new, base / "preview.log", edits)
-        results["preview_floor"] = step("preview of the floor: add plain pages to hugo server", measure_floor_preview,
-                                        floor_project, base / "preview-floor.log", 1 if quick else 3)
-    if collector and not quick:
-        from .collector import measure_collector
-
-        results["collector"] = step("collector, quick profile on a throttled loop card", measure_collector, base)
-    elif collector:
-        from .collector import CollectorResult
-
-        results["collector"] = CollectorResult(not_measured="skipped in a quick run (it takes minutes)")
+def _build_parts(project, out, base, step):
+    """Builds that show how the site's difference to the floor divides."""
+    parts, dest = {}, out / "public-part"
+    parts["site_unminified"] = step("hugo build, site without --minify",
+                                    lambda: _check(measure.hugo(project, dest, minify=False), "hugo"))
+    shutil.rmtree(dest, ignore_errors=True)
+    with stubbed_card_page(project):
+        parts["site_stub_pages"] = step("hugo build, card pages reduced to their title",
+                                        lambda: _check(measure.hugo(project, dest), "hugo"))
+    shutil.rmtree(dest, ignore_errors=True)
+    if out != base:
+        parts["site_to_disk"] = step("hugo build, site written to disk",
+                                     lambda: _check(measure.hugo(project, base / "public-disk"), "hugo"))
+        shutil.rmtree(base / "public-disk", ignore_errors=True)
+    return parts
 
 
 __all__ = ["run_bench"]

@@ -99,6 +99,19 @@ def _log_figures(text):
     return aggregation, hugo
 
 
+def _stop(proc):
+    """Interrupt a server started in its own session (serve stops its Hugo server on the way out);
+    kill the session if it does not end."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # its own session: only what it started
+        proc.wait()
+
+
 def _edited(text, marker):
     """The card text with its notes replaced by `marker`."""
     return re.sub(r'^notes: .*$', f'notes: "{marker}"', text, count=1, flags=re.M)
@@ -157,13 +170,7 @@ def measure_preview(project, new_cards, log_path, edit_slugs=(), startup_timeout
                 time.sleep(settle)  # let the server finish before the next card
             result.hugo_peak_mib = _peak_mib(proc.pid, "hugo")
         finally:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)  # serve stops its Hugo server on the way out
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)  # its own session: only what it started
-                    proc.wait()
+            _stop(proc)
     log = Path(log_path).read_text(encoding="utf-8", errors="replace")
     result.log_tail = "\n".join(log.splitlines()[-15:])
     result.aggregation, result.hugo_builds = _log_figures(log)
@@ -203,12 +210,7 @@ def measure_floor_preview(floor_project, log_path, count=3, startup_timeout=600,
                 time.sleep(settle)
             return startup, times
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            _stop(proc)
 
 
 __all__ = ["measure_preview", "measure_floor_preview", "PreviewResult"]
