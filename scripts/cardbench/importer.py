@@ -23,14 +23,13 @@ summary: {"status": "imported" | "already imported", "format", "card_path", "ses
 import ast
 import datetime
 import hashlib
-import os
 import re
 import shlex
-import tempfile
 from pathlib import Path
 
 from . import sessions
-from .cardfile import SUMS_NAME, load_card, update_sha256sums
+from .card.transaction import card_change
+from .cardfile import load_card
 from .errors import CardFileError, ParseError
 from .parsers import cdm_fio, crystaldiskmark, dd, fio_json, flashbench, kdiskmark, nvme
 
@@ -416,33 +415,9 @@ def card_for_name(slug, name, source=None, path=None):
     return card, defaults
 
 
-def _unique_id(card_data, base):
-    taken = {s.get("id") for s in (card_data or {}).get("sessions") or [] if isinstance(s, dict)}
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base}-{n}" in taken:
-        n += 1
-    return f"{base}-{n}"
-
-
 def _safe_file_name(name):
     cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "import"
     return cleaned[:100]
-
-
-def _copy_bytes(raw, target):
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --- the import -------------------------------------------------------------------------------
@@ -464,9 +439,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     card_data = load_card(card_path).data if card_path.exists() else None
     for session in (card_data or {}).get("sessions") or []:
         if isinstance(session, dict) and digest in (session.get("imports") or []):
-            return {"status": "already imported", "format": None, "card_path": str(card_path),
-                    "session_id": session.get("id"), "runs": 0, "entries": 0, "raw": [], "sha256": digest,
-                    "created_card": False, "defaults": {}, "notes": []}
+            return _already_imported(card_path, session, digest)
 
     text = decode_text(raw, path)
     if fmt in (None, "", "auto"):
@@ -492,49 +465,40 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
                    "nvme": _from_nvme}[fmt]
         fields, runs, notes = handler(text)
 
-    session_id = _unique_id(card_data, sessions.session_id(day, label))
     file_name = _safe_file_name(path.name)
-    raw_rel = f"raw/{slug}/{session_id}/{file_name}"
-    session = {"id": session_id, "label": label, "date": day}
-    session.update({k: v for k, v in fields.items() if k in ("host",)})
-    session["source"] = dict(source or DEFAULT_SOURCE)
-    session["tools"] = fields.get("tools")
-    if notes:
-        session["notes"] = " ".join(notes)[:5000]
-    for key in ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "nvme"):
-        if key in fields:
-            session[key] = fields[key]
-    session["imports"] = [digest]
-    session["raw"] = [raw_rel]
-
-    target = sessions.raw_dir(data_dir, slug, session_id) / file_name
-    card_raw = Path(data_dir) / "raw" / slug
-    sums_path = card_raw / SUMS_NAME
-    sums_before = sums_path.read_bytes() if sums_path.exists() else None
-    existed = target.exists()
-    new_folders = [f for f in (target.parent, card_raw, Path(data_dir) / "raw") if not f.exists()]
-    _copy_bytes(raw, target)
-    try:
-        update_sha256sums(card_raw, [f"{session_id}/{file_name}"])
-        card_file = sessions.write_session(cards_dir, slug, session, new_card=new_card, data_dir=data_dir)
-    except BaseException:
-        # Nothing partial: the raw copy and its checksum line go again.
-        if sums_before is None:
-            sums_path.unlink(missing_ok=True)
-        else:
-            sums_path.write_bytes(sums_before)
-        if not existed:
-            target.unlink(missing_ok=True)
-        for folder in new_folders:
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-        raise
+    with card_change(data_dir, slug, on_wait=say) as change:
+        # Checked again under the card's lock: a parallel import of the same file may have landed.
+        earlier = change.session_with_import(digest)
+        if earlier is not None:
+            return _already_imported(change.path, earlier, digest)
+        if change.loaded is None and new_card is None:
+            new_card, defaults = card_for_name(slug, name, source, change.path)
+        session_id = change.unique_session_id(sessions.session_id(day, label))
+        raw_rel = f"raw/{slug}/{session_id}/{file_name}"
+        session = {"id": session_id, "label": label, "date": day}
+        session.update({k: v for k, v in fields.items() if k in ("host",)})
+        session["source"] = dict(source or DEFAULT_SOURCE)
+        session["tools"] = fields.get("tools")
+        if notes:
+            session["notes"] = " ".join(notes)[:5000]
+        for key in ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "nvme"):
+            if key in fields:
+                session[key] = fields[key]
+        session["imports"] = [digest]
+        session["raw"] = [raw_rel]
+        change.add_raw_bytes(f"{session_id}/{file_name}", raw)
+        change.append_session(session, new_card=new_card if change.loaded is None else None)
+        card_file = change.commit()
     entries = sum(len(session.get(k) or []) for k in ("results", "dd", "flashbench_open_au", "flashbench_align",
                                                        "flashbench_find_fat")) + (1 if "nvme" in session else 0)
     say(f"{card_file}: session {session_id}")
     return {"status": "imported", "format": fmt, "card_path": str(card_file), "session_id": session_id, "runs": runs,
-            "entries": entries, "raw": [raw_rel], "sha256": digest, "created_card": new_card is not None,
-            "defaults": defaults, "notes": notes}
+            "entries": entries, "raw": [raw_rel], "sha256": digest, "created_card": change.loaded is None,
+            "defaults": defaults if change.loaded is None else {}, "notes": notes}
+
+
+def _already_imported(card_file, session, digest):
+    return {"status": "already imported", "format": None, "card_path": str(card_file),
+            "session_id": session.get("id"), "runs": 0, "entries": 0, "raw": [], "sha256": digest,
+            "created_card": False, "defaults": {}, "notes": []}
 

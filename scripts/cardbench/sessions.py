@@ -30,23 +30,18 @@ the session field named in brackets; optional arguments left as None are left ou
   session_id(date, label) -> "2025-05-17-active-cooling"
   raw_dir(data_dir, slug, session_id) -> data/raw/<slug>/<session-id>/ (a Path; not created)
   write_session(cards_dir, slug, session, new_card=None, data_dir=None) -> Path
-      Creates data/cards/<slug>.yaml from new_card (cardfile.new_card_text) when missing, else
-      appends the session (cardfile.append_session_text: earlier bytes unchanged). The resulting
-      text is checked with validate.check_card first (raw files must already be in place under
-      data_dir, default cards_dir/..); on any error CardFileError is raised and nothing is
-      written. Writes are atomic and serialised per card with a lock file.
+      Appends the session (creating the card from new_card when missing) through the one card
+      transaction, card.transaction.card_change: under the card's lock, raw files the session
+      names are fingerprinted, the text is checked with every rule, and on any error
+      CardFileError is raised and nothing is written.
 """
 
 import datetime
-import fcntl
-import hashlib
-import os
 import re
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
-from .cardfile import append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text
+from .card.transaction import card_change
+from .paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
 from .errors import CardFileError, ParseError
 
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
@@ -254,63 +249,11 @@ def new_session(date, label, **fields):
     return session
 
 
-def raw_dir(data_dir, slug, session_id_):
-    return Path(data_dir) / "raw" / slug / session_id_
-
-
-def card_path(cards_dir, slug):
-    return Path(cards_dir) / f"{slug}.yaml"
-
-
-@contextmanager
-def card_lock(cards_dir, slug):
-    """Serialise read-modify-write of one card file between processes (collector, importer).
-    The lock file lives in the temp folder, so data/cards/ holds card files only. When another
-    user's lock file cannot be opened, the write goes ahead unlocked (renames stay atomic)."""
-    Path(cards_dir).mkdir(parents=True, exist_ok=True)
-    key = hashlib.sha256(str(Path(cards_dir).resolve() / slug).encode()).hexdigest()[:16]
-    lock_path = Path(tempfile.gettempdir()) / f"cardbench-{key}.lock"
-    try:
-        fd = os.open(lock_path, os.O_RDONLY)  # no O_CREAT: protected /tmp refuses that on others' files
-    except FileNotFoundError:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
-    except PermissionError:
-        fd = None
-    try:
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-
-
 def write_session(cards_dir, slug, session, new_card=None, data_dir=None):
-    from .validate import check_card
-
-    path = card_path(cards_dir, slug)
+    """Append one session to a card (creating it from new_card) through the card transaction."""
     data_dir = Path(data_dir) if data_dir is not None else Path(cards_dir).parent
-    with card_lock(cards_dir, slug):
-        if path.exists():
-            existing = load_card(path).text
-        elif new_card is None:
-            raise CardFileError(path, "card file does not exist; a name is needed to create it")
-        else:
-            card = dict(new_card)
-            card["sessions"] = []
-            existing = new_card_text(card)
-        try:
-            text = append_session_text(existing, session)
-        except ValueError as exc:
-            raise CardFileError(path, str(exc)) from None
-        errors = [f.error for f in check_card(parse_card_text(text, path), data_dir=data_dir)
-                  if f.severity == "error"]
-        if errors:
-            first = errors[0]
-            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-            raise CardFileError(path, f"new session would make the card invalid: {first.message}{more}; "
-                                      "nothing written", line=first.line, column=first.column, field=first.field,
-                                rule=first.rule)
-        atomic_write_text(path, text)
-    return path
+    if Path(cards_dir) != data_dir / "cards":
+        raise ValueError(f"cards folder {cards_dir} is not {data_dir / 'cards'}")
+    with card_change(data_dir, slug) as change:
+        change.append_session(session, new_card=new_card)
+        return change.commit()

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import sessions
-from ..cardfile import update_sha256sums
 from ..errors import CardFileError, ParseError
 from . import guard, tools
 from .device import host_description, identify
@@ -118,27 +117,6 @@ class _Signals:
         if not self.critical and self.pending and exc[0] is None:
             name, self.pending = self.pending, None
             raise CollectInterrupted(name)
-
-
-def raw_paths(value):
-    """Every path in a 'raw' list anywhere in a session."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "raw" and isinstance(item, list):
-                yield from (r for r in item if isinstance(r, str))
-            else:
-                yield from raw_paths(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from raw_paths(item)
-
-
-def record_hashes(data_dir, slug, session):
-    """Record every raw file the session names in data/raw/<slug>/SHA256SUMS."""
-    prefix = f"raw/{slug}/"
-    names = sorted({r[len(prefix):] for r in raw_paths(session) if r.startswith(prefix)})
-    if names:
-        update_sha256sums(Path(data_dir) / "raw" / slug, names)
 
 
 def _public_device_facts(info):
@@ -277,7 +255,6 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         with signals:
             if monitor is not None:
                 session["nvme"] = monitor.entry(info.nvme.get("pcie_link"))
-            record_hashes(data_dir, request.slug, session)
             try:
                 store.write(session, new_card=new_card)
             except CardFileError as exc:

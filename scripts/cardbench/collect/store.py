@@ -1,15 +1,17 @@
 """Write the collector's session into the card file after every finished test.
 
-The first write appends the session (sessions.write_session). Later writes replace that last
-session: the text before it stays byte-identical, the session is re-appended with
-cardfile.append_session_text, the result is validated, then atomically renamed into place.
+The first write appends the session. Later writes replace that last session: the text before it
+stays byte-identical. Both go through the card transaction (card.transaction), which holds the
+card's lock, records the raw files' SHA-256, validates and renames into place.
 """
 
 import re
+from pathlib import Path
 
-from .. import sessions
-from ..cardfile import append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text
+from ..card.transaction import card_change, unique_session_id
+from ..cardfile import load_card, parse_card_text
 from ..errors import CardFileError
+from ..paths import card_path
 
 COLLECTOR_SOURCE = "cardbench collector"
 
@@ -45,13 +47,13 @@ def split_last_session(text, path="<text>"):
 
 
 class SessionStore:
-    """One card file and the collector's session in it."""
+    """One card file and the collector's session in it; every write goes through the card transaction."""
 
     def __init__(self, data_dir, slug):
-        self.data_dir = data_dir
-        self.cards_dir = data_dir / "cards"
+        self.data_dir = Path(data_dir)
+        self.cards_dir = self.data_dir / "cards"
         self.slug = slug
-        self.path = sessions.card_path(self.cards_dir, slug)
+        self.path = card_path(self.cards_dir, slug)
         self.written_id = None  # id of our session once it is in the file
 
     def load(self):
@@ -72,12 +74,8 @@ class SessionStore:
 
     def unique_id(self, wanted):
         card = self.load()
-        taken = {s.get("id") for s in (card.data.get("sessions") or []) if isinstance(s, dict)} if card else set()
-        candidate, n = wanted, 2
-        while candidate in taken:
-            candidate = f"{wanted[:76]}-{n}"
-            n += 1
-        return candidate
+        return unique_session_id({s.get("id") for s in (card.data.get("sessions") or []) if isinstance(s, dict)}
+                                 if card else set(), wanted)
 
     def adopt(self, session_id):
         """Continue a session that is already the file's last one."""
@@ -85,44 +83,20 @@ class SessionStore:
 
     def rewrite(self, card, session):
         """Write the whole file anew: only for a card this run created, whose only session is ours."""
-        from ..validate import check_card
-
-        with sessions.card_lock(self.cards_dir, self.slug):
-            if self.path.exists():
-                found = load_card(self.path).data.get("sessions") or []
-                if len(found) != 1 or found[0].get("id") != session["id"]:
-                    raise CardFileError(self.path, "the card file has other sessions; not rewritten", field="sessions")
-            text = append_session_text(new_card_text({**card, "sessions": []}), session)
-            errors = [f.error for f in check_card(parse_card_text(text, self.path), data_dir=self.data_dir)
-                      if f.severity == "error"]
-            if errors:
-                raise errors[0]
-            atomic_write_text(self.path, text)
+        with card_change(self.data_dir, self.slug) as change:
+            change.rewrite_card(card, session)
+            change.commit()
         self.written_id = session["id"]
         return self.path
 
     def write(self, session, new_card=None):
-        """Put the session into the card file (append the first time, replace afterwards)."""
-        if self.written_id is None:
-            sessions.write_session(self.cards_dir, self.slug, session, new_card=new_card, data_dir=self.data_dir)
-            self.written_id = session["id"]
-            return self.path
-        from ..validate import check_card
-
-        with sessions.card_lock(self.cards_dir, self.slug):
-            text = load_card(self.path).text
-            base, last = split_last_session(text, self.path)
-            if last.get("id") != self.written_id:
-                raise CardFileError(self.path, f"the last session is '{last.get('id')}', not '{self.written_id}'; "
-                                               "the file changed during the run", field="sessions")
-            try:
-                new_text = append_session_text(base, session)
-            except ValueError as exc:
-                raise CardFileError(self.path, str(exc)) from None
-            errors = [f.error for f in check_card(parse_card_text(new_text, self.path), data_dir=self.data_dir)
-                      if f.severity == "error"]
-            if errors:
-                raise CardFileError(self.path, f"updated session would make the card invalid: {errors[0].message}",
-                                    line=errors[0].line, field=errors[0].field, rule=errors[0].rule)
-            atomic_write_text(self.path, new_text)
+        """Put the session into the card file (append the first time, replace afterwards), with the
+        SHA-256 of every raw file it names."""
+        with card_change(self.data_dir, self.slug) as change:
+            if self.written_id is None:
+                change.append_session(session, new_card=new_card if change.loaded is None else None)
+            else:
+                change.replace_last_session(session)
+            change.commit()
+        self.written_id = session["id"]
         return self.path

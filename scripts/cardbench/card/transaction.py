@@ -1,0 +1,280 @@
+"""The one way a card's files change: under the card's lock, checked, all or nothing.
+
+The collector and the importer both go through `card_change(data_dir, slug)`:
+
+    with card_change(data_dir, slug) as change:
+        change.add_raw_bytes("2025-05-17-fio/fio.json", raw)   # or add_raw_written(...) for tool output
+        change.append_session(session, new_card=card)          # or replace_last_session / rewrite_card
+        change.commit()
+
+Everything happens while the card's lock is held, so parallel writers wait for each other instead of
+losing a SHA256SUMS line or a raw file. `commit()` puts the raw files in place, records their SHA-256
+in data/raw/<slug>/SHA256SUMS, checks the new card text with every rule and only then renames it into
+place. Any failure, a full disk included, puts back what was there before. Temp files left by a writer
+that was killed are removed the next time the card changes.
+"""
+
+import errno
+import fcntl
+import hashlib
+import os
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..cardfile import (SUMS_NAME, append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text,
+                        read_sha256sums, remove_stale_temps, sha256_file, write_temp_beside)
+from ..errors import CardbenchError, CardFileError
+from ..paths import card_path, card_raw_dir, raw_names
+
+LOCK_TIMEOUT_S = 300  # longer than any single card write; a collector holds the lock only while it saves
+LOCK_POLL_S = 0.05
+MAX_SESSION_ID = 80
+
+
+class CardBusyError(CardbenchError):
+    """Another import or collector kept the card's lock for longer than the wait allows."""
+
+
+class DiskFullError(CardbenchError):
+    """The disk holding data/ is full; nothing of this change was kept."""
+
+
+def _lock_path(cards_dir, slug):
+    # The lock lives in the temp folder, so data/cards/ holds card files only.
+    key = hashlib.sha256(str(Path(cards_dir).resolve() / slug).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"cardbench-{key}.lock"
+
+
+@contextmanager
+def card_lock(cards_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
+    """Hold the card's lock (an flock shared by every cardbench process on this machine).
+
+    Waits while another writer holds it, telling on_wait once; CardBusyError after `timeout` seconds.
+    """
+    lock_path = _lock_path(cards_dir, slug)
+    try:
+        fd = os.open(lock_path, os.O_RDONLY)  # no O_CREAT: a protected /tmp refuses that on others' files
+    except FileNotFoundError:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+        os.fchmod(fd, 0o666)  # other users' imports of the same card must be able to open it too
+    except PermissionError:
+        raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}'; remove it if no import or "
+                            "collector is running") from None
+    try:
+        deadline = time.monotonic() + timeout
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
+                                        f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished"
+                                        ) from None
+                if not told and on_wait is not None:
+                    on_wait(f"waiting for another import or collector to finish writing card '{slug}'")
+                    told = True
+                time.sleep(LOCK_POLL_S)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def unique_session_id(taken, wanted):
+    """wanted, or wanted-2, -3 … (cut so the id stays within the schema's length) when taken."""
+    candidate, n = wanted, 2
+    while candidate in taken:
+        suffix = f"-{n}"
+        candidate = wanted[:MAX_SESSION_ID - len(suffix)].rstrip("-") + suffix
+        n += 1
+    return candidate
+
+
+class CardChange:
+    """A staged change of one card; made by card_change(), which holds the lock while it lives."""
+
+    def __init__(self, data_dir, slug):
+        self.data_dir = Path(data_dir)
+        self.slug = slug
+        self.cards_dir = self.data_dir / "cards"
+        self.path = card_path(self.cards_dir, slug)
+        self.raw_root = card_raw_dir(self.data_dir, slug)
+        self.loaded = load_card(self.path) if self.path.exists() else None
+        self._raw_bytes = {}  # name relative to data/raw/<slug>/ -> bytes to write
+        self._raw_written = set()  # names already on disk (tool output) to record
+        self._text = None
+        self.committed = False
+
+    # --- what the card holds now -------------------------------------------------------------
+    @property
+    def data(self):
+        return self.loaded.data if self.loaded else None
+
+    @property
+    def sessions(self):
+        found = (self.data or {}).get("sessions")
+        return [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
+
+    def unique_session_id(self, wanted):
+        return unique_session_id({s.get("id") for s in self.sessions}, wanted)
+
+    def session_with_import(self, digest):
+        """The session that already holds an import of a file with this SHA-256, or None."""
+        return next((s for s in self.sessions if digest in (s.get("imports") or [])), None)
+
+    # --- what to change ----------------------------------------------------------------------
+    def add_raw_bytes(self, name, data):
+        """A raw file to write at data/raw/<slug>/<name>."""
+        self._raw_bytes[self._checked_name(name)] = data
+
+    def add_raw_written(self, names):
+        """Raw files already written under data/raw/<slug>/ (tool output) whose SHA-256 to record."""
+        self._raw_written.update(self._checked_name(n) for n in names)
+
+    def append_session(self, session, new_card=None):
+        """Add a session at the end; creates the card from new_card when the file does not exist."""
+        if self.loaded is not None:
+            existing = self.loaded.text
+        elif new_card is None:
+            raise CardFileError(self.path, "card file does not exist; a name is needed to create it")
+        else:
+            existing = new_card_text({**new_card, "sessions": []})
+        self._set_text(existing, session)
+        self._stage_session_raw(session)
+
+    def replace_last_session(self, session):
+        """Replace the file's last session, which must be this one (same id); earlier bytes unchanged."""
+        from ..collect.store import split_last_session
+
+        if self.loaded is None:
+            raise CardFileError(self.path, "card file disappeared during the run", field="sessions")
+        base, last = split_last_session(self.loaded.text, self.path)
+        if last.get("id") != session.get("id"):
+            raise CardFileError(self.path, f"the last session is '{last.get('id')}', not '{session.get('id')}'; "
+                                           "the file changed during the run", field="sessions")
+        self._set_text(base, session)
+        self._stage_session_raw(session)
+
+    def rewrite_card(self, card, session):
+        """Write the whole file anew: only for a card whose one session is this one (made by this run)."""
+        if self.loaded is not None:
+            found = self.sessions
+            if len(found) != 1 or found[0].get("id") != session.get("id"):
+                raise CardFileError(self.path, "the card file has other sessions; not rewritten", field="sessions")
+        self._set_text(new_card_text({**card, "sessions": []}), session)
+        self._stage_session_raw(session)
+
+    # --- all or nothing ------------------------------------------------------------------------
+    def commit(self):
+        """Raw files, SHA256SUMS and the card file, checked, in place; on any failure none of it."""
+        from ..validate import check_card
+
+        if self._text is None:
+            raise ValueError("nothing to commit: no session was staged")
+        sums_path = self.raw_root / SUMS_NAME
+        sums_before = sums_path.read_bytes() if sums_path.exists() else None
+        undo = []  # (path, bytes before or None)
+        created_dirs = []
+        try:
+            for name, data in sorted(self._raw_bytes.items()):
+                target = self.raw_root / name
+                before = target.read_bytes() if target.is_file() else None
+                if before == data:
+                    continue
+                created_dirs += _missing_dirs(target.parent, self.data_dir)
+                undo.append((target, before))
+                tmp = write_temp_beside(target, data)
+                os.replace(tmp, target)
+            names = sorted(set(self._raw_bytes) | self._raw_written)
+            if names:
+                self._write_sums(sums_path, names)
+            errors = [f.error for f in check_card(parse_card_text(self._text, self.path), data_dir=self.data_dir)
+                      if f.severity == "error"]
+            if errors:
+                first = errors[0]
+                more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+                raise CardFileError(self.path, f"this change would make the card invalid: {first.message}{more}; "
+                                               "nothing written", line=first.line, column=first.column,
+                                    field=first.field, rule=first.rule)
+            atomic_write_text(self.path, self._text)
+        except BaseException as exc:
+            self._undo(sums_path, sums_before, undo, created_dirs)
+            if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise DiskFullError(f"no space left on the disk holding {self.data_dir} while writing card "
+                                    f"'{self.slug}'; nothing of this change was kept, earlier data is intact. "
+                                    "Free some space and run the same command again") from None
+            raise
+        self.committed = True
+        return self.path
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _checked_name(self, name):
+        name = Path(name).as_posix()
+        parts = name.split("/")
+        if name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise ValueError(f"raw file name {name!r} must stay inside {self.raw_root}")
+        return name
+
+    def _set_text(self, existing, session):
+        try:
+            self._text = append_session_text(existing, session)
+        except ValueError as exc:
+            raise CardFileError(self.path, str(exc)) from None
+
+    def _stage_session_raw(self, session):
+        # Every raw file the session names in this card's folder is fingerprinted with it.
+        self._raw_written.update(n for n in raw_names(session, self.slug) if n not in self._raw_bytes)
+
+    def _write_sums(self, sums_path, names):
+        entries = {n: d for n, (d, _) in read_sha256sums(sums_path).items()} if sums_path.exists() else {}
+        for name in names:
+            if (self.raw_root / name).is_file():  # a missing one is reported by the check, with its field
+                entries[name] = sha256_file(self.raw_root / name)
+        atomic_write_text(sums_path, "".join(f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
+
+    def _undo(self, sums_path, sums_before, undo, created_dirs):
+        for target, before in reversed(undo):
+            try:
+                if before is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    atomic_write_text(target, before)
+            except OSError:
+                pass  # a full disk can refuse the restore of a changed file; a new one is just removed
+        try:
+            if sums_before is None:
+                sums_path.unlink(missing_ok=True)
+            elif sums_path.read_bytes() != sums_before:
+                atomic_write_text(sums_path, sums_before)
+        except OSError:
+            pass
+        for folder in reversed(created_dirs):
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+
+
+def _missing_dirs(folder, stop):
+    """Folders from `stop` down to `folder` that do not exist yet, outermost first."""
+    missing = []
+    folder = Path(folder)
+    while not folder.exists() and folder != Path(stop) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return list(reversed(missing))
+
+
+@contextmanager
+def card_change(data_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
+    """Lock the card, clean what killed writers left, and yield a CardChange loaded under the lock."""
+    data_dir = Path(data_dir)
+    cards_dir = data_dir / "cards"
+    cards_dir.mkdir(parents=True, exist_ok=True)
+    with card_lock(cards_dir, slug, timeout=timeout, on_wait=on_wait):
+        remove_stale_temps(cards_dir)
+        remove_stale_temps(card_raw_dir(data_dir, slug), recursive=True)
+        yield CardChange(data_dir, slug)

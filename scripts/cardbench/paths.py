@@ -1,0 +1,46 @@
+"""Where things live: the project root, a card's file and raw folder, and the raw files a card names.
+
+Every module that needs one of these asks here, so a path rule is written once.
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_DIR = ROOT / "data"
+CARDS_DIR = DATA_DIR / "cards"
+
+
+def card_path(cards_dir, slug):
+    """data/cards/<slug>.yaml."""
+    return Path(cards_dir) / f"{slug}.yaml"
+
+
+def card_raw_dir(data_dir, slug):
+    """data/raw/<slug>/: the card's raw tool outputs and their SHA256SUMS."""
+    return Path(data_dir) / "raw" / slug
+
+
+def raw_dir(data_dir, slug, session_id):
+    """data/raw/<slug>/<session-id>/ (a Path; not created)."""
+    return card_raw_dir(data_dir, slug) / session_id
+
+
+def raw_refs(value, path=()):
+    """(field path, raw path) for every string in a 'raw' list anywhere in a card or session."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "raw" and isinstance(item, list):
+                for i, raw in enumerate(item):
+                    if isinstance(raw, str):
+                        yield path + (key, i), raw
+            else:
+                yield from raw_refs(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from raw_refs(item, path + (i,))
+
+
+def raw_names(value, slug):
+    """Paths relative to data/raw/<slug>/ of the raw files a card or session names in that folder."""
+    prefix = f"raw/{slug}/"
+    return sorted({raw[len(prefix):] for _, raw in raw_refs(value) if raw.startswith(prefix)})

@@ -1,0 +1,209 @@
+"""The card transaction: parallel writers wait for each other and lose nothing, a killed writer's
+temp files go on the next change, a full disk changes nothing, a held lock times out with a message."""
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cardbench.card.transaction import CardBusyError, DiskFullError, card_change, card_lock, unique_session_id
+from cardbench.cardfile import load_card, read_sha256sums
+from cardbench.importer import import_file
+from cardbench.validate import validate_paths
+
+SLUG = "test-card"
+NAME = "Lexar Test 64GB"
+CLI = [sys.executable, "-m", "cardbench"]
+
+
+def dd_log(seconds):
+    """A dd write log whose rate agrees with its bytes and seconds (as dd prints it: 3 digits)."""
+    rate = 33554432 / seconds / 1e6
+    return ("$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n8+0 records in\n8+0 records out\n"
+            f"33554432 bytes (34 MB, 32 MiB) copied, {seconds:.5f} s, {rate:.3g} MB/s\n")
+
+
+def snapshot(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+
+
+def errors_of(data):
+    cards, findings = validate_paths(sorted((data / "cards").glob("*.yaml")), data_dir=data)
+    return [str(f.error) for f in findings if f.severity == "error"]
+
+
+@pytest.fixture
+def data(tmp_path):
+    (tmp_path / "data" / "cards").mkdir(parents=True)
+    return tmp_path / "data"
+
+
+def test_twenty_parallel_imports_all_land(data, tmp_path):
+    logs = []
+    for i in range(20):
+        log = tmp_path / f"dd-{i:02d}.txt"
+        log.write_text(dd_log(1.6 + i * 0.01))
+        logs.append(log)
+    import_file(logs[0], data / "cards", SLUG, name=NAME)  # the card exists; the other 19 race to append
+    procs = [subprocess.Popen(CLI + ["import", str(log), "--card", SLUG, "--cards-dir", str(data / "cards")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for log in logs[1:]]
+    outcomes = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    assert [code for code, _ in outcomes] == [0] * 19, outcomes
+    card = load_card(data / "cards" / f"{SLUG}.yaml")
+    assert len(card.data["sessions"]) == 20
+    sums = read_sha256sums(data / "raw" / SLUG / "SHA256SUMS")
+    assert len(sums) == 20
+    assert errors_of(data) == []
+
+
+def test_the_same_file_imported_in_parallel_lands_once(data, tmp_path):
+    log = tmp_path / "dd.txt"
+    log.write_text(dd_log(1.63627))
+    procs = [subprocess.Popen(CLI + ["import", str(log), "--card", SLUG, "--name", NAME,
+                                     "--cards-dir", str(data / "cards")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    assert [p.wait(timeout=300) for p in procs] == [0] * 6
+    card = load_card(data / "cards" / f"{SLUG}.yaml")
+    assert len(card.data["sessions"]) == 1
+    assert errors_of(data) == []
+
+
+def test_a_held_lock_makes_a_writer_wait_then_give_up_with_a_message(data):
+    told = []
+    with card_lock(data / "cards", SLUG):
+        with pytest.raises(CardBusyError, match="being written by another import or collector"):
+            with card_change(data, SLUG, timeout=0.3, on_wait=told.append):
+                pass
+    assert told == [f"waiting for another import or collector to finish writing card '{SLUG}'"]
+
+
+def test_a_writer_waits_for_the_lock_and_then_goes_ahead(data, tmp_path):
+    log = tmp_path / "dd.txt"
+    log.write_text(dd_log(1.63627))
+    release = threading.Event()
+
+    def hold():
+        with card_lock(data / "cards", SLUG):
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        waited = []
+        timer = threading.Timer(0.5, release.set)
+        timer.start()
+        result = import_file(log, data / "cards", SLUG, name=NAME, progress=waited.append)
+    finally:
+        release.set()
+        holder.join()
+    assert result["status"] == "imported"
+    assert any("waiting for another import" in line for line in waited)
+
+
+KILLED_WRITER = """
+import os, signal, sys
+from cardbench.cardfile import write_temp_beside
+write_temp_beside(sys.argv[1], "half a card")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_temp_files_of_a_killed_writer_go_on_the_next_change(data, tmp_path):
+    log = tmp_path / "dd.txt"
+    log.write_text(dd_log(1.63627))
+    import_file(log, data / "cards", SLUG, name=NAME)
+    session_dir = next((data / "raw" / SLUG).iterdir())
+    for target in (data / "cards" / f"{SLUG}.yaml", session_dir / "dd.txt", data / "raw" / SLUG / "SHA256SUMS"):
+        proc = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(target)], capture_output=True)
+        assert proc.returncode == -9
+    left = sorted(p.name for p in data.rglob("*.tmp"))
+    assert len(left) == 3
+    live = Path(session_dir / f".x.{os.getpid()}.abcdefgh.tmp")  # a writer that is still running keeps its file
+    live.write_text("being written")
+    second = tmp_path / "dd2.txt"
+    second.write_text(dd_log(1.7))
+    import_file(second, data / "cards", SLUG)
+    assert sorted(p.name for p in data.rglob("*.tmp")) == [live.name]
+    assert errors_of(data) == []
+
+
+def test_session_ids_get_one_suffix_rule_within_the_length_limit():
+    assert unique_session_id(set(), "2025-05-17-run") == "2025-05-17-run"
+    assert unique_session_id({"2025-05-17-run"}, "2025-05-17-run") == "2025-05-17-run-2"
+    assert unique_session_id({"2025-05-17-run", "2025-05-17-run-2"}, "2025-05-17-run") == "2025-05-17-run-3"
+    long = "2025-05-17-" + "x" * 69
+    assert len(unique_session_id({long}, long)) == 80
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MiB tmpfs holding data/: a real full disk."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(folder, leave_bytes=0):
+    """Write a filler file until the disk is full, or until only leave_bytes are left."""
+    stat = os.statvfs(folder)
+    left = stat.f_bavail * stat.f_frsize - leave_bytes if leave_bytes else 1 << 40
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while left > 0:
+            left -= os.write(fd, b"\0" * min(left, 4096))
+    except OSError:
+        pass  # full
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("leave_bytes", [0, 8192])  # nothing fits; the raw file fits but not the card
+def test_a_full_disk_changes_nothing_and_says_so(small_disk, tmp_path, leave_bytes):
+    data = small_disk / "data"
+    (data / "cards").mkdir(parents=True)
+    first = tmp_path / "dd.txt"
+    first.write_text(dd_log(1.63627))
+    import_file(first, data / "cards", SLUG, name=NAME)
+    fill(small_disk, leave_bytes)
+    before = snapshot(data)
+    second = tmp_path / "dd-second.txt"
+    second.write_text(dd_log(1.7) * 40)  # larger than the room left when leave_bytes is set
+    proc = subprocess.run(CLI + ["import", str(second), "--card", SLUG, "--cards-dir", str(data / "cards")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "no space left on the disk holding" in proc.stderr
+    assert snapshot(data) == before
+    (small_disk / "filler").unlink()
+    assert errors_of(data) == []
+
+
+def test_collector_store_records_raw_hashes_under_the_lock(data):
+    from cardbench.collect.store import SessionStore
+    from cardbench import sessions
+
+    session = sessions.new_session("2025-05-17", "Collector, quick profile", complete=False,
+                                   source={"name": "cardbench collector", "date": "2025-05-17"})
+    folder = data / "raw" / SLUG / session["id"]
+    folder.mkdir(parents=True)
+    (folder / "collect.json").write_text("{}\n")
+    session["raw"] = [f"raw/{SLUG}/{session['id']}/collect.json"]
+    store = SessionStore(data, SLUG)
+    store.write(session, new_card=sessions.new_card(SLUG, NAME, 64, "microSD", "UHS-I", "cardbench collector"))
+    (folder / "dd-write.txt").write_text(dd_log(1.63627))
+    session["raw"].append(f"raw/{SLUG}/{session['id']}/dd-write.txt")
+    store.write(session)
+    assert sorted(read_sha256sums(data / "raw" / SLUG / "SHA256SUMS")) == [
+        f"{session['id']}/collect.json", f"{session['id']}/dd-write.txt"]
+    assert errors_of(data) == []
+    shutil.rmtree(folder)
