@@ -2,7 +2,8 @@
 
 import pytest
 
-from cardbench.aggregate import aggregate, card_title
+from cardbench.aggregate import aggregate
+from cardbench.core.titles import card_title
 
 MIB = 1.048576
 

@@ -9,8 +9,9 @@ import re
 
 import pandas as pd
 
-# Multiply a stored bandwidth by this to get MB/s (10^6 bytes/s). Units not here are not bandwidths.
-TO_MB_S = {"MB/s": 1.0, "MiB/s": 1.048576}
+from .core.titles import card_title
+from .core.units import RATE_TO_MB_S, size_text_from_bytes
+
 
 # Subtest families that make cards comparable. A card joins a suite when its compared sessions
 # ran every subtest of it.
@@ -50,15 +51,6 @@ SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "
                         "flashbench_find_fat", "fill", "f3probe", "nvme", "raw"]
 
 
-def card_title(card):
-    """'SanDisk Extreme 256 GB microSDXC': brand, model, capacity, and size with capacity family."""
-    cap = card["capacity_gb"]
-    cap_text = f"{cap / 1000:g} TB" if cap >= 1000 else f"{cap:g} GB"
-    family = card.get("family")
-    kind = (("micro" if card["form_factor"] == "microSD" else "") + family) if family else card["form_factor"]
-    return f"{card['brand']} {card['model']} {cap_text} {kind}"
-
-
 def _dd_test_name(entry):
     return f"dd bs={entry['block_size']}"
 
@@ -85,7 +77,7 @@ def _stats(frame, keys):
     used = frame[~frame["excluded"]]
     grouped = used.groupby(keys, sort=False)["value"]
     stats = grouped.agg(count="count", mean="mean", min="min", max="max", std="std").reset_index()
-    factor = stats["unit"].map(TO_MB_S)
+    factor = stats["unit"].map(RATE_TO_MB_S)
     for col in ("mean", "min", "max", "std"):
         stats[f"{col}_mb_s"] = stats[col] * factor
     return stats
@@ -107,8 +99,8 @@ def _stat_obj(row, runs, excluded):
     }
     if excluded:
         obj["excluded_runs"] = excluded
-    if row["unit"] in TO_MB_S:
-        factor = TO_MB_S[row["unit"]]
+    if row["unit"] in RATE_TO_MB_S:
+        factor = RATE_TO_MB_S[row["unit"]]
         obj["mb_s"] = {"runs": [_num(v * factor, 3) for v in runs], "mean": _num(row["mean_mb_s"], 3),
                        "min": _num(row["min_mb_s"], 3), "max": _num(row["max_mb_s"], 3),
                        "std": _num(row["std_mb_s"], 3)}
@@ -201,7 +193,7 @@ def _card_json(card, entry_lookup):
 def _pick(pooled, picks):
     for test, op in picks:
         row = pooled.get((test, op))
-        if row is not None and row["unit"] in TO_MB_S:
+        if row is not None and row["unit"] in RATE_TO_MB_S:
             runs = int(row["count"])
             return {"mb_s": _num(row["mean_mb_s"], 2), "test": test, "op": op, "unit": row["unit"],
                     "mean": _num(row["mean"], 3), "from": f"{test} {op}, mean of {runs} run{'s' if runs != 1 else ''}"}
@@ -220,15 +212,15 @@ def _fallback_pick(card, key):
         best = None
         for session in sessions:
             for sweep in session.get("dd_sweeps") or []:
-                if sweep["op"] == "write" and sweep["unit"] in TO_MB_S:
+                if sweep["op"] == "write" and sweep["unit"] in RATE_TO_MB_S:
                     point = max(sweep["points"], key=lambda p: p["block_size_bytes"])
                     if best is None or point["block_size_bytes"] > best[0]["block_size_bytes"]:
                         best = (point, sweep["unit"])
         if best:
             point, unit = best
-            size = _binary_size(point["block_size_bytes"])
-            return {"mb_s": _num(point["value"] * TO_MB_S[unit], 2), "test": f"dd sweep bs={size}", "op": "write",
-                    "unit": unit, "mean": _num(point["value"]), "from": f"dd write sweep at {size}B blocks, one run"}
+            size = size_text_from_bytes(point["block_size_bytes"])
+            return {"mb_s": _num(point["value"] * RATE_TO_MB_S[unit], 2), "test": f"dd sweep bs={size}", "op": "write",
+                    "unit": unit, "mean": _num(point["value"]), "from": f"dd write sweep at {size} blocks, one run"}
     pattern = _HEADLINE_ROW_NAMES.get(key)
     for session in sessions if pattern else []:
         for row in session.get("headline") or []:
@@ -236,13 +228,6 @@ def _fallback_pick(card, key):
                 return {"mb_s": _num(row["number"], 2), "test": row["name"], "op": key.split("_")[1], "unit": "MB/s",
                         "mean": _num(row["number"]), "from": f"reviewer's summary table ({row['name']})"}
     return None
-
-
-def _binary_size(n):
-    for factor, suffix in ((1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")):
-        if n >= factor and n % factor == 0:
-            return f"{n // factor} {suffix}"
-    return f"{n} "
 
 
 def _leader_row(card, card_json, pooled):
@@ -263,14 +248,14 @@ def _pooled_obj(r):
     return {"test": r["test"], "op": r["op"], "unit": r["unit"], "count": int(r["count"]),
             "mean": _num(r["mean"]), "min": _num(r["min"]), "max": _num(r["max"]),
             "mb_s": ({"mean": _num(r["mean_mb_s"], 3), "min": _num(r["min_mb_s"], 3), "max": _num(r["max_mb_s"], 3)}
-                     if r["unit"] in TO_MB_S else None)}
+                     if r["unit"] in RATE_TO_MB_S else None)}
 
 
 def _random_iops(pooled, op):
     """Best mean 4 KiB random IOPS of any queue depth, derived from bandwidth ÷ 4096 bytes."""
     best = None
     for (test, test_op), r in pooled.items():
-        if test.startswith("RND4K ") and test_op == op and r["unit"] in TO_MB_S:
+        if test.startswith("RND4K ") and test_op == op and r["unit"] in RATE_TO_MB_S:
             iops = r["mean_mb_s"] * 1e6 / 4096
             if best is None or iops > best[0]:
                 best = (iops, test)

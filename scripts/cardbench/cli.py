@@ -4,10 +4,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .core.paths import CARDS_DIR, DATA_DIR, ROOT
 from .errors import CardbenchError
-
-ROOT = Path(__file__).resolve().parents[2]
-CARDS_DIR = ROOT / "data" / "cards"
 
 
 def cmd_validate(args):
@@ -168,7 +166,7 @@ def build_parser():
     p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "readonly"])
     p.add_argument("--label", help="session heading (default: 'Collector, <profile> profile')")
     p.add_argument("--yes", action="store_true", help="do not ask to type the device name (scripts)")
-    p.add_argument("--data-dir", type=Path, default=ROOT / "data", help="holds cards/ and raw/")
+    p.add_argument("--data-dir", type=Path, default=DATA_DIR, help="holds cards/ and raw/")
     p.set_defaults(func=cmd_collect)
 
     p = sub.add_parser("import", help="add existing benchmark output (fio JSON, cdm_fio.sh, CrystalDiskMark, "

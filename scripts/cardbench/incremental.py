@@ -24,7 +24,8 @@ from .aggregate import aggregate
 from .cardfile import SUMS_NAME, LoadedCard, load_card
 from .errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
-from .validate import DATA_DIR, SCHEMA_PATH, Finding, check_card, cross_card_findings
+from .core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
+from .validate import Finding, check_card, cross_card_findings
 
 CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
@@ -75,22 +76,9 @@ def _signature(path):
     return [st.st_mtime_ns, st.st_size, st.st_ino]
 
 
-def _raw_refs(value, out):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "raw" and isinstance(item, list):
-                out.update(r for r in item if isinstance(r, str))
-            else:
-                _raw_refs(item, out)
-    elif isinstance(value, list):
-        for item in value:
-            _raw_refs(item, out)
-    return out
-
-
 def _raw_signature(data, data_dir):
     """Size and time of every raw output a card names and of its folder's SHA256SUMS."""
-    refs = sorted(_raw_refs(data, set()))
+    refs = sorted({raw for _, raw in raw_refs(data)})
     folders = sorted({r.split("/")[1] for r in refs if r.count("/") >= 2})
     files = refs + [f"raw/{folder}/{SUMS_NAME}" for folder in folders]
     return [[name, _signature(Path(data_dir) / name)] for name in files]

@@ -14,7 +14,9 @@ import jinja2
 
 from .cardfile import atomic_create_text, parse_card_text, yaml_scalar
 from .errors import CardbenchError
-from .validate import ROOT, check_card, schema_validator
+from .core.paths import ROOT
+from .core.titles import card_title
+from .validate import check_card, schema_validator
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 CONTENT_DIR = ROOT / "content" / "cards"
@@ -213,7 +215,6 @@ def check_slug(slug):
 
 def card_values(answers, slug=None, source_name=DEFAULT_SOURCE):
     """Template values: the answers plus slug, family, title and source."""
-    from .aggregate import card_title
 
     values = dict(answers)
     values["family"] = card_family(values["capacity_gb"])

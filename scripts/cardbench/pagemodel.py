@@ -9,8 +9,8 @@ at thousands of cards that costs far more than doing the same work here once per
 import json
 import math
 
-# Stored bandwidth × factor = MB/s (10^6 bytes/s).
-TO_MB_S = {"MB/s": 1.0, "MiB/s": 1.048576}
+from .core.units import RATE_TO_MB_S, size_arg_from_bytes
+
 DASH = "–"
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
@@ -46,15 +46,6 @@ def whole(value):
 def text_order(text):
     """Sort key close to Hugo's sort of text: letters before case."""
     return (text.casefold(), text)
-
-
-def binary_size(n):
-    """Binary size label as flashbench and dd print it: 4096 -> '4K', 4194304 -> '4M'."""
-    n = int(n)
-    for factor, suffix in ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")):
-        if n >= factor and n % factor == 0:
-            return f"{n // factor}{suffix}"
-    return str(n)
 
 
 def plot_text(text):
@@ -103,7 +94,7 @@ def dd_runs_figure(session):
 
 def _log_ticks(powers):
     values = [float(2 ** p) for p in powers]
-    return values, [binary_size(v) for v in values]
+    return values, [size_arg_from_bytes(v) for v in values]
 
 
 def sweeps_figure(card):
@@ -113,7 +104,7 @@ def sweeps_figure(card):
     for s in card["sessions"]:
         prefix = f"{plot_text(s['label'])}: " if multi else ""
         for sweep in s.get("dd_sweeps") or []:
-            factor = 1.048576 if sweep["unit"] == "MiB/s" else 1.0
+            factor = RATE_TO_MB_S[sweep["unit"]]
             direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
             traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{prefix}dd {sweep['op']}{direct}",
                            "x": [p["block_size_bytes"] for p in sweep["points"]],
@@ -122,7 +113,7 @@ def sweeps_figure(card):
             count = int(au["open_au"])
             name = f"{prefix}flashbench {au['mode']}, {count} open AU{'s' if count > 1 else ''}"
             if au.get("erase_size_bytes"):
-                name += f", {binary_size(au['erase_size_bytes'])} AU"
+                name += f", {size_arg_from_bytes(au['erase_size_bytes'])} AU"
             if au.get("interrupted"):
                 name += " (stopped early)"
             traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
@@ -179,7 +170,7 @@ def fill_figure(card):
     traces = []
     for s in card["sessions"]:
         for fill in s.get("fill") or []:
-            factor = 1.048576 if fill["unit"] == "MiB/s" else 1.0
+            factor = RATE_TO_MB_S[fill["unit"]]
             traces.append({"type": "scatter", "mode": "lines", "name": f"{plot_text(s['label'])}: {fill['op']}",
                            "x": [p["written_gb"] for p in fill["points"]],
                            "y": [p["value"] * factor for p in fill["points"]]})

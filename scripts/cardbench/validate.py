@@ -20,21 +20,13 @@ from pathlib import Path
 import jsonschema
 
 from .cardfile import SUMS_NAME, format_field, load_card, non_finite_paths, read_sha256sums, sha256_file
+from .core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
+from .core.paths import CARDS_DIR, DATA_DIR, ROOT, SCHEMA_PATH, raw_refs
+from .core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, size_text_from_bytes
 from .errors import CardbenchError, CardFileError
 from .schemacheck import UnsupportedSchema, quick_check
 
-ROOT = Path(__file__).resolve().parents[2]
-SCHEMA_PATH = ROOT / "data" / "schema" / "card.schema.json"
-DATA_DIR = ROOT / "data"
-CARDS_DIR = DATA_DIR / "cards"
 
-# Stored bandwidth × factor = MB/s (10^6 bytes/s), the unit bus ceilings are stated in.
-TO_MB_S = {"MB/s": 1.0, "MiB/s": 1.048576}
-UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576}
-
-# Highest transfer rate of each bus, MB/s. SD Express without a known link: PCIe Gen3 x2.
-BUS_CEILING_MB_S = {"Default/High Speed": 25, "UHS-I": 104, "UHS-II": 312, "UHS-III": 624, "SD Express": 1970}
-PCIE_LANE_MB_S = {1: 250, 2: 500, 3: 985, 4: 1969}
 CLAIM_SLACK = 1.05  # a figure up to 5 % above the vendor's own claim is within that claim
 
 BW_IOPS_WARN = 0.10  # bandwidth vs IOPS × block size: beyond 10 % a warning, beyond 50 % an error
@@ -476,10 +468,10 @@ class _Rules:
                 if worst is None or worst[0] <= BW_IOPS_WARN:
                     continue
                 off, j, value, count = worst
-                expected = count * block / UNIT_BYTES[unit]
+                expected = count * block / RATE_UNIT_BYTES[unit]
                 severity = "error" if off > BW_IOPS_ERROR else "warning"
                 self.add(("sessions", index, "results", i, "runs", j),
-                         f"{value:g} {unit} but {count:g} IOPS × {_size_text(block)} = {expected:.4g} {unit} "
+                         f"{value:g} {unit} but {count:g} IOPS × {size_text_from_bytes(block)} = {expected:.4g} {unit} "
                          f"({off:.0%} apart; allowed: {BW_IOPS_WARN:.0%}, error beyond {BW_IOPS_ERROR:.0%})",
                          "bw-iops", severity)
 
@@ -497,11 +489,11 @@ class _Rules:
             if link:
                 ceiling, why = link  # the link this session negotiated
             for path, op, unit, values, suffix in _bandwidth_figures(session):
-                over = [(j, v) for j, v in values if v * TO_MB_S[unit] > ceiling]
+                over = [(j, v) for j, v in values if v * RATE_TO_MB_S[unit] > ceiling]
                 if not over:
                     continue
                 j, top = max(over, key=lambda item: item[1])
-                top_mb_s = top * TO_MB_S[unit]
+                top_mb_s = top * RATE_TO_MB_S[unit]
                 shown = f"{top:g} {unit}" + (f" = {top_mb_s:.1f} MB/s" if unit != "MB/s" else "")
                 count = f" ({len(over)} of {len(values)} figures above it; this is the highest)" if len(values) > 1 else ""
                 # A vendor mode beyond the bus (e.g. UHS-I DDR200 readers) is allowed up to the vendor's claim.
@@ -522,7 +514,7 @@ class _Rules:
         sums_cache = {}
         hashes = {}
         for index, session in _sessions(self.card):
-            for path, raw in _raw_paths(session):
+            for path, raw in raw_refs(session):
                 place = ("sessions", index) + path
                 parts = raw.split("/")
                 if any(part in ("", ".", "..") for part in parts):
@@ -578,26 +570,6 @@ def block_size_bytes(test):
     return int(match.group(1)) * 1024 ** " KMG".index(match.group(2))
 
 
-def pcie_link_mb_s(link):
-    """(MB/s ceiling, description) of a link like 'PCIe Gen3 x1', or None."""
-    if not isinstance(link, str):
-        return None
-    match = re.search(r"Gen\s*([1-4]).*?x\s*([0-9]+)", link, re.IGNORECASE)
-    if not match:
-        return None
-    generation, lanes = int(match.group(1)), int(match.group(2))
-    if not 1 <= lanes <= 16:
-        return None
-    return PCIE_LANE_MB_S[generation] * lanes, f"PCIe Gen{generation} x{lanes} link ceiling"
-
-
-def _size_text(size):
-    for unit, scale in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
-        if size >= scale and size % scale == 0:
-            return f"{size // scale} {unit}"
-    return f"{size} B"
-
-
 def _step(value):
     """Precision a figure was printed with: 1 for 42, 0.1 for 42.5, 0.01 for 42.25."""
     text = repr(float(value))
@@ -610,8 +582,8 @@ def _step(value):
 def _deviation(value, unit, iops, block):
     """Relative distance between a bandwidth and IOPS × block size, allowing for each figure's
     printed precision (cdm_fio.sh floors MiB/s to whole numbers)."""
-    lo = max(value - _step(value), 0) * UNIT_BYTES[unit]
-    hi = (value + _step(value)) * UNIT_BYTES[unit]
+    lo = max(value - _step(value), 0) * RATE_UNIT_BYTES[unit]
+    hi = (value + _step(value)) * RATE_UNIT_BYTES[unit]
     expect_lo = max(iops - _step(iops), 0) * block
     expect_hi = (iops + _step(iops)) * block
     gap = max(0.0, expect_lo - hi, lo - expect_hi)
@@ -621,7 +593,7 @@ def _deviation(value, unit, iops, block):
 def _bandwidth_unit(entry):
     """The entry's unit when it is a bandwidth (MB/s, MiB/s), else None (whatever its type)."""
     unit = entry.get("unit")
-    return unit if isinstance(unit, str) and unit in TO_MB_S else None
+    return unit if isinstance(unit, str) and unit in RATE_TO_MB_S else None
 
 
 def _bandwidth_figures(session):
@@ -648,20 +620,6 @@ def _bandwidth_figures(session):
             if _bandwidth_unit(row) and _finite_number(row.get("number"))]
     for i, number in rows:
         yield ("headline",), None, session["headline"][i]["unit"], [(i, number)], ("number",)
-
-
-def _raw_paths(value, path=()):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "raw" and isinstance(item, list):
-                for i, raw in enumerate(item):
-                    if isinstance(raw, str):
-                        yield path + (key, i), raw
-            else:
-                yield from _raw_paths(item, path + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _raw_paths(item, path + (i,))
 
 
 def rule_findings(card, today=None, data_dir=DATA_DIR):
@@ -769,4 +727,4 @@ def changed_card_paths(repo=ROOT, base_ref="origin/main"):
 
 
 __all__ = ["Finding", "RULES", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator",
-           "changed_card_paths", "block_size_bytes", "pcie_link_mb_s", "describe"]
+           "changed_card_paths", "block_size_bytes", "describe"]

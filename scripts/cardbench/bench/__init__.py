@@ -51,7 +51,7 @@ def _change_one_card(project, index, seed):
 def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, quick=False, keep=False,
               seed=DEFAULT_SEED, browser=True, preview=True, collector=True):
     """Run every measurement and write the report. Returns the results dict."""
-    from ..aggregate import card_title
+    from ..core.titles import card_title
     from ..incremental import default_workers
     from ..pagemodel import DEFAULT_MEMBERS
 

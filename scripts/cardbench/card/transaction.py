@@ -26,7 +26,7 @@ from pathlib import Path
 from ..cardfile import (SUMS_NAME, append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text,
                         read_sha256sums, remove_stale_temps, sha256_file, write_temp_beside)
 from ..errors import CardbenchError, CardFileError
-from ..paths import card_path, card_raw_dir, raw_names
+from ..core.paths import card_path, card_raw_dir, raw_names
 
 LOCK_TIMEOUT_S = 300  # longer than any single card write; a collector holds the lock only while it saves
 LOCK_POLL_S = 0.05

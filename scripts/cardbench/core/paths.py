@@ -5,9 +5,10 @@ Every module that needs one of these asks here, so a path rule is written once.
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA_DIR = ROOT / "data"
 CARDS_DIR = DATA_DIR / "cards"
+SCHEMA_PATH = DATA_DIR / "schema" / "card.schema.json"
 
 
 def card_path(cards_dir, slug):

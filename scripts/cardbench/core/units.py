@@ -1,0 +1,52 @@
+"""Units and sizes, each conversion named by its direction.
+
+Rates: the site shows MB/s = 10^6 bytes/s; a figure stored in MiB/s (cdm_fio.sh prints MiB/s)
+is multiplied by 1.048576 to show it in MB/s. Sizes: tools spell block sizes in binary units
+('4K' = 4096 bytes in fio, dd and CrystalDiskMark; '4MiB' in flashbench).
+"""
+
+import re
+
+MIB_PER_S_IN_MB_PER_S = 1.048576  # 1 MiB/s = 1.048576 MB/s
+RATE_TO_MB_S = {"MB/s": 1.0, "MiB/s": MIB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
+RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576}  # bytes per second in one unit
+
+_BINARY_FACTORS = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3,
+                   "GIB": 1024**3, "T": 1024**4, "TIB": 1024**4}
+_SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
+_STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
+
+
+def bytes_from_size_text(text):
+    """'4MiB', '512KiB', '1.5GiB', '512B', '4K' (binary units) as bytes; None when not a size."""
+    match = _SIZE_TEXT.match(text.strip())
+    if not match:
+        return None
+    return int(round(float(match.group(1)) * _BINARY_FACTORS[(match.group(2) or "").upper()]))
+
+
+def size_label_from_bytes(size_bytes):
+    """The tools' short spelling: 4096 -> '4K', 1 MiB -> '1M', 1 GiB -> '1G'; None if not whole KiB."""
+    for factor, suffix in _STEPS:
+        if size_bytes >= factor and size_bytes % factor == 0:
+            return f"{size_bytes // factor}{suffix}"
+    return None
+
+
+def size_arg_from_bytes(size_bytes):
+    """A size for fio's and dd's command lines: '4K', '1M', or plain bytes when not whole KiB."""
+    return size_label_from_bytes(size_bytes) or str(int(size_bytes))
+
+
+def size_text_from_bytes(size_bytes):
+    """A size for readers: 4096 -> '4 KiB', 4 MiB -> '4 MiB', 512 -> '512 B'."""
+    for factor, suffix in _STEPS:
+        if size_bytes >= factor and size_bytes % factor == 0:
+            return f"{size_bytes // factor} {suffix}iB"
+    return f"{int(size_bytes)} B"
+
+
+def mb_s_from_rate(value, unit):
+    """A stored rate in MB/s (10^6 bytes/s); None for a unit that is not a rate."""
+    factor = RATE_TO_MB_S.get(unit)
+    return None if factor is None else value * factor
