@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from cardbench import cardfile
-from cardbench.aggregate import aggregate, write_outputs
+from cardbench.aggregate import aggregate
 from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.incremental import SiteDataBuilder
 from cardbench.pagemodel import format_number, num
+from cardbench.sitedata import write_outputs
 from cardbench.validate import card_paths, validate_paths
 
 from conftest import ROOT

@@ -302,11 +302,3 @@ def _compare(cards, out_cards, pooled_lookup):
             subtests = [f"{t} {o}" for t, o in keys]  # the suite's own order, as its tool lists them
             suites.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "cards": members})
     return {"suites": suites}
-
-
-def write_outputs(result, out_dir):
-    """Write the files Hugo reads (see sitedata) for every card of `result`. Replaces the folder's cards."""
-    from .sitedata import parts_from_result, write_site_data
-
-    pieces = parts_from_result(result)
-    write_site_data(out_dir, [parts for parts, _ in pieces], {parts["slug"]: files for parts, files in pieces})

@@ -271,31 +271,4 @@ def leader_row(row):
             "runs": row["runs"], "source": row["source"]}
 
 
-def home_table(rows):
-    """Leaderboard rows sorted by title, and the values each filter offers."""
-    shown = sorted((leader_row(r) for r in rows), key=lambda r: text_order(r["title"]))
-    filters = {key: sorted({r[key] for r in rows}, key=text_order) for key in ("form_factor", "bus", "brand")}
-    return {"rows": shown, "filters": filters}
-
-
-def compare_summary(compare):
-    """Suites as the comparison page embeds them: a few members by name; figures are fetched per card."""
-    suites = []
-    for suite in compare["suites"]:
-        members = [{"slug": m["slug"], "title": m["title"]} for m in suite["cards"]]
-        suites.append({"id": suite["id"], "name": suite["name"], "subtests": suite["subtests"], "count": len(members),
-                       "members": members if len(members) <= EMBEDDED_MEMBERS else members[:DEFAULT_MEMBERS]})
-    return {"suites": suites}
-
-
-def picker_catalogue(leaderboard, compare):
-    """Every card by slug and title with the suites it belongs to: the comparison page's pickers."""
-    ids = [s["id"] for s in compare["suites"]]
-    member_of = {}
-    for index, suite in enumerate(compare["suites"]):
-        for m in suite["cards"]:
-            member_of.setdefault(m["slug"], []).append(index)
-    return {"suites": ids, "cards": [[r["slug"], r["title"], member_of.get(r["slug"], [])] for r in leaderboard]}
-
-
-__all__ = ["card_page", "leader_row", "home_table", "compare_summary", "picker_catalogue", "num", "figure_json"]
+__all__ = ["card_page", "leader_row", "num", "figure_json"]

@@ -11,7 +11,7 @@
 
 Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
 changes only when a card is added, removed or renamed. The rest are assets read by the one page
-that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (CardParts), so a set of cards can be written
+that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (card_parts), so a set of cards can be written
 again after one card changed without recomputing or reformatting the others. Files are replaced
 through a temp file and a rename (never seen half-written) and left alone when their text is the
 same, so a running preview reloads only what changed.
@@ -136,4 +136,11 @@ def missing_card_files(out_dir, slugs):
     return {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
 
 
-__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "missing_card_files", "dumps"]
+def write_outputs(result, out_dir):
+    """Every card of an aggregate() result written at once, without the cache: the reference the
+    cached build (incremental) is tested against. Replaces the folder's cards."""
+    pieces = parts_from_result(result)
+    write_site_data(out_dir, [parts for parts, _ in pieces], {parts["slug"]: files for parts, files in pieces})
+
+
+__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps"]
