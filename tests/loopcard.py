@@ -47,6 +47,43 @@ def write_mbr(path, start_sector=2048, sectors=None, part_type=0x83):
         handle.write(entry + b"\x00" * 48 + b"\x55\xaa")
 
 
+def device_openers(device):
+    """PIDs that have the device open, from /proc/<pid>/fd links."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            links = [os.readlink(fd) for fd in (proc / "fd").iterdir()]
+        except OSError:
+            continue  # gone, or a kernel thread
+        if device in links:
+            pids.append(int(proc.name))
+    return pids
+
+
+def wait_until_free(device, seconds=10.0):
+    """Wait until nothing holds the device exclusively (a mount ends a little after its namespace)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            os.close(os.open(device, os.O_RDONLY | os.O_EXCL))
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def data_snapshot(folder):
+    """Every folder and file under folder with its bytes: equal snapshots mean nothing changed."""
+    folder = Path(folder)
+    if not folder.exists():
+        return None
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else "<folder>")
+            for p in sorted(folder.rglob("*"))}
+
+
 class LoopCard:
     def __init__(self, size=16 * GiB, direct_io=True, partition=False, cgroup_version=1, workdir=None):
         self.size = size
@@ -59,6 +96,7 @@ class LoopCard:
         self.majmin = None
         self.group = None
         self.mounts = []
+        self.stacked = []  # loop devices set up on top of this one
 
     # --- set-up -----------------------------------------------------------------------------
     def __enter__(self):
@@ -179,6 +217,44 @@ class LoopCard:
             subprocess.run(["umount", str(target)], capture_output=True)
         self.mounts = []
 
+    @contextlib.contextmanager
+    def mounted_elsewhere(self, device=None):
+        """Mount the device in a private mount namespace kept alive by a sleeping process: invisible
+        in this namespace's /proc/self/mountinfo, yet the kernel holds the device."""
+        device = device or self.device
+        target = Path(tempfile.mkdtemp(prefix="loopcard-ns-", dir=self._tmp.name))
+        proc = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                                 'mount "$1" "$2" && exec sleep 3600', "sh", device, str(target)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 10
+            while str(target) not in Path(f"/proc/{proc.pid}/mountinfo").read_text():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"mount in a new namespace failed: {proc.stderr.read().decode()}")
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the mount in the other namespace did not appear")
+                time.sleep(0.05)
+            yield proc.pid
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stderr.close()
+            wait_until_free(device)
+
+    def stack(self, device=None):
+        """A loop device whose backing file is this card's device (or the given one)."""
+        upper = run(["losetup", "--find", "--show", device or self.device]).stdout.strip()
+        self.stacked.append(upper)
+        return upper
+
+    def write_sectors(self, name=None):
+        """512-byte sectors written to the device since it was set up (/sys/block/<name>/stat)."""
+        return int(Path(f"/sys/block/{name or self.name}/stat").read_text().split()[6])
+
+    def openers(self):
+        """PIDs with the device open (their /proc/<pid>/fd)."""
+        return device_openers(self.device)
+
     # --- clean-up ---------------------------------------------------------------------------
     def close(self):
         for pid in self.group_pids():
@@ -186,6 +262,10 @@ class LoopCard:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        for upper in reversed(self.stacked):
+            subprocess.run(["umount", upper], capture_output=True)
+            subprocess.run(["losetup", "--detach", upper], capture_output=True)
+        self.stacked = []
         self.umount_all()
         if self.group is not None:
             deadline = time.monotonic() + 5

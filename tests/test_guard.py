@@ -1,12 +1,15 @@
 """Guard rules on a fixture tree that looks like '/': never on this computer's real disks."""
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from cardbench.collect import guard
+from cardbench.collect.device import identify, identity_changes
 from cardbench.collect.errors import (HolderError, MountedError, NotConfirmedError, NotMountedError,
-                                      PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError)
+                                      PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError,
+                                      TooSmallError)
 from cardbench.collect.sysfs import BlockTree, read_mounts, unescape
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
@@ -121,3 +124,58 @@ def test_confirmation_refuses_anything_else(answer):
 def test_prompt_shows_device_model_and_size():
     text = guard.confirmation_prompt("/dev/sdb", "Generic- SD/MMC, 63.9 GB (59.5 GiB)")
     assert "/dev/sdb" in text and "63.9 GB" in text and "Type the device name (sdb)" in text
+
+
+# --- size floor, stacked loop devices, card identity ---------------------------------------
+
+@pytest.mark.parametrize("mode", [guard.RAW, guard.FILESYSTEM])
+def test_reader_without_a_card_is_refused(mode):
+    with pytest.raises(TooSmallError, match="is 0 bytes: no card in the reader"):
+        check("sdi", "8:128", mode)
+
+
+def test_device_smaller_than_any_card_is_refused():
+    with pytest.raises(TooSmallError, match=r"only 8\.0 MiB, smaller than any card \(at least 64 MiB\)"):
+        check("sdj", "8:144")
+    assert guard.MIN_CARD_BYTES == 64 * 1024**2
+
+
+def test_loop_device_on_a_mounted_loop_device_is_refused():
+    with pytest.raises(MountedError, match=r"rests on a mounted device \(/dev/loop1 on /mnt/image\)"):
+        check("loop0", "7:0")
+
+
+def test_backing_device_of_a_loop_device_is_refused():
+    with pytest.raises(HolderError, match=r"loop3 is the backing device of loop2; detach it first "
+                                          r"\(sudo losetup -d /dev/loop2\)"):
+        check("loop3", "7:3")
+    assert check("loop2", "7:2").name == "loop2"  # nothing on loop3 is mounted
+
+
+def test_loop_device_on_a_file_of_the_system_disk_passes():
+    assert check("loop4", "7:4").name == "loop4"
+
+
+def test_loop_device_on_the_system_disk_is_refused():
+    with pytest.raises(SystemDiskError, match="holds the system path /"):
+        check("loop5", "7:5")
+
+
+def test_loop_backing_shows_as_slave_and_holder():
+    tree = BlockTree(HOST)
+    assert tree.nodes["loop0"].slaves == ["loop1"] and tree.nodes["loop1"].holders == ["loop0"]
+    assert tree.nodes["loop4"].slaves == [] and tree.chain("loop5") == {"loop5", "vda"}
+
+
+def test_another_card_in_the_same_slot_is_told_apart(tmp_path):
+    """Size aside, the serial and the CID register tell two cards apart (check_same_card uses this)."""
+    start = identify("/dev/mmcblk0", "179:0", root=HOST)
+    assert identity_changes(start, identify("/dev/mmcblk0", "179:0", root=HOST)) == []
+    other = tmp_path / "host"
+    shutil.copytree(HOST, other, symlinks=True)
+    card = other / "sys/devices/platform/fe320000.mmc/mmc_host/mmc0/mmc0:aaaa"
+    (card / "serial").write_text("0x11111111\n")
+    (card / "cid").write_text((card / "cid").read_text().replace("db5a62b2", "11111111"))
+    now = identify("/dev/mmcblk0", "179:0", root=other)
+    assert now.size_bytes == start.size_bytes
+    assert identity_changes(start, now) == ["its serial number differs", "its CID register differs"]

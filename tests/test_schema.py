@@ -1,5 +1,7 @@
-"""The card schema is complete and documented, and bad files are named with their line or field."""
+"""The card schema is complete, documented and bounded, names cannot hide characters, and bad files are
+named with their line or field."""
 
+import copy
 import json
 import subprocess
 import sys
@@ -8,9 +10,11 @@ import pytest
 
 from cardbench.cardfile import new_card_text, parse_card_text
 from cardbench.errors import CardFileError
+from cardbench.cardfile import LoadedCard, format_field
+from cardbench.schemacheck import quick_check
 from cardbench.validate import SCHEMA_PATH, check_card, validate_paths
 
-from conftest import ROOT
+from conftest import ROOT, field_paths
 
 
 def minimal_card(**overrides):
@@ -105,3 +109,203 @@ def test_bad_file_stops_validate_and_aggregate(tmp_path, breakage):
         assert "acme-bad-32gb-microsdhc.yaml:" in run.stderr
         assert "Traceback" not in run.stderr
     assert not out.exists(), "nothing is published from a bad file"
+
+
+# --- bounds: no valid card can be large enough to stall the build ----------------------------------
+
+
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _subschemas(schema, path="$"):
+    """Every schema node with the instance path it checks ([] for list items, {} for mapping values)."""
+    yield path, schema
+    for name, sub in (schema.get("properties") or {}).items():
+        yield from _subschemas(sub, f"{path}.{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from _subschemas(schema["items"], f"{path}[]")
+    if isinstance(schema.get("additionalProperties"), dict):
+        yield from _subschemas(schema["additionalProperties"], f"{path}{{}}")
+    if isinstance(schema.get("propertyNames"), dict):
+        yield from _subschemas({"type": "string", **schema["propertyNames"]}, f"{path}{{key}}")
+
+
+def test_every_list_text_and_mapping_has_an_upper_bound():
+    unbounded = []
+    for path, node in _subschemas(SCHEMA):
+        kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+        if "array" in kinds and "maxItems" not in node:
+            unbounded.append(f"{path}: maxItems")
+        if "string" in kinds and "maxLength" not in node and "enum" not in node and "const" not in node:
+            unbounded.append(f"{path}: maxLength")
+        if "object" in kinds and node.get("additionalProperties", True) is not False:
+            if "maxProperties" not in node:
+                unbounded.append(f"{path}: maxProperties")
+            if "maxLength" not in (node.get("propertyNames") or {}):
+                unbounded.append(f"{path}: propertyNames.maxLength")
+    assert unbounded == []
+
+
+def _schema_at(path):
+    node = SCHEMA
+    for part in path:
+        if isinstance(part, int):
+            node = node["items"]
+        else:
+            node = (node.get("properties") or {}).get(part) or node["additionalProperties"]
+    return node
+
+
+def _full_card():
+    """A valid card with every list of the format present (the fuzz tests' card)."""
+    from test_fuzz_validate import BASE
+
+    card = copy.deepcopy(BASE)
+    session = card["sessions"][0]
+    session["dd_sweeps"][0]["flags"] = ["direct"]
+    session["results"][0]["latency_us"] = {k: [100, 110] for k in ("mean", "p50", "p90", "p99", "p99_9", "max")}
+    for kind in ("dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill"):
+        session[kind][0]["raw"] = ["raw/fuzz-card/c.out"]
+    for kind in ("f3probe", "nvme"):
+        session[kind]["raw"] = ["raw/fuzz-card/d.out"]
+    return card
+
+
+def _lists():
+    card = _full_card()
+    return [path for path in field_paths(card) if isinstance(_get(card, path), list)]
+
+
+def _get(data, path):
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _errors(data):
+    card = LoadedCard(f"{data['slug']}.yaml", data, {}, "")
+    return [f for f in check_card(card, data_dir="/nonexistent") if f.severity == "error" and f.rule != "raw-present"]
+
+
+def test_the_full_card_reaches_every_bounded_list():
+    reached = {"$" + "".join("[]" if isinstance(p, int) else f".{p}" for p in path) for path in _lists()}
+    declared = {path for path, node in _subschemas(SCHEMA) if node.get("type") == "array"}
+    assert declared - reached == set()
+
+
+@pytest.mark.parametrize("path", _lists(), ids=format_field)
+def test_a_list_one_over_its_bound_is_refused(path):
+    card = _full_card()
+    items = _get(card, path)
+    most = _schema_at(path).get("maxItems")
+    assert most is not None, "every list is bounded"
+    assert _errors(card) == []
+    items.extend(copy.deepcopy(items[-1]) for _ in range(most + 1 - len(items)))
+    errors = _errors(card)
+    assert any(f.rule == "schema:maxItems" and f.error.field == format_field(path)
+               and f"the list has {most + 1} item(s); at most {most}" in f.error.message for f in errors), errors
+    assert not quick_check(SCHEMA)(card)
+
+
+def test_a_card_at_the_bounds_is_valid():
+    card = _full_card()
+    session = card["sessions"][0]
+    result = session["results"][0]
+    result["runs"] = [9.0 + (i % 5) * 0.1 for i in range(1000)]
+    result["iops"] = [round(v * 1048576 / 4096) for v in result["runs"]]
+    result["latency_us"] = {k: [100] * 1000 for k in result["latency_us"]}
+    sequential = {key: value for key, value in result.items() if key != "iops"}
+    session["results"] += [dict(sequential, test=f"SEQ{k + 1}M Q1T1") for k in range(99)]
+    session["fill"][0]["points"] = [{"written_gb": i + 1, "value": 40, "seconds": i + 1} for i in range(10_000)]
+    session["nvme"]["thresholds_c"] = {f"t{i}": 70 for i in range(20)}
+    card["brand"] = "B" * 60
+    assert _errors(card) == []
+
+
+def test_too_many_thresholds_and_too_long_threshold_names_are_refused():
+    card = _full_card()
+    card["sessions"][0]["nvme"]["thresholds_c"] = {f"t{i}": 70 for i in range(21)}
+    assert any(f.rule == "schema:maxProperties" and "21 entries; at most 20" in f.error.message for f in _errors(card))
+    card["sessions"][0]["nvme"]["thresholds_c"] = {"t" * 41: 70}
+    assert any(f.rule == "schema:maxLength" and f.error.field == "sessions[0].nvme.thresholds_c"
+               for f in _errors(card))
+
+
+# --- identity fields: no character that lets a name pose as another ---------------------------------
+
+IDENTITY = [("brand",), ("model",), ("part_number",), ("controller",), ("price", "shop"), ("shops", 0, "name"),
+            ("source", "name"), ("source", "author"), ("sessions", 0, "label"), ("sessions", 0, "source", "name"),
+            ("sessions", 0, "source", "author")]
+
+# one of each kind: C0 and C1 controls, zero-width space and joiners, direction marks, embeddings and overrides,
+# isolates, byte order mark, word joiner, soft hyphen, line separator, variation selector, tag character
+HIDDEN = {"\x1b": "U+001B (a control character)", "\x85": "U+0085 (a control character)",
+          "\u200b": "U+200B ZERO WIDTH SPACE", "\u200c": "U+200C ZERO WIDTH NON-JOINER",
+          "\u200d": "U+200D ZERO WIDTH JOINER", "\u200e": "U+200E LEFT-TO-RIGHT MARK",
+          "\u200f": "U+200F RIGHT-TO-LEFT MARK", "\u202a": "U+202A LEFT-TO-RIGHT EMBEDDING",
+          "\u202b": "U+202B RIGHT-TO-LEFT EMBEDDING", "\u202c": "U+202C POP DIRECTIONAL FORMATTING",
+          "\u202d": "U+202D LEFT-TO-RIGHT OVERRIDE", "\u202e": "U+202E RIGHT-TO-LEFT OVERRIDE",
+          "\u2066": "U+2066 LEFT-TO-RIGHT ISOLATE", "\u2067": "U+2067 RIGHT-TO-LEFT ISOLATE",
+          "\u2068": "U+2068 FIRST STRONG ISOLATE", "\u2069": "U+2069 POP DIRECTIONAL ISOLATE",
+          "\ufeff": "U+FEFF ZERO WIDTH NO-BREAK SPACE", "\u2060": "U+2060 WORD JOINER", "\u00ad": "U+00AD SOFT HYPHEN",
+          "\u2028": "U+2028 LINE SEPARATOR", "\ufe0f": "U+FE0F VARIATION SELECTOR-16",
+          "\U000e0041": "U+E0041 TAG LATIN CAPITAL LETTER A", "\n": "U+000A (a control character)",
+          "\t": "U+0009 (a control character)"}
+
+
+def _identity_card():
+    card = minimal_card(part_number="AC-64", controller="Phison", price={"amount": 9, "currency": "EUR", "shop": "S"},
+                        shops=[{"name": "Shop", "url": "https://shop.example/"}],
+                        source={"name": "Review", "author": "Ann"})
+    card["sessions"][0]["source"] = {"name": "Review", "author": "Ann"}
+    return card
+
+
+def _with(card, path, value):
+    card = copy.deepcopy(card)
+    _get(card, path[:-1])[path[-1]] = value
+    return card
+
+
+@pytest.mark.parametrize("path", IDENTITY, ids=format_field)
+@pytest.mark.parametrize("char", sorted(HIDDEN), ids=lambda c: f"U+{ord(c):04X}")
+def test_identity_fields_refuse_hidden_characters_by_name(path, char):
+    card = _with(_identity_card(), path, f"San{char}Disk")
+    errors = _errors(card)
+    assert [(f.error.field, f.rule) for f in errors] == [(format_field(path), "schema:not")], errors
+    assert errors[0].error.message == (f"contains {HIDDEN[char]} at position 3, which can make a name pose as "
+                                       f"another; remove it")
+
+
+def test_identity_fields_are_the_ones_described_as_such():
+    guarded = {path for path, node in _subschemas(SCHEMA) if "not" in node}
+    described = {path for path, node in _subschemas(SCHEMA) if "Identity field" in (node.get("description") or "")}
+    expected = {"$" + "".join("[]" if isinstance(p, int) else f".{p}" for p in path) for path in IDENTITY}
+    assert guarded == described == expected
+    assert len({json.dumps(node["not"]) for path, node in _subschemas(SCHEMA) if "not" in node}) == 1
+
+
+@pytest.mark.parametrize("name", ["SanDisk", "Extreme PRO", "Kioxia EXCERIA PLUS G2", "Lexar® PLAY PRO™", "サンディスク",
+                                  "삼성 EVO Plus", "Kingston Canvas Go! Plus — 256 GB", "Ünïcødé “quoted” ‘name’",
+                                  "بطاقة ذاكرة", "Gigastone 4K Camera Pro (V30)", "Tom's Hardware & <Friends>"])
+def test_identity_fields_keep_every_script_and_symbol(name):
+    for path in IDENTITY:
+        assert _errors(_with(_identity_card(), path, name)) == [], path
+
+
+def test_hidden_characters_elsewhere_are_still_text_control():
+    """Free text (notes, host…) keeps its rule: direction controls refused, the name guard not applied."""
+    card = minimal_card(notes="a \u202e b")
+    card["sessions"][0]["host"] = "laptop \u202efdp.exe"
+    assert {(f.error.field, f.rule) for f in _errors(card)} == {("notes", "text-control"),
+                                                                 ("sessions[0].host", "text-control")}
+
+
+def test_new_card_asks_again_for_a_name_with_a_hidden_character():
+    from cardbench.newcard import gather_answers
+
+    replies = iter(["San\u200bDisk", "SanDisk", "Extreme", "64", "microSD", "UHS-I", ""])
+    problems = []
+    answers = gather_answers({}, ask=lambda prompt, problem: problems.append(problem) or next(replies))
+    assert answers["brand"] == "SanDisk"
+    assert "brand contains U+200B ZERO WIDTH SPACE" in problems[1]

@@ -50,9 +50,14 @@ def test_hostile_cards_get_the_same_verdict(path):
 ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**6), st.floats(allow_nan=True),
                        st.sampled_from(["", "x" * 300, "2024-02-30", "2024-02-29", "not a date", "MB/s", "MiB/s",
                                         "IOPS", "read", "write", "SD", "microSD", "UHS-I", "https://x.example/",
-                                        "ftp://x", "Bad Slug", "ok-slug", 1.0, 0, -1, True]),
+                                        "ftp://x", "Bad Slug", "ok-slug", 1.0, 0, -1, True, "San\u200bDisk",
+                                        "\u202eksi", "\ufeffAcme", "a\x85b", "Acme\n", "Tag\U000e0041", "x" * 2001,
+                                        "サンディスク"]),
                        st.lists(st.integers(0, 3), max_size=3), st.dictionaries(st.sampled_from(["a", "unit"]),
-                                                                                st.integers(0, 2), max_size=2))
+                                                                                st.integers(0, 2), max_size=2),
+                       # one over each kind of bound: runs and raw lists, per-session lists, fills, thresholds
+                       st.sampled_from([[50.0] * 1001, [50.0] * 101, [{"written_gb": 1, "value": 1}] * 10_001,
+                                        {f"t{i}": 1 for i in range(21)}, {"t" * 41: 1}]))
 
 
 @settings(max_examples=400, deadline=None)
@@ -84,3 +89,20 @@ def test_keywords_mean_what_jsonschema_means():
     assert check({"n": 2, "e": 1.0}) and not check({"n": 2, "e": True})
     assert not check({"n": 2, "u": [1, 1.0]}) and check({"n": 2, "u": [1, True]})
     assert not check({"n": 2, "x": 1}) and not check({})
+
+
+@pytest.mark.parametrize("schema, instances", [
+    ({"not": {"type": "string", "pattern": "[\u200b-\u200f]"}},
+     ["Acme", "Ac\u200bme", "\u200f", 5, None, ["\u200b"]]),
+    ({"type": "object", "maxProperties": 2, "minProperties": 1},
+     [{}, {"a": 1}, {"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3}, [1, 2, 3], "abc"]),
+    ({"type": "object", "propertyNames": {"maxLength": 3, "pattern": "^[a-z]"}},
+     [{}, {"abc": 1}, {"abcd": 1}, {"Abc": 1}, {"a": 1, "bcdef": 2}, "abcdef"]),
+    ({"type": "array", "maxItems": 2, "items": {"not": {"const": 0}}}, [[], [1, 2], [1, 2, 3], [0], [False]]),
+])
+def test_added_keywords_mean_what_jsonschema_means(schema, instances):
+    import jsonschema
+
+    check = compile_schema(schema)
+    reference = jsonschema.Draft202012Validator(schema)
+    assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]

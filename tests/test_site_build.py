@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 from html import unescape
 from html.parser import HTMLParser
 
@@ -122,20 +123,25 @@ class _TagAudit(HTMLParser):
     def __init__(self):
         super().__init__()
         self.inline_scripts, self.handlers, self.images, self.texts = [], [], [], []
-        self._in_script = False
+        self.data_blocks = []  # <script type="application/json">: data a browser never runs
+        self._in_script = self._in_data = False
 
     def handle_starttag(self, tag, attrs):
         self.handlers += [(tag, name) for name, _ in attrs if name.startswith("on")]
         if tag == "img":
             self.images.append(attrs)
-        self._in_script = tag == "script"
-        if tag == "script" and not dict(attrs).get("src"):
+        self._in_data = tag == "script" and dict(attrs).get("type") == "application/json"
+        self._in_script = tag == "script" and not self._in_data
+        if self._in_script and not dict(attrs).get("src"):
             self.inline_scripts.append(attrs)
 
     def handle_endtag(self, tag):
-        self._in_script = False
+        self._in_script = self._in_data = False
 
     def handle_data(self, data):
+        if self._in_data:
+            self.data_blocks.append(data)
+            return
         if self._in_script and data.strip():
             self.inline_scripts.append(data)
         self.texts.append(data)
@@ -148,6 +154,9 @@ def test_hostile_strings_are_escaped_in_html_and_chart_json(tmp_path):
         audit.feed(page.read_text(encoding="utf-8"))
         assert audit.inline_scripts == [] and audit.handlers == [] and audit.images == []
         assert any(HOSTILE in text for text in audit.texts), "the payload shows as text"
+        for block in audit.data_blocks:  # chart data: JSON whose text holds no markup at all
+            assert "<" not in block and ">" not in block
+            json.loads(block)
     twin = json.loads((public / "cards" / "hostile-card" / "index.json").read_text(encoding="utf-8"))
     assert twin["brand"] == HOSTILE
 
@@ -166,8 +175,7 @@ def test_plotly_shortcode_merges_common_data_into_every_trace(tmp_path):
     project, result = build_with_page(tmp_path, "pasted.md", PASTED.read_text(encoding="utf-8"))
     assert result.returncode == 0, result.stdout + result.stderr
     html = (project / "public" / "pasted" / "index.html").read_text(encoding="utf-8")
-    figures = [json.loads(unescape(m)) for m in re.findall(r'data-figure="([^"]*)"', html)]
-    figures += [json.loads(unescape(m)) for m in re.findall(r"data-figure='([^']*)'", html)]
+    figures = [json.loads(m) for m in re.findall(r'<script type=["\']?application/json["\']? class=["\']?chart-figure["\']?>(.*?)</script>', html, re.S)]
     assert len(figures) == 2
     runs, averages = figures
     assert len(runs["data"]) == 10 and all(len(t["y"]) == 12 for t in runs["data"])
@@ -205,3 +213,156 @@ def test_titles_that_look_like_front_matter_or_templates_stay_text(tmp_path):
     assert unescape(h1) == f"Tricky {tricky} 32 GB microSD"
     listing = (project / "public" / "cards" / "index.html").read_text(encoding="utf-8")
     assert f"Tricky {tricky} 32 GB microSD" in unescape(listing)
+
+
+# --- raw files: only those a card names, only inert text types --------------------------------
+
+RAW_LINK = re.compile(r'href="?(/data/raw/[^"\s>]+)')
+
+
+def named_raw_files(cards_dir):
+    from cardbench.core.paths import raw_refs
+    import yaml
+
+    return {ref for path in cards_dir.glob("*.yaml")
+            for _, ref in raw_refs(yaml.safe_load(path.read_text(encoding="utf-8")))}
+
+
+def published_raw_files(public):
+    root = public / "data"
+    return {p.relative_to(root).as_posix() for p in (root / "raw").rglob("*") if p.is_file()}
+
+
+def test_every_raw_link_on_a_card_page_resolves(shipped_site):
+    links = set()
+    for page in (shipped_site / "cards").glob("*/index.html"):
+        links.update(RAW_LINK.findall(page.read_text(encoding="utf-8")))
+    assert links, "the shipped cards link raw outputs"
+    for link in links:
+        assert (shipped_site / link.lstrip("/")).is_file(), link
+
+
+def test_only_the_raw_files_cards_name_are_published(tmp_path):
+    raw = tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "raw", raw)
+    slug = "sandisk-ultra-200gb-microsdxc"
+    planted = {
+        f"{slug}/index.html": "<script>alert(1)</script>",
+        f"{slug}/re-test-2025/evil.svg": '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+        f"{slug}/notes.txt": "a note no card names",
+        "no-such-card/index.html": "<script>alert(2)</script>",
+        "index.html": "<script>alert(3)</script>",
+    }
+    for name, text in planted.items():
+        (raw / name).parent.mkdir(parents=True, exist_ok=True)
+        (raw / name).write_text(text, encoding="utf-8")
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "data" / "cards", cards)
+    (cards / "notes.html").write_text("<script>alert(4)</script>", encoding="utf-8")
+    (cards / "sub").mkdir()
+    (cards / "sub" / "x.yaml").write_text("not: a card\n", encoding="utf-8")
+    project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards, raw_dir=raw)
+    assert agg.returncode == 0, agg.stderr
+    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
+    published = published_raw_files(project / "public")
+    assert published == named_raw_files(ROOT / "data" / "cards")
+    assert not any(name.endswith((".html", ".svg")) or name.endswith("SHA256SUMS") for name in published)
+    served_cards = {p.relative_to(project / "public").as_posix() for p in (project / "public" / "data" / "cards").rglob("*")}
+    assert served_cards == {f"data/cards/{p.name}" for p in (ROOT / "data" / "cards").glob("*.yaml")}
+
+
+def test_a_card_naming_an_active_file_type_is_refused(tmp_path):
+    cards, raw = tmp_path / "cards", tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "cards", cards)
+    shutil.copytree(ROOT / "data" / "raw", raw)
+    card = cards / "sandisk-ultra-200gb-microsdxc.yaml"
+    ref = "raw/sandisk-ultra-200gb-microsdxc/re-test-2025/dd-read"
+    card.write_text(card.read_text(encoding="utf-8").replace(f"{ref}.out", f"{ref}.html"), encoding="utf-8")
+    (tmp_path / f"{ref}.html").write_text("<script>alert(1)</script>", encoding="utf-8")
+    project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards, raw_dir=raw)
+    assert agg.returncode != 0 and hugo is None
+    assert "sandisk-ultra-200gb-microsdxc.yaml:" in agg.stderr and "[raw-type]" in agg.stderr
+
+
+def test_a_raw_file_no_longer_named_is_unpublished(tmp_path):
+    from cardbench.sitedata import publish_raw
+
+    data, out = tmp_path / "data", tmp_path / "out"
+    (data / "raw" / "card" / "s1").mkdir(parents=True)
+    for name in ("a.out", "b.json"):
+        (data / "raw" / "card" / "s1" / name).write_text(name, encoding="utf-8")
+    assert publish_raw(out, ["raw/card/s1/a.out", "raw/card/s1/b.json"], data) == 2
+    assert publish_raw(out, ["raw/card/s1/a.out", "raw/card/s1/b.json"], data) == 0  # unchanged: left alone
+    publish_raw(out, ["raw/card/s1/b.json", "raw/card/../card/s1/a.out", "raw/card/s1/c.html"], data)
+    assert [p.relative_to(out).as_posix() for p in (out / "raw").rglob("*") if p.is_file()] == ["raw/card/s1/b.json"]
+    publish_raw(out, [], data)
+    assert list((out / "raw").iterdir()) == []
+
+
+# --- review pages: allowed front matter only, at their card's address --------------------------
+
+REVIEWED = "sandisk-extreme-64gb-sdxc"
+
+
+@pytest.fixture(scope="module")
+def aggregated_project(tmp_path_factory):
+    project = sitebuild.make_project(tmp_path_factory.mktemp("reviews") / "site")
+    assert sitebuild.aggregate(project).returncode == 0
+    return project
+
+
+def build_with_review(project, name, text, tmp_path):
+    review = project / "content" / "cards" / name
+    if text is None:
+        (review / "index.md").parent.mkdir(parents=True)
+        (review / "index.md").write_text("---\ntitle: Bundle\n---\n", encoding="utf-8")
+    else:
+        review.write_text(text, encoding="utf-8")
+    try:
+        return sitebuild.hugo(project, destination=tmp_path / "public")
+    finally:
+        shutil.rmtree(review) if review.is_dir() else review.unlink()
+
+
+@pytest.mark.parametrize("name, text, message", [
+    (f"{REVIEWED}.md", '---\ntitle: Takeover\nurl: "/"\n---\nHi.\n', 'key "url" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\naliases: [/, /compare/]\n---\n", 'key "aliases" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\nslug: other\n---\n", 'key "slug" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\noutputs: [json]\n---\n", 'key "outputs" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\nbuild: {render: never}\n---\n", 'key "build" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\ncascade: {url: /}\n---\n", 'key "cascade" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\ndraft: true\n---\n", 'key "draft" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\nlayout: compare\n---\n", 'key "layout" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\nparams: {card: lexar-class-10-16gb-microsdhc}\n---\n", 'key "params" is not allowed'),
+    (f"{REVIEWED}.md", '---\ntitle: T\nURL: "/"\n---\n', 'key "URL" is not allowed'),
+    (f"{REVIEWED}.md", '+++\ntitle = "T"\nurl = "/"\n+++\n', "starts with YAML front matter"),
+    (f"{REVIEWED}.md", '{"title": "T", "url": "/"}\n', "starts with YAML front matter"),
+    (f"{REVIEWED}.md", "---\ndescription: no title\n---\n", "front matter has no title"),
+    ("no-such-card.md", "---\ntitle: T\n---\n", "a review of no card"),
+    ("Not_A_Slug.md", "---\ntitle: T\n---\n", "holds only review pages named <slug>.md"),
+    (f"{REVIEWED}.markdown", '---\ntitle: T\nurl: "/"\n---\n', "holds only review pages named <slug>.md"),
+    (REVIEWED, None, "holds only review pages named <slug>.md"),
+])
+def test_the_build_refuses_a_review_page_that_could_take_another_place(aggregated_project, tmp_path, name, text,
+                                                                       message):
+    result = build_with_review(aggregated_project, name, text, tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"content/cards/{name}" in output and message in output
+
+
+def test_a_review_with_every_allowed_key_builds(aggregated_project, tmp_path):
+    text = "---\ntitle: Review\ndescription: Short.\ndate: 2025-05-01\nlastmod: 2025-06-01\n---\nQuiet card.\n"
+    result = build_with_review(aggregated_project, f"{REVIEWED}.md", text, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = (tmp_path / "public" / "cards" / REVIEWED / "index.html").read_text(encoding="utf-8")
+    assert "Quiet card." in page and "<title>Review · cardbench</title>" in page
+    assert "All cards" in (tmp_path / "public" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_build_and_the_validator_allow_the_same_front_matter_keys():
+    from cardbench.validate import REVIEW_KEYS
+
+    template = (ROOT / "layouts" / "_partials" / "check-reviews.html").read_text(encoding="utf-8")
+    listed = re.search(r'\$allowed := slice ((?:"[a-z]+" ?)+)', template).group(1)
+    assert tuple(re.findall(r'"([a-z]+)"', listed)) == REVIEW_KEYS

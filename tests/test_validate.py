@@ -121,8 +121,11 @@ def test_dates_not_in_the_future(tmp_path, where):
 def test_control_and_direction_characters_in_text(tmp_path):
     data = card_data(brand="Ac\x1bme", notes="line one\nline\ttwo")
     session(data)["label"] = "Reader \u202etxt.exe"
-    findings = by_rule(findings_for(data, tmp_path), "text-control")
-    assert sorted(f.error.field for f in findings) == ["brand", "sessions[0].label"]
+    session(data)["host"] = "laptop \u202etxt.exe"
+    findings = findings_for(data, tmp_path)
+    assert [f.error.field for f in by_rule(findings, "text-control")] == ["sessions[0].host"]
+    # in an identity field the schema reports it, once, naming the character
+    assert sorted(f.error.field for f in by_rule(findings, "schema:not")) == ["brand", "sessions[0].label"]
 
 
 @pytest.mark.parametrize("url, ok", [

@@ -105,3 +105,95 @@ def test_cli_checks_only_the_changed_files(repo, monkeypatch, capsys):
     assert cli.main(["validate", "--changed"]) == 1
     err = capsys.readouterr().err
     assert "card-b.yaml:" in err and "[yaml]" in err and "1 file(s) checked: 1 error(s)" in err
+
+
+# --- raw files and review pages -------------------------------------------------------------------
+
+def validate(repo, monkeypatch, capsys, *args):
+    monkeypatch.setattr(cli, "ROOT", repo)
+    code = cli.main(["validate", *args])
+    return code, capsys.readouterr().err
+
+
+def write(repo, name, text):
+    path = repo / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_raw_file_in_a_folder_of_no_card_is_refused(repo, monkeypatch, capsys):
+    write(repo, "data/raw/no-card/run.out", "1 MB/s\n")
+    write(repo, "data/raw/page.html", "<script>alert(1)</script>\n")
+    paths, _ = changed_card_paths(repo)
+    assert [p.relative_to(repo).as_posix() for p in paths] == ["data/raw/no-card/run.out", "data/raw/page.html"]
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 1
+    assert "data/raw/no-card/run.out: error: data/raw/no-card/ belongs to no card" in err and "[raw-orphan]" in err
+    assert "data/raw/page.html: error: a file directly in data/raw/" in err
+
+
+@pytest.mark.parametrize("name", ["index.html", "s1/chart.svg", "s1/run.js", "s1/report.xml", "s1/noext"])
+def test_an_active_or_unknown_file_type_in_a_cards_raw_folder_is_refused(repo, monkeypatch, capsys, name):
+    write(repo, f"data/raw/card-c/{name}", "<script>alert(1)</script>\n")
+    paths, _ = changed_card_paths(repo)
+    assert names(paths) == ["card-c.yaml"]
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 1 and f"data/raw/card-c/{name}: error: not a raw file type" in err and "[raw-type]" in err
+
+
+def test_a_raw_file_no_card_names_is_a_warning_unless_sha256sums_lists_it(repo, monkeypatch, capsys):
+    write(repo, "data/raw/card-c/s1/extra.txt", "notes\n")
+    write(repo, "data/raw/card-c/s1/collect.log", "log\n")
+    write(repo, "data/raw/card-c/SHA256SUMS", "0" * 64 + "  s1/collect.log\n")
+    write(repo, "data/raw/card-c/s1/.dd.out.123.tmp", "being written")
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 0
+    assert "data/raw/card-c/s1/extra.txt: warning: no card names data/raw/card-c/s1/extra.txt" in err
+    assert "[raw-unlisted]" in err and "collect.log" not in err and ".tmp" not in err
+
+
+def test_a_changed_review_brings_in_its_card_and_its_front_matter_is_checked(repo, monkeypatch, capsys):
+    write(repo, "content/cards/card-a.md", '---\ntitle: Review\nurl: "/"\naliases: [/compare/]\n---\nText.\n')
+    paths, _ = changed_card_paths(repo)
+    assert names(paths) == ["card-a.yaml"]
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 1
+    assert "content/cards/card-a.md:3: error: front matter key 'url' is not allowed in a review" in err
+    assert "content/cards/card-a.md:4: error: front matter key 'aliases'" in err and "[review-key]" in err
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("content/cards/no-card.md", "---\ntitle: R\n---\n", "no-card.md:1: error: a review of no card"),
+    ("content/cards/Card_A.md", "---\ntitle: R\n---\n", "Card_A.md: error: content/cards/ holds only review pages"),
+    ("content/cards/card-a.markdown", "---\ntitle: R\n---\n", "card-a.markdown: error: content/cards/ holds only"),
+    ("content/cards/card-a/index.md", "---\ntitle: R\n---\n", "card-a/index.md: error: content/cards/ holds only"),
+    ("content/cards/card-b.md", '+++\ntitle = "R"\nurl = "/"\n+++\n', "card-b.md:1: error: a review starts with YAML"),
+    ("content/cards/card-b.md", "---\ndescription: d\n---\n", "card-b.md:2: error: front matter has no title"),
+    ("content/cards/card-b.md", "---\ntitle: [R\n---\n", "card-b.md:2: error: front matter is not valid YAML"),
+])
+def test_review_pages_that_are_not_a_cards_review_are_refused(repo, monkeypatch, capsys, name, text, message):
+    write(repo, name, text)
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 1 and message in err and ("[review-file]" in err or "[review-key]" in err)
+
+
+def test_other_files_among_the_cards_are_refused(repo, monkeypatch, capsys):
+    write(repo, "data/cards/notes.html", "<script>alert(1)</script>\n")
+    code, err = validate(repo, monkeypatch, capsys, "--changed")
+    assert code == 1 and "data/cards/notes.html: error: card files are named <slug>.yaml [file-name]" in err
+
+
+def test_a_full_validation_checks_raw_folders_and_reviews_too(repo, monkeypatch, capsys):
+    write(repo, "data/raw/no-card/run.out", "1 MB/s\n")
+    write(repo, "data/raw/card-a/page.svg", "<svg/>\n")
+    write(repo, "content/cards/card-b.md", "---\ntitle: R\nlayout: compare\n---\n")
+    write(repo, "content/cards/card-c.md", "---\ntitle: R\ndescription: fine\n---\nText.\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "on main, so --changed sees nothing")
+    git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    assert changed_card_paths(repo)[0] == []
+    code, err = validate(repo, monkeypatch, capsys, "--cards-dir", str(repo / "data" / "cards"))
+    assert code == 1
+    assert "no-card/run.out: error" in err and "card-a/page.svg: error" in err
+    assert "card-b.md:3: error: front matter key 'layout'" in err and "card-c.md" not in err

@@ -1,4 +1,4 @@
-// Draws every chart on the page from the figure JSON in its data-figure attribute, with defaults
+// Draws every chart on the page from the figure JSON in the data block beside it, with defaults
 // that keep charts readable on a phone. A chart is drawn when it comes near the screen, so a page
 // of many charts shows its first at once and stays responsive. Exposes cardbenchCharts.plot,
 // .later and .plainText for the comparison page.
@@ -90,8 +90,9 @@
   });
 
   function drawAll() {
-    Array.prototype.forEach.call(document.querySelectorAll('.chart[data-figure]'), function (el) {
-      later(el, function () { return JSON.parse(el.getAttribute('data-figure')); });
+    Array.prototype.forEach.call(document.querySelectorAll('.chart-box > script.chart-figure'), function (data) {
+      var el = data.parentNode.querySelector('.chart');
+      if (data.textContent.trim()) later(el, function () { return JSON.parse(data.textContent); });
     });
   }
 

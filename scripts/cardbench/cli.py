@@ -69,6 +69,7 @@ def cmd_new_card(args):
 def cmd_collect(args):
     from .collect import CollectInterrupted, CollectRequest, DeviceVanishedError, collect, render
     from .collect import interrupted_lines, summary_lines
+    from .collect.errors import DiskFullError
 
     tty = sys.stderr.isatty()
 
@@ -93,7 +94,7 @@ def cmd_collect(args):
                              label=args.label, yes=args.yes, data_dir=args.data_dir)
     try:
         report = collect(request, progress=progress, confirm=confirm)
-    except (CollectInterrupted, DeviceVanishedError) as exc:
+    except (CollectInterrupted, DeviceVanishedError, DiskFullError) as exc:
         print("", file=sys.stderr)
         for line in interrupted_lines(exc):
             print(line, file=sys.stderr)

@@ -23,8 +23,10 @@ summary: {"status": "imported" | "already imported", "format", "card_path", "ses
 import ast
 import datetime
 import hashlib
+import os
 import re
 import shlex
+import stat
 from pathlib import Path
 
 from . import sessions
@@ -39,6 +41,55 @@ MAX_BYTES = 20 * 1024 * 1024
 
 
 # --- reading and detecting --------------------------------------------------------------------
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(path, mode):
+    what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+    where = f"{path} links to {os.path.realpath(path)}, which" if os.path.islink(path) else str(path)
+    return ParseError("import", f"{where} is {what}; give a saved tool output file")
+
+
+def read_input(path, limit=MAX_BYTES):
+    """Bytes of a regular file (or a symlink to one) of at most `limit` bytes; ParseError otherwise.
+
+    Devices, FIFOs, sockets and directories are refused before they are opened (a device can have
+    effects when opened, /dev/zero never ends, a FIFO blocks until a writer comes), and at most
+    limit + 1 bytes are read, so a file that grows while it is read is refused too."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(path, info.st_mode)
+    if info.st_size > limit:
+        raise ParseError("import", f"{path} is {info.st_size} bytes; the limit is {limit}")
+    try:
+        # O_NONBLOCK: should the path have been swapped for a FIFO since the check, open() does not wait.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(path, info.st_mode)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise ParseError("import", f"{path} is more than {limit} bytes (it grew while being read); the limit is {limit}")
+    return b"".join(chunks)
+
 
 def decode_text(raw, path="file"):
     """Text of a tool output file: UTF-8 (with or without BOM) or UTF-16 with a BOM."""
@@ -428,12 +479,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     path = Path(path)
     cards_dir = Path(cards_dir)
     data_dir = Path(data_dir) if data_dir is not None else cards_dir.parent
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise ParseError("import", f"{path} is {len(raw)} bytes; the limit is {MAX_BYTES}")
+    raw = read_input(path)
     digest = hashlib.sha256(raw).hexdigest()
     card_path = sessions.card_path(cards_dir, slug)
     card_data = load_card(card_path).data if card_path.exists() else None

@@ -16,7 +16,7 @@ from .cardfile import atomic_create_text, parse_card_text, yaml_scalar
 from .errors import CardbenchError
 from .core.paths import ROOT
 from .core.titles import card_title
-from .validate import check_card, schema_validator
+from .validate import character_name, check_card, schema_validator
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 CONTENT_DIR = ROOT / "content" / "cards"
@@ -91,6 +91,10 @@ def _text(value, what, limit):
         raise ValueError(f"{what} is empty")
     if len(value) > limit:
         raise ValueError(f"{what} is {len(value)} characters; at most {limit}")
+    hidden = re.search(schema_validator().schema["properties"][what]["not"]["pattern"], value)
+    if hidden:
+        raise ValueError(f"{what} contains {character_name(hidden.group())}, which can make a name pose as another; "
+                         f"remove it")
     return value
 
 

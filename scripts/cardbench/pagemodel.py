@@ -54,8 +54,15 @@ def plot_text(text):
             .replace('"', "&#34;"))
 
 
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
 def figure_json(figure):
-    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False) if figure else ""
+    """Compact JSON of a figure that is safe inside a <script type="application/json"> data block:
+    <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
+    if not figure:
+        return ""
+    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
 
 
 def _upper_first(text):

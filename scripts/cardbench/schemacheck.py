@@ -18,7 +18,8 @@ from jsonschema._utils import equal as _json_equal  # jsonschema's equality: tru
 ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
 SUPPORTED = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "items", "enum", "const",
                            "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                           "pattern", "format", "minItems", "maxItems", "uniqueItems"}
+                           "pattern", "format", "minItems", "maxItems", "uniqueItems", "minProperties",
+                           "maxProperties", "propertyNames", "not"}
 
 
 class UnsupportedSchema(ValueError):
@@ -62,6 +63,9 @@ def compile_schema(schema, format_checker=None, where="#"):
         checks.append(lambda v: any(_json_equal(v, option) for option in options))
     if "const" in schema:
         checks.append(lambda v, const=schema["const"]: _json_equal(v, const))
+    if "not" in schema:
+        forbidden = compile_schema(schema["not"], format_checker, where + "/not")
+        checks.append(lambda v: not forbidden(v))
 
     # text
     low, high = schema.get("minLength"), schema.get("maxLength")
@@ -104,10 +108,17 @@ def compile_schema(schema, format_checker=None, where="#"):
     required = list(schema.get("required") or [])
     extra = schema.get("additionalProperties", True)
     extra_check = None if extra is True else compile_schema(extra, format_checker, where + "/additionalProperties")
-    if props or required or extra_check:
+    names = compile_schema(schema["propertyNames"], format_checker, where + "/propertyNames") \
+        if "propertyNames" in schema else None
+    least, most_keys = schema.get("minProperties"), schema.get("maxProperties")
+    if props or required or extra_check or names or least is not None or most_keys is not None:
         def mapping(v):
             if not isinstance(v, dict):
                 return True
+            if (least is not None and len(v) < least) or (most_keys is not None and len(v) > most_keys):
+                return False
+            if names is not None and not all(names(key) for key in v):
+                return False
             for key in required:
                 if key not in v:
                     return False

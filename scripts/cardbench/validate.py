@@ -11,8 +11,10 @@ Rule ids, as printed in brackets, are the keys of RULES; CONTRIBUTING.md explain
 import datetime
 import difflib
 import json
+import os
 import re
 import subprocess
+import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +56,9 @@ RULES = {
     "bus-ceiling": "error or warning", "bw-iops": "error or warning", "unit-consistent": "warning",
     "runs-present": "warning",
 }
+# Files beside the card files: data/raw/ and the review pages content/cards/<slug>.md.
+RULES.update({"raw-type": "error", "raw-orphan": "error", "raw-unlisted": "warning",
+              "review-file": "error", "review-key": "error"})
 
 
 @dataclass
@@ -219,6 +224,15 @@ def _schema_findings_for(card, err):
         return [(path, f"must be at most {value}, got {describe(instance)}")]
     if kind == "exclusiveMaximum":
         return [(path, f"must be less than {value}, got {describe(instance)}")]
+    if kind == "not" and isinstance(instance, str) and isinstance(value, dict) and "pattern" in value:
+        found = re.search(value["pattern"], instance)
+        if found:
+            return [(path, f"contains {character_name(found.group())} at position {found.start()}, which can make "
+                           f"a name pose as another; remove it")]
+    if kind == "maxItems":
+        return [(path, f"the list has {len(instance)} item(s); at most {value}")]
+    if kind == "maxProperties":
+        return [(path, f"{len(instance)} entries; at most {value}")]
     if kind == "minItems":
         if isinstance(instance, list) and not instance:
             return [(path, f"the list is empty; at least {value} item(s) needed")]
@@ -235,6 +249,12 @@ def _schema_findings_for(card, err):
         form = {"date": "date (YYYY-MM-DD, a real calendar day)", "uri": "http or https address"}.get(value, value)
         return [(path, f"{describe(instance)} is not a valid {form}")]
     return [(path, _short(err.message, 200))]
+
+
+def character_name(char):
+    """'U+202E RIGHT-TO-LEFT OVERRIDE'; control characters, which have no name, are called so."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X} " + (name or "(a control character)")
 
 
 def schema_findings(card):
@@ -524,6 +544,10 @@ class _Rules:
                 if raw_root not in target.parents:
                     self.add(place, f"raw path '{_short(raw)}' leads outside data/raw", "raw-path")
                     continue
+                if not raw_type_allowed(raw):
+                    self.add(place, f"raw file data/{raw} is not of a type the site serves as text; raw files end "
+                                    f"in {', '.join(RAW_TYPES)}", "raw-type")
+                    continue
                 if not target.is_file():
                     self.add(place, f"raw file data/{raw} is missing", "raw-present")
                     continue
@@ -646,7 +670,10 @@ def cross_card_findings(cards):
 def check_card(card, today=None, data_dir=DATA_DIR):
     """Every finding for one loaded card, in file order (schema and rules)."""
     findings = schema_findings(card)
-    findings += rule_findings(card, today=today, data_dir=data_dir)
+    # a character the schema refused in a name is not reported a second time as text-control
+    named = {f.error.field for f in findings if f.rule == "schema:not"}
+    findings += [f for f in rule_findings(card, today=today, data_dir=data_dir)
+                 if not (f.rule == "text-control" and f.error.field in named)]
     findings.sort(key=lambda f: (f.error.line or 0, f.error.column or 0))
     return findings
 
@@ -660,8 +687,11 @@ def data_dir_of(card_path):
 def validate_paths(paths, today=None, data_dir=None):
     """Load and check files. Returns (valid LoadedCards, findings). A card with an error is not valid.
     Raw paths are checked under data_dir, by default the data/ folder holding each card's cards/ folder."""
-    cards, findings = [], []
+    cards, findings, beside, checked = [], [], [], []
     for path in sorted(Path(p) for p in paths):
+        if _beside_cards(path):
+            beside.append(path)
+            continue
         if path.suffix != ".yaml":
             findings.append(Finding("error", CardFileError(path, "card files are named <slug>.yaml", rule="file-name")))
             continue
@@ -672,8 +702,10 @@ def validate_paths(paths, today=None, data_dir=None):
             continue
         own = check_card(card, today=today, data_dir=data_dir or data_dir_of(path))
         findings += own
+        checked.append(card)
         if not any(f.severity == "error" for f in own):
             cards.append(card)
+    findings += beside_cards_findings(checked, beside, data_dir)
     cross = cross_card_findings(cards)
     findings += cross
     bad = {f.error.path for f in cross if f.severity == "error"}
@@ -684,6 +716,173 @@ def card_paths(cards_dir):
     """Card files of a folder: every *.yaml, and mis-named *.yml / *.YAML so they are reported, not skipped."""
     return sorted(p for p in Path(cards_dir).iterdir()
                   if p.suffix.lower() in (".yaml", ".yml") and not p.name.startswith(".")) if Path(cards_dir).is_dir() else []
+
+
+# --- files beside the card files: data/raw/ and review pages ------------------------------------
+
+# The site serves raw outputs as they are, and a web server picks the Content-Type by extension: only
+# types a browser shows as text or downloads, never runs (.html, .svg, .xml, .js, .pdf and the like).
+RAW_TYPES = (".out", ".txt", ".log", ".json", ".csv")
+RAW_SKIPPED = ".tmp"  # still being written by the collector or importer; git ignores them
+SLUG_FORM = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# The only front-matter keys of a review page (layouts/_partials/check-reviews.html has the same list):
+# none can move a page to another address (url, slug, aliases), or change what or whether it renders
+# (layout, type, outputs, build, draft, cascade, params).
+REVIEW_KEYS = ("title", "description", "date", "lastmod")
+REVIEW_FOLDER_FILES = ("_index.md", "_content.gotmpl")  # the section's own files, not reviews
+_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+def raw_type_allowed(name):
+    """True when a raw file's name ends in one of RAW_TYPES (in any case: web servers map types so)."""
+    return Path(name).suffix.lower() in RAW_TYPES
+
+
+def _beside_cards(path):
+    """('raw', data dir) for a path under <data>/raw/, ('review', data dir) for one under
+    <root>/content/cards/, else None."""
+    path = Path(path)
+    for parent in path.parents:
+        if parent.name == "raw" and (parent.parent / "cards").is_dir():
+            return "raw", parent.parent
+        if parent.name == "cards" and parent.parent.name == "content":
+            return "review", parent.parent.parent / "data"
+    return None
+
+
+def _file_error(path, message, rule, severity="error", line=None):
+    return Finding(severity, CardFileError(path, message, line=line, rule=rule))
+
+
+def raw_file_findings(path, data_dir, named, sums_cache):
+    """Findings for one file under data_dir/raw/. It must lie in the folder of an existing card and be
+    of a raw type (or be that folder's SHA256SUMS); one that no checked card names and SHA256SUMS does
+    not list is a warning (it is not published). `named`: the raw paths (raw/<slug>/…) checked cards name."""
+    data_dir = Path(data_dir)
+    parts = Path(path).relative_to(data_dir / "raw").parts
+    ref = "raw/" + "/".join(parts)
+    if parts[-1].endswith(RAW_SKIPPED):
+        return []
+    if len(parts) == 1:
+        return [_file_error(path, "a file directly in data/raw/; raw files go in their card's folder, "
+                                  "data/raw/<slug>/", "raw-orphan")]
+    folder = parts[0]
+    if not (data_dir / "cards" / f"{folder}.yaml").is_file():
+        return [_file_error(path, f"data/raw/{_short(folder)}/ belongs to no card: there is no "
+                                  f"data/cards/{_short(folder)}.yaml", "raw-orphan")]
+    if len(parts) == 2 and parts[1] == SUMS_NAME:
+        return []
+    if not raw_type_allowed(parts[-1]):
+        return [_file_error(path, f"not a raw file type: raw files end in {', '.join(RAW_TYPES)} (the site serves "
+                                  f"them as text; a page, image or script is never allowed here)", "raw-type")]
+    if ref in named:
+        return []
+    if folder not in sums_cache:
+        try:
+            sums_cache[folder] = read_sha256sums(data_dir / "raw" / folder / SUMS_NAME)
+        except (OSError, CardFileError):
+            sums_cache[folder] = {}  # a missing or malformed SHA256SUMS is raw-hash's to report
+    if "/".join(parts[1:]) in sums_cache[folder]:
+        return []
+    return [_file_error(path, f"no card names data/{_short(ref)} and data/raw/{_short(folder)}/{SUMS_NAME} does "
+                              f"not list it; it is not published (name it in a `raw` field, or remove it)",
+                        "raw-unlisted", "warning")]
+
+
+def _front_matter_findings(path, text):
+    """A review's front matter: YAML between --- lines, a title, and no key outside REVIEW_KEYS."""
+    import yaml
+
+    match = _FRONT_MATTER.match(text.removeprefix("\ufeff"))
+    if not match:
+        return [_file_error(path, "a review starts with YAML front matter between --- lines, with a title "
+                                  "(TOML or JSON front matter is not used)", "review-file", line=1)]
+    first = text[:match.start(1)].count("\n") + 1  # the line the YAML starts on
+    try:
+        node = yaml.compose(match.group(1), Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return [_file_error(path, f"front matter is not valid YAML: {_short(getattr(exc, 'problem', exc), 100)}",
+                            "review-file", line=first + mark.line if mark else first)]
+    if not isinstance(node, yaml.MappingNode):
+        return [_file_error(path, "front matter must be a mapping (key: value)", "review-file", line=first)]
+    out, seen = [], set()
+    for key, value in node.value:
+        line = first + key.start_mark.line
+        name = key.value if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:str" else None
+        if name not in REVIEW_KEYS:
+            shown = _short(name) if name is not None else describe(getattr(key, "value", None))
+            out.append(_file_error(path, f"front matter key '{shown}' is not allowed in a review; allowed: "
+                                         f"{', '.join(REVIEW_KEYS)}", "review-key", line=line))
+        elif name in seen:
+            out.append(_file_error(path, f"front matter key '{name}' is given twice", "review-key", line=line))
+        elif not isinstance(value, yaml.ScalarNode):
+            out.append(_file_error(path, f"front matter '{name}' must be a single value", "review-key", line=line))
+        seen.add(name)
+    if "title" not in seen:
+        out.append(_file_error(path, "front matter has no title", "review-key", line=first))
+    return out
+
+
+def review_findings(path, data_dir):
+    """Findings for one entry of content/cards/: a review page <slug>.md of an existing card (data_dir/
+    cards/<slug>.yaml), with front matter as _front_matter_findings says; the section's own files pass."""
+    path = Path(path)
+    if path.name in REVIEW_FOLDER_FILES and path.parent.name == "cards":
+        return []
+    if path.is_dir() or path.suffix != ".md" or path.parent.name != "cards" or not SLUG_FORM.match(path.stem):
+        return [_file_error(path, "content/cards/ holds only review pages named <slug>.md, after a card's slug "
+                                  "(lowercase letters, digits and hyphens)", "review-file")]
+    findings = []
+    if not (Path(data_dir) / "cards" / f"{path.stem}.yaml").is_file():
+        findings.append(_file_error(path, f"a review of no card: there is no data/cards/{path.stem}.yaml",
+                                    "review-file", line=1))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return findings + [_file_error(path, f"cannot read the review as UTF-8 text: {_short(exc, 100)}", "review-file")]
+    return findings + _front_matter_findings(path, text)
+
+
+def _files_under(folder):
+    return sorted(Path(d) / name for d, _, names in os.walk(folder) for name in names)
+
+
+def beside_cards_findings(cards, paths=(), data_dir=None):
+    """Rules for what lies beside the card files, for the projects of the checked `cards` (LoadedCards)
+    and the raw files or review pages given in `paths`: every file of each card's data/raw/<slug>/;
+    files directly in data/raw/ and folders of no card; every entry of content/cards/ (see
+    raw_file_findings, review_findings). Cards outside a data/cards/ folder bring in nothing but
+    their own raw folder."""
+    raw_files, reviews, projects, named = set(), set(), set(), set()
+    for card in cards:
+        folder = Path(card.path).parent
+        own_dir = Path(data_dir) if data_dir else data_dir_of(card.path)
+        if data_dir or folder.name == "cards":
+            projects.add(own_dir)
+        slug = card.data.get("slug") if isinstance(card.data, dict) else None
+        named.update(ref for _, ref in raw_refs(card.data))
+        if isinstance(slug, str) and SLUG_FORM.match(slug) and (own_dir / "raw" / slug).is_dir():
+            raw_files.update((own_dir, f) for f in _files_under(own_dir / "raw" / slug))
+    for path in paths:
+        kind, own_dir = _beside_cards(path)
+        projects.add(own_dir)
+        (raw_files if kind == "raw" else reviews).add((own_dir, Path(path)))
+    for project in projects:
+        raw_root = project / "raw"
+        for entry in (sorted(raw_root.iterdir()) if raw_root.is_dir() else []):
+            if entry.is_dir() and (project / "cards" / f"{entry.name}.yaml").is_file():
+                continue  # checked with its card
+            raw_files.update((project, f) for f in ([entry] if not entry.is_dir() else _files_under(entry)))
+        content = project.parent / "content" / "cards"
+        if project.name == "data" and content.is_dir():
+            reviews.update((project, entry) for entry in content.iterdir())
+    out, sums_cache = [], {}
+    for project, path in sorted(raw_files):
+        out += raw_file_findings(path, project, named, sums_cache.setdefault(project, {}))
+    for project, path in sorted(reviews):
+        out += review_findings(path, project)
+    return out
 
 
 # --- files changed in a pull request -----------------------------------------------------------
@@ -699,8 +898,10 @@ def _git(repo, *args):
 def changed_card_paths(repo=ROOT, base_ref="origin/main"):
     """Card files changed against the merge base with base_ref (else HEAD), plus untracked ones.
 
-    A change under data/raw/<slug>/ brings in data/cards/<slug>.yaml; a schema change brings in
-    every card. Returns (paths, description of the base compared against).
+    A change under data/raw/<slug>/ or to content/cards/<slug>.md brings in data/cards/<slug>.yaml
+    (checked with its raw folder and the review pages); a schema change brings in every card. Any other
+    changed file under data/ or content/cards/ is returned itself, so validate_paths refuses it.
+    Returns (paths, description of the base compared against).
     """
     repo = Path(repo)
     merge_base = _git(repo, "merge-base", base_ref, "HEAD")
@@ -708,10 +909,10 @@ def changed_card_paths(repo=ROOT, base_ref="origin/main"):
         base, described = merge_base.stdout.strip(), f"merge base with {base_ref} ({merge_base.stdout.strip()[:10]})"
     else:
         base, described = "HEAD", f"HEAD ({base_ref} not found)"
-    diff = _git(repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", base, "--", "data")
+    diff = _git(repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", base, "--", "data", "content/cards")
     if diff.returncode != 0:
         raise CardbenchError(f"--changed: git diff failed: {_short(diff.stderr.strip(), 200)}")
-    untracked = _git(repo, "ls-files", "--others", "--exclude-standard", "-z", "--", "data")
+    untracked = _git(repo, "ls-files", "--others", "--exclude-standard", "-z", "--", "data", "content/cards")
     names = [n for n in (diff.stdout + "\0" + untracked.stdout).split("\0") if n]
     cards_dir = repo / "data" / "cards"
     if "data/schema/card.schema.json" in names:
@@ -719,12 +920,21 @@ def changed_card_paths(repo=ROOT, base_ref="origin/main"):
     picked = set()
     for name in names:
         parts = name.split("/")
-        if len(parts) == 3 and parts[1] == "cards" and Path(name).suffix.lower() in (".yaml", ".yml"):
-            picked.add(repo / name)
+        if parts[:2] == ["data", "cards"]:
+            picked.add(repo / name)  # a card file, or anything else there (reported: cards are <slug>.yaml)
         elif len(parts) >= 4 and parts[1] == "raw" and (cards_dir / f"{parts[2]}.yaml").is_file():
-            picked.add(cards_dir / f"{parts[2]}.yaml")
+            picked.add(cards_dir / f"{parts[2]}.yaml")  # checked with its card, its folder's other files too
+        elif parts[:2] == ["data", "raw"]:
+            picked.add(repo / name)  # in data/raw/ itself or in a folder of no card: refused
+        elif parts[:2] == ["content", "cards"] and len(parts) == 3 and parts[2] in REVIEW_FOLDER_FILES:
+            continue  # the section's own files
+        elif parts[:2] == ["content", "cards"]:
+            slug = parts[2].removesuffix(".md")
+            review = len(parts) == 3 and (cards_dir / f"{slug}.yaml").is_file()
+            picked.add(cards_dir / f"{slug}.yaml" if review else repo / name)  # a review comes with its card
     return sorted(p for p in picked if p.is_file()), described
 
 
 __all__ = ["Finding", "RULES", "check_card", "validate_paths", "card_paths", "format_field", "schema_validator",
-           "changed_card_paths", "block_size_bytes", "describe"]
+           "changed_card_paths", "beside_cards_findings", "raw_file_findings", "review_findings", "raw_type_allowed",
+           "RAW_TYPES", "REVIEW_KEYS", "block_size_bytes", "describe"]

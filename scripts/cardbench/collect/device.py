@@ -142,6 +142,21 @@ class DeviceInfo:
         return {"size_bytes": self.size_bytes, "serial": serial}
 
 
+def identity_changes(before, now):
+    """Besides the size, what shows that `now` is another card than `before` (both DeviceInfo):
+    serial, CID, NVMe serial, a loop device's backing file. Values are not shown (serials stay private)."""
+    pairs = (("serial number", before.identity()["serial"], now.identity()["serial"]),
+             ("CID register", before.sd.get("cid"), now.sd.get("cid")),
+             ("loop backing file", _backing(before), _backing(now)))
+    return [f"its {what} differs" for what, old, new in pairs if old != new]
+
+
+def _backing(info):
+    # The kernel appends " (deleted)" once the file is unlinked; it is still the same file.
+    path = info.loop.get("backing_file")
+    return path.removesuffix(" (deleted)") if path else path
+
+
 def _int(text):
     try:
         return int(text)

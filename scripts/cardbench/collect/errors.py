@@ -56,6 +56,14 @@ class NotConfirmedError(GuardError):
     """The user did not type the device name to confirm."""
 
 
+class TooSmallError(GuardError):
+    """The device is smaller than any card (an empty reader, a wrong device)."""
+
+
+class InUseError(GuardError):
+    """The kernel refuses an exclusive open: mounted in some namespace, or held by another device."""
+
+
 class NotRootError(CollectError):
     """Raw device access needs root."""
 
@@ -84,6 +92,22 @@ class ToolFailedError(CollectError):
 
 class DeviceVanishedError(CollectError):
     """The device disappeared during the run (card pulled, reader reset)."""
+
+
+class CardChangedError(DeviceVanishedError):
+    """The device name now leads to another card (swapped in the reader, another device took the name).
+    Raised before the next test writes; finished tests are kept."""
+
+
+class DiskFullError(CollectError):
+    """The filesystem holding data/ is full: raw outputs or the card file cannot be written.
+    Finished tests are kept; the same command resumes once there is space."""
+
+    def __init__(self, where, kept=True):
+        self.where = where
+        kept_text = "the finished tests are saved" if kept else "no finished test could be saved, so nothing was kept"
+        super().__init__(f"no space left on {where} holding data/: {kept_text}; free space and run the same "
+                         "command again to resume")
 
 
 class CollectInterrupted(CollectError):

@@ -2,17 +2,26 @@
 
 Raw profiles write the whole device, so it must be a whole disk that nothing uses: not the disk of
 '/' or another system path, not mounted (itself or a partition), not swap, not a RAID/LVM/
-device-mapper member, not write-protected. The readonly profile never writes the device: it needs
-the card's filesystem mounted and writes a test file inside it.
+device-mapper member or the backing of a loop device, not resting on a mounted device, not
+write-protected, not smaller than a card. Then the collector claims it exclusively (O_EXCL) for the
+whole run: the kernel refuses that while it is mounted in any mount namespace or held by another
+device, which /proc/self/mountinfo cannot show, and refuses to mount it while the claim is held.
+The readonly profile never writes the device: it needs the card's filesystem mounted and writes a
+test file inside it.
 """
 
+import errno
+import fcntl
 import os
 import stat
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import (HolderError, MissingDeviceError, MountedError, NotBlockDeviceError, NotConfirmedError,
-                     NotMountedError, PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError)
+from .device import identify, identity_changes
+from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseError, MissingDeviceError, MountedError,
+                     NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
+                     SwapError, SystemDiskError, TooSmallError)
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 
 # Mount points whose disk is the running system's. A disk holding any of them (or anything below
@@ -20,6 +29,15 @@ from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 SYSTEM_MOUNTS = {"/", "/boot", "/boot/efi", "/efi", "/usr", "/var", "/home", "/etc", "/opt", "/srv", "/root",
                  "/nix", "/snap", "/tmp"}
 SYSTEM_PREFIXES = ("/usr/", "/var/", "/boot/")
+
+# The smallest device taken for a card. SD cards sold since about 2005 hold at least 64 MiB; anything
+# smaller is an empty reader (0 bytes), a wrong device, or a test image too small for the profiles.
+MIN_CARD_BYTES = 64 * 1024**2
+
+BLKGETSIZE64 = 0x80081272  # _IOR(0x12, 114, size_t): a block device's size in bytes
+
+IN_USE = ("in use by the kernel: mounted somewhere (maybe another mount namespace or container), or held by another "
+          "device; unmount/detach it first")
 
 RAW = "raw"  # the profile writes the raw device
 FILESYSTEM = "filesystem"  # the profile writes only a file on the card's mounted filesystem
@@ -55,6 +73,13 @@ def block_majmin(path):
     return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
 
 
+def _sectors(node):
+    try:
+        return int(node.attr("size") or 0)
+    except ValueError:
+        return 0
+
+
 def _describe_holder(tree, name):
     if name.startswith("md"):
         return f"{name} (software RAID)"
@@ -76,9 +101,10 @@ def check_disk(device, majmin, mode=RAW, root="/"):
     name = node.name
     own = tree.chain(name)  # this disk and whatever it rests on
     family = tree.family(name)  # this disk and its partitions
+    below = own - family  # what it rests on (device-mapper slaves, a loop device's backing device)
 
     mounts = read_mounts(root)
-    touching = []
+    touching, beneath = [], []
     for mount in mounts:
         under = mount_nodes(tree, mount)
         if not under:
@@ -88,8 +114,20 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                                           "this is the computer's own disk, never a card to test")
         if under & family or name in under:
             touching.append(mount)
+        elif under & below:
+            beneath.append(mount)
+
+    size = _sectors(node) * 512
+    if size < MIN_CARD_BYTES:
+        what = "0 bytes: no card in the reader?" if size == 0 else \
+            f"only {size / 1024**2:.1f} MiB, smaller than any card (at least {MIN_CARD_BYTES // 1024**2} MiB)"
+        raise TooSmallError(device, f"is {what}; check the device name with lsblk")
 
     if mode == RAW:
+        if beneath:
+            where = ", ".join(f"{m.source} on {m.mount_point}" for m in beneath)
+            raise MountedError(device, f"rests on a mounted device ({where}); writing it would destroy that "
+                                       f"filesystem: unmount it first (sudo umount {beneath[0].mount_point})")
         if touching:
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in touching)
             first = touching[0].mount_point
@@ -101,6 +139,11 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                 raise SwapError(device, f"{swap_path} is in use as swap; run sudo swapoff {swap_path} first")
         for member in sorted(family):
             holders = tree.nodes[member].holders
+            loops = [h for h in holders if h.startswith("loop")]
+            if loops:
+                raise HolderError(device, f"{member} is the backing device of {', '.join(loops)}; detach "
+                                          f"{'it' if len(loops) == 1 else 'them'} first (sudo losetup -d "
+                                          f"{' '.join('/dev/' + h for h in loops)})")
             if holders:
                 what = ", ".join(_describe_holder(tree, h) for h in holders)
                 raise HolderError(device, f"{member} is a member of {what}; stop it first (mdadm --stop, "
@@ -124,6 +167,123 @@ def check_device(device, mode=RAW, root="/"):
     """Every rule for a device path on this computer."""
     majmin = block_majmin(device)
     return check_disk(device, majmin, mode=mode, root=root)
+
+
+def device_bytes(fd):
+    """Size in bytes of the block device open on fd, as the kernel sees it now."""
+    return struct.unpack("Q", fcntl.ioctl(fd, BLKGETSIZE64, b"\0" * 8))[0]
+
+
+def _majmin(st):
+    return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
+
+
+class DeviceClaim:
+    """Exclusive opens of the card and of the block devices it rests on, held for the whole run.
+
+    While they are held nothing can mount the card or make it a device-mapper or RAID member. The
+    tools still open it: O_EXCL only excludes other exclusive openers, not plain opens.
+    """
+
+    def __init__(self, device, majmin):
+        self.device = device
+        self.majmin = majmin
+        self.fds = []
+
+    @property
+    def fd(self):
+        return self.fds[0]
+
+    def close(self):
+        while self.fds:
+            os.close(self.fds.pop())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _open(self, path, majmin, role=""):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+        except OSError as exc:
+            self.close()
+            if exc.errno == errno.EBUSY:
+                raise InUseError(self.device, f"{role}is {IN_USE}") from None
+            if exc.errno in (errno.ENOMEDIUM, errno.ENXIO):
+                raise MissingDeviceError(self.device, f"{role}has no medium ({exc.strerror}): is the card inserted?") \
+                    from None
+            raise MissingDeviceError(self.device, f"{role}cannot be opened: {exc.strerror}") from None
+        self.fds.append(fd)
+        if _majmin(os.fstat(fd)) != majmin:
+            self.close()
+            raise MissingDeviceError(self.device, "changed while it was being checked (another device took the "
+                                                  "name?); check with lsblk and run again")
+        return fd
+
+
+def claim_device(device, majmin, root="/"):
+    """Claim the checked disk exclusively, and every block device below it (a loop device's backing
+    device), before anything is written. InUseError when the kernel says something else uses one."""
+    claim = DeviceClaim(str(device), majmin)
+    claim._open(device, majmin)
+    tree = BlockTree(root)
+    node = tree.node_for_majmin(majmin)
+    for name in sorted(tree.chain(node.name) - {node.name}) if node else []:
+        below = tree.nodes[name]
+        path = f"/dev/{name}"
+        try:
+            if _majmin(os.stat(path)) != below.majmin:
+                continue
+        except OSError:
+            continue
+        claim._open(path, below.majmin, role=f"rests on {path}, which ")
+    return claim
+
+
+def check_same_card(device, start, claim=None, root="/", before=""):
+    """Stop before a test when the device is no longer the card identified at the start (start:
+    DeviceInfo): the name leads elsewhere, the size changed, or the serial/CID differs."""
+    nxt = f" before {before}" if before else ""
+    try:
+        now_majmin = _majmin(os.stat(device))
+    except OSError:
+        raise DeviceVanishedError(f"{device} disappeared{nxt} (card removed or reader reset)") from None
+    changes = []
+    if now_majmin != start.majmin:
+        changes.append(f"{device} is now block device {now_majmin}, not {start.majmin}")
+    else:
+        sizes = []
+        if claim is not None:
+            try:
+                sizes.append(device_bytes(claim.fd))
+            except OSError:
+                raise DeviceVanishedError(f"{device} disappeared{nxt} (card removed or reader reset)") from None
+        try:
+            fd = os.open(device, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                sizes.append(device_bytes(fd))
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise DeviceVanishedError(f"{device} cannot be opened{nxt} ({exc.strerror}): card removed or reader "
+                                      "reset") from None
+        try:
+            now = identify(device, start.majmin, root=root)
+        except ValueError:
+            raise DeviceVanishedError(f"{device} disappeared{nxt} (card removed or reader reset)") from None
+        # The held descriptor, a fresh open of the name and sysfs: a reader that swapped its medium
+        # shows a new size on all three; a new device under the old name only on the last two.
+        for size in sorted({*sizes, now.size_bytes}):
+            if size != start.size_bytes:
+                changes.append(f"it holds {size} bytes, not {start.size_bytes}")
+                break
+        changes += identity_changes(start, now)
+    if changes:
+        raise CardChangedError(f"{device} is no longer the card this run started on ({'; '.join(changes)}); stopped"
+                               f"{nxt}, nothing more was written: put that card back and run the same command again "
+                               "to resume (finished tests are kept)")
 
 
 def confirmation_prompt(device, description):

@@ -7,10 +7,12 @@ each one with the session marked complete: false); running the same command agai
 """
 
 import datetime
+import errno
 import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import threading
 import time
@@ -18,11 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import sessions
+from ..core.bus import FASTER_BUS
 from ..errors import CardFileError, ParseError
 from . import guard, tools
 from .device import host_description, identify
-from .errors import (CardMismatchError, CollectInterrupted, DeviceVanishedError, NotConfirmedError, NotRootError,
-                     ToolFailedError)
+from .errors import (CardMismatchError, CollectInterrupted, DeviceVanishedError, DiskFullError, NotConfirmedError,
+                     NotRootError, ToolFailedError)
 from .nvmemon import NvmeMonitor
 from .profiles import DEFAULT_RATES, PROFILES, FillStep, Profile
 from .progress import Tracker
@@ -33,7 +36,6 @@ from .toolrun import Log, RunContext
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
 TEST_FILE_NAME = ".cardbench-test.bin"
 STANDARD_CAPACITIES_GB = (1, 2, 4, 8, 16, 32, 64, 128, 256, 400, 512, 1000, 1024, 1500, 2000)
-FASTER_BUS = {"Default/High Speed": "UHS-I", "UHS-I": "UHS-II", "UHS-II": "UHS-III", "UHS-III": "SD Express"}
 
 
 @dataclass
@@ -190,44 +192,61 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
 
     mode = guard.FILESYSTEM if profile.mode == "filesystem" else guard.RAW
     checked = guard.check_device(request.device, mode=mode, root=request.root)
-    info = identify(request.device, checked.majmin, root=request.root)
-    if info.transport == "nvme":
-        tool_paths["nvme"] = tools.find_tool("nvme")
-    if not request.yes:
-        if confirm is None:
-            raise NotConfirmedError(request.device, "not confirmed; nothing was written. Use --yes in scripts.")
-        answer = confirm(guard.confirmation_prompt(request.device, info.description()))
-        guard.check_confirmation(request.device, answer)
+    # Held until the run ends (closed in the finally below): nothing can mount the card meanwhile. The
+    # readonly profile works through the card's mounted filesystem, so it cannot claim the device.
+    claim = guard.claim_device(request.device, checked.majmin, root=request.root) if mode == guard.RAW else None
+    created = _Created()
+    try:
+        info = identify(request.device, checked.majmin, root=request.root)
+        if info.transport == "nvme":
+            tool_paths["nvme"] = tools.find_tool("nvme")
+        if not request.yes:
+            if confirm is None:
+                raise NotConfirmedError(request.device, "not confirmed; nothing was written. Use --yes in scripts.")
+            answer = confirm(guard.confirmation_prompt(request.device, info.description()))
+            guard.check_confirmation(request.device, answer)
+        # The answer may come minutes later: is it still the card that was shown?
+        guard.check_same_card(request.device, info, claim, root=request.root, before="the first test")
 
-    today = datetime.date.today().isoformat()
-    identity = _identity(info)
-    session = _resumable_session(store, request, profile, identity)
-    resumed = session is not None
-    if session is None:
-        session = sessions.new_session(
-            today, request.label or f"Collector, {profile.name} profile", host=host_description(request.root),
-            reader=info.reader(),
-            target="raw device" if mode == guard.RAW else f"{checked.mounts[0].fstype} filesystem",
-            compare=False if mode == guard.FILESYSTEM else None, complete=False,
-            source={"name": COLLECTOR_SOURCE, "date": today})
-        session["id"] = store.unique_id(session["id"])
-    sid = session["id"]
-    raw_dir = sessions.raw_dir(data_dir, request.slug, sid)
-    raw_dir.mkdir(parents=True, exist_ok=True)
-    raw_rel = f"raw/{request.slug}/{sid}"
-    log = Log(raw_dir / "collect.log")
-    meta = {"profile": profile.name, "identity": identity, "device": _public_device_facts(info),
-            "host": host_description(request.root)}
-    if not resumed:
-        (raw_dir / "collect.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    log(f"{'resuming' if resumed else 'starting'} profile {profile.name} on {request.device}: {info.description()}")
+        today = datetime.date.today().isoformat()
+        identity = _identity(info)
+        session = _resumable_session(store, request, profile, identity)
+        resumed = session is not None
+        if session is None:
+            session = sessions.new_session(
+                today, request.label or f"Collector, {profile.name} profile", host=host_description(request.root),
+                reader=info.reader(),
+                target="raw device" if mode == guard.RAW else f"{checked.mounts[0].fstype} filesystem",
+                compare=False if mode == guard.FILESYSTEM else None, complete=False,
+                source={"name": COLLECTOR_SOURCE, "date": today})
+            session["id"] = store.unique_id(session["id"])
+        sid = session["id"]
+        raw_dir = sessions.raw_dir(data_dir, request.slug, sid)
+        created.mkdir(raw_dir)
+        raw_rel = f"raw/{request.slug}/{sid}"
+        log = Log(raw_dir / "collect.log")
+        meta = {"profile": profile.name, "identity": identity, "device": _public_device_facts(info),
+                "host": host_description(request.root)}
+        if not resumed:
+            (raw_dir / "collect.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        log(f"{'resuming' if resumed else 'starting'} profile {profile.name} on {request.device}: "
+            f"{info.description()}")
 
-    versions = [{"name": name, **({"version": v} if (v := tools.tool_version(name, path)) else {})}
-                for name, path in tool_paths.items()]
-    session["tools"] = versions
-    # collect.log grows until the end, so it stays beside the raw files without being hashed or listed.
-    session["raw"] = [f"{raw_rel}/collect.json"]
-    session.setdefault("notes", _session_notes(profile, info))
+        versions = [{"name": name, **({"version": v} if (v := tools.tool_version(name, path)) else {})}
+                    for name, path in tool_paths.items()]
+        session["tools"] = versions
+        # collect.log grows until the end, so it stays beside the raw files without being hashed or listed.
+        session["raw"] = [f"{raw_rel}/collect.json"]
+        session.setdefault("notes", _session_notes(profile, info))
+    except BaseException as exc:
+        # Refused or failed before the first test: data/ is left exactly as it was.
+        if claim is not None:
+            claim.close()
+        created.remove()
+        full = _disk_full(exc, data_dir)
+        if full:
+            raise DiskFullError(full, kept=False) from exc
+        raise
 
     new_card = None
     if card is None:
@@ -279,6 +298,8 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
             new_card["bus"] = faster
             save_new_card()
 
+    saved = False  # whether the card file holds something of this run (else a stop removes its raw folder)
+    returned = False
     signals.install()
     try:
         if info.transport == "nvme" and info.nvme.get("controller"):
@@ -291,11 +312,16 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
                 tracker.skip(index, step.label, remaining)
                 log(f"[{index}/{len(steps)}] {step.label}: already done, skipped")
                 continue
+            # Another card may have taken the device's name, or the reader another medium.
+            guard.check_same_card(request.device, info, claim, root=request.root, before=step.label)
             tracker.start(index, step.label, estimate(step), remaining)
             log(f"[{index}/{len(steps)}] {step.label}")
             try:
                 outcome = run_step(ctx, step)
             except (ToolFailedError, ParseError, ValueError) as exc:
+                # A tool whose output no longer fits looks like a broken tool; it is the full disk.
+                if _disk_full(exc, data_dir, raw_dir):
+                    raise
                 report.failed.append((step.label, str(exc)))
                 tracker.fail(str(exc))
                 log(f"  FAILED: {exc}")
@@ -304,6 +330,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
                 apply_outcome(session, outcome)
                 rates.update(outcome.rates)
                 save()
+                saved = True
                 report.ran.append((step.label, outcome.summary))
                 log(f"  {outcome.summary}")
                 tracker.done(outcome.summary)
@@ -317,20 +344,112 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         log(f"session {'complete' if report.complete else 'incomplete'}: {len(report.ran)} run, "
             f"{len(report.skipped)} skipped, {len(report.failed)} failed, {report.seconds:.0f} s")
         tracker.finish("complete" if report.complete else f"{len(report.failed)} failed")
+        returned = True
         return report
     except (CollectInterrupted, DeviceVanishedError) as exc:
-        log(f"stopped: {exc}; {len(report.ran)} finished test(s) kept in {store.path.name}")
+        _log_quietly(log, f"stopped: {exc}; {len(report.ran)} finished test(s) kept in {store.path.name}")
         exc.report = report
         raise
-    except CardFileError:
-        log("card file error; stopping")
-        raise
+    except Exception as exc:
+        full = _disk_full(exc, data_dir, raw_dir)
+        if not full:
+            _log_quietly(log, "card file error; stopping" if isinstance(exc, CardFileError) else f"stopped: {exc!r}")
+            raise
+        stop = DiskFullError(full, kept=saved or resumed)
+        _log_quietly(log, f"stopped: {stop}")
+        stop.report = report
+        raise stop from exc
     finally:
         if monitor is not None:
             monitor.stop()
         signals.restore()
         if test_file and os.path.exists(test_file):
             os.unlink(test_file)
+        if claim is not None:
+            claim.close()
+        if not saved and not returned:
+            created.remove()  # stopped before anything was kept: no raw folder without a session
+
+
+class _Created:
+    """Folders under data/ made by this run, so a run that keeps nothing leaves data/ as it was."""
+
+    def __init__(self):
+        self.folders = []  # outermost first; the last is the session's raw folder
+
+    def mkdir(self, raw_dir):
+        missing, here = [], Path(raw_dir)
+        while not here.exists():
+            missing.append(here)
+            here = here.parent
+        self.folders = list(reversed(missing))
+        Path(raw_dir).mkdir(parents=True, exist_ok=True)
+
+    def remove(self):
+        if not self.folders:
+            return
+        shutil.rmtree(self.folders[-1], ignore_errors=True)  # made by this run: only its own files
+        for folder in reversed(self.folders[:-1]):
+            try:
+                folder.rmdir()  # only when empty
+            except FileNotFoundError:
+                continue
+            except OSError:
+                break
+        self.folders = []
+
+
+# Less free space than this and a tool's output or the card file may not fit: the disk counts as full.
+FULL_BELOW_BYTES = 1024**2
+
+
+def _mount_point(path):
+    path = Path(os.path.abspath(path))
+    while not path.exists():
+        path = path.parent
+    while not os.path.ismount(path):
+        path = path.parent
+    return path
+
+
+def _full_filesystem(paths):
+    """The first of these paths whose filesystem is (nearly) full, as text; None when none is."""
+    for path in paths:
+        path = Path(path)
+        while not path.exists() and path != path.parent:
+            path = path.parent
+        try:
+            st = os.statvfs(path)
+        except OSError:
+            continue
+        free = (st.f_bfree if os.geteuid() == 0 else st.f_bavail) * st.f_frsize
+        if free < FULL_BELOW_BYTES or (st.f_files and not st.f_ffree):
+            return f"the filesystem at {_mount_point(path)}"
+    return None
+
+
+def _disk_full(exc, data_dir, raw_dir=None):
+    """Where data/ ran out of space when exc came from that (ENOSPC/EDQUOT anywhere in its chain, or a
+    failure while the raw folder's or card folder's filesystem is full); None otherwise."""
+    paths = [p for p in (raw_dir, Path(data_dir) / "cards", data_dir) if p is not None]
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, DiskFullError):
+            return None
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return _full_filesystem(paths) or f"the filesystem at {_mount_point(data_dir)}"
+        seen = seen.__cause__ or seen.__context__
+    if isinstance(exc, (OSError, ToolFailedError, ParseError, ValueError, CardFileError)):
+        return _full_filesystem(paths)
+    return None
+
+
+def _log_quietly(log, text):
+    """Log a stop; the log may be on the full disk that caused it."""
+    try:
+        log(text)
+    except OSError:
+        pass
 
 
 def _session_notes(profile, info):

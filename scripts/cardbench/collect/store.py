@@ -11,7 +11,7 @@ from pathlib import Path
 from ..card.transaction import card_change, unique_session_id
 from ..cardfile import load_card, parse_card_text
 from ..errors import CardFileError
-from ..paths import card_path
+from ..core.paths import card_path
 
 COLLECTOR_SOURCE = "cardbench collector"
 

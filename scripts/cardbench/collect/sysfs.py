@@ -6,6 +6,7 @@ Every function takes `root` so tests can point it at a fixture tree that looks l
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +76,34 @@ class BlockTree:
             self.nodes[node.name] = node
             if majmin:
                 self.by_majmin[majmin] = node
+        # A loop device whose backing file is a block device rests on it like a device-mapper target on its
+        # slaves, but the kernel lists neither in slaves/holders: add the link here.
+        for node in list(self.nodes.values()):
+            backing = self.loop_backing(node)
+            if backing and backing != node.name:
+                node.slaves = sorted({*node.slaves, backing})
+                below = self.nodes[backing]
+                below.holders = sorted({*below.holders, node.name})
+
+    def loop_backing(self, node):
+        """Name of the block device a loop device reads and writes (None for a backing regular file)."""
+        if not node.name.startswith("loop"):
+            return None
+        path = read_attr(node.path / "loop" / "backing_file")
+        if not path:
+            return None
+        if self.root == Path("/"):
+            try:
+                st = os.stat(path)
+            except OSError:
+                return None
+            if not stat.S_ISBLK(st.st_mode):
+                return None
+            found = self.node_for_majmin(f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}")
+            return found.name if found else None
+        # A fixture tree has no device nodes: a /dev path names the device.
+        base = os.path.basename(path)
+        return base if path.startswith("/dev/") and base in self.nodes else None
 
     def node_for_majmin(self, majmin):
         node = self.by_majmin.get(majmin)

@@ -1,8 +1,10 @@
 """Run a tool on the card: output into the raw folder, progress while it runs, a clean stop.
 
 A tool that exits non-zero raises ToolFailedError, or DeviceVanishedError when the card is gone.
-Every child gets SIGKILL if the collector dies (PR_SET_PDEATHSIG), so no tool keeps writing to a
-card nobody watches.
+No tool keeps writing to a card nobody watches: each runs in its own process group, which a stop
+ends as a whole (killpg), and gets SIGKILL when the collector dies, even by kill -9
+(PR_SET_PDEATHSIG). That signal reaches only the process the collector started, not processes it
+forks, so fio runs its jobs as threads (tools.fio_argv: --thread).
 """
 
 import ctypes
@@ -18,13 +20,30 @@ from .errors import DeviceVanishedError, ToolFailedError
 
 PR_SET_PDEATHSIG = 1
 
+try:
+    _PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child only calls it
+except (OSError, AttributeError):
+    _PRCTL = None
 
-def _die_with_parent():
-    """In the child: get SIGKILL if the collector dies, so no tool keeps writing an orphaned card."""
+
+def _die_with_parent(parent):
+    """The child's set-up: SIGKILL when the collector dies, so no tool keeps writing an orphaned card."""
+
+    def setup():
+        if _PRCTL is not None:
+            _PRCTL(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+        if os.getppid() != parent:  # the collector died before the request took effect
+            os._exit(137)
+
+    return setup
+
+
+def _kill_group(pgid, sig=signal.SIGKILL):
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
-    except (OSError, AttributeError):
-        pass
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
 
 
 class Log:
@@ -90,7 +109,8 @@ class RunContext:
         message = ""
         try:
             proc = subprocess.Popen([str(a) for a in argv], cwd=self.raw_dir, stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=err, env=tools.run_env(env), preexec_fn=_die_with_parent)
+                                    stderr=err, env=tools.run_env(env), start_new_session=True,
+                                    preexec_fn=_die_with_parent(os.getpid()))
             while True:
                 try:
                     proc.wait(timeout=0.25)
@@ -98,8 +118,10 @@ class RunContext:
                 except subprocess.TimeoutExpired:
                     self.tracker.tick(detail)
         finally:
-            if proc is not None and proc.poll() is None:
-                self._stop(proc)
+            if proc is not None:
+                if proc.poll() is None:
+                    self._stop(proc)
+                _kill_group(proc.pid)  # anything the tool left behind in its group
             for item in opened.values():
                 item.close()
             if err_capture is not None:
@@ -121,13 +143,13 @@ class RunContext:
         return seconds
 
     def _stop(self, proc):
-        """Ask the tool to stop, then make sure it does."""
+        """Ask the tool's whole process group to stop, then make sure it does."""
         for sig, wait in ((signal.SIGINT, 3.0), (signal.SIGKILL, 5.0)):
+            if not _kill_group(proc.pid, sig):
+                proc.poll()
+                return
             try:
-                proc.send_signal(sig)
                 proc.wait(timeout=wait)
                 return
             except subprocess.TimeoutExpired:
                 continue
-            except ProcessLookupError:
-                return

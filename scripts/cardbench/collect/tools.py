@@ -97,13 +97,14 @@ def fio_argv(fio, target, job, output_path, name=None, offset=0):
     """One fio job in CrystalDiskMark's shape: direct, libaio, random data, JSON to output_path.
 
     job: profiles.FioJob. A time-based job runs `runtime` seconds over a span of `size` bytes;
-    otherwise it moves `size` bytes once.
+    otherwise it moves `size` bytes once. --thread: jobs run as threads of the one fio process, so
+    the SIGKILL it gets when the collector dies ends every job (forked job processes would write on).
     """
     rw = {("SEQ", "read"): "read", ("SEQ", "write"): "write",
           ("RND", "read"): "randread", ("RND", "write"): "randwrite"}[(job.kind, job.op)]
     argv = [fio, f"--name={name or job.key}", f"--filename={target}", f"--rw={rw}", f"--bs={size_arg(job.bs)}",
             f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--direct=1", "--ioengine=libaio",
-            "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting",
+            "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting", "--thread",
             f"--size={size_arg(job.size)}", f"--offset={offset}"]
     if job.op == "read":
         argv.append("--readonly")  # fio refuses to write in this job, whatever else is set

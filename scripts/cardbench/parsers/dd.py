@@ -18,6 +18,7 @@ decimals) that do not directly follow a "records out" line. dd's units are decim
 kB/s = 10^3 B/s, MB/s = 10^6 B/s.
 """
 
+import math
 import re
 
 from ..errors import ParseError
@@ -63,6 +64,7 @@ def _parse_line(line, line_no):
     bsd = _BSD.match(line)
     if bsd:
         rate = float(bsd.group("rate"))
+        _check_rate(int(bsd.group("bytes")), bsd.group("seconds"), bsd.group("rate"), "B/s", line, line_no)
         return {"bytes": int(bsd.group("bytes")), "seconds": number(bsd.group("seconds")), "rate": rate,
                 "rate_unit": "B/s", "mb_s": rate / 1e6, "line": line_no, "seconds_text": bsd.group("seconds")}
     tail = _GNU_TAIL.search(line)
@@ -79,5 +81,36 @@ def _parse_line(line, line_no):
         raise ParseError(TOOL, f"rate '{tail.group('rate')}' is not a number (the copy took no measurable time)",
                          line=line_no, text=line)
     seconds = number(tail.group("seconds"))
-    return {"bytes": int(first.group(0)), "seconds": seconds, "rate": rate, "rate_unit": unit,
+    bytes_ = int(first.group(0))
+    _check_rate(bytes_, tail.group("seconds"), tail.group("rate"), unit, line, line_no)
+    return {"bytes": bytes_, "seconds": seconds, "rate": rate, "rate_unit": unit,
             "mb_s": rate * TO_MB_S[unit], "line": line_no, "seconds_text": tail.group("seconds")}
+
+
+def _half_step(text):
+    """Half a unit of the last digit printed: '1.63627' -> 0.000005, '830' -> 0.5, '2.6e-05' -> 0.05e-05;
+    None for an exponent no float can take."""
+    mantissa, _, exponent = text.lower().partition("e")
+    power = int(exponent or 0) - len(re.split(r"[.,]", mantissa + ".")[1])
+    return 0.5 * 10.0 ** power if abs(power) <= 300 else None
+
+
+def _check_rate(bytes_, seconds_text, rate_text, unit, line, line_no):
+    """ParseError when bytes / seconds cannot round to the printed rate.
+
+    dd computes the rate and the printed seconds from one elapsed time, then rounds each for
+    printing (coreutils: seconds to 6 significant digits, the rate to 3 with autoscaled units;
+    BSD: whole bytes/sec), so the true time lies within half a unit of the seconds' last digit and
+    the true rate within half a unit of the rate's last digit. A line outside both is edited."""
+    seconds, rate = number(seconds_text), number(rate_text)
+    half_s, half_r = _half_step(seconds_text), _half_step(rate_text)
+    if None in (half_s, half_r) or not (math.isfinite(seconds) and math.isfinite(rate)):
+        raise ParseError(TOOL, "seconds or rate out of range", line=line_no, text=line)
+    scale = TO_MB_S[unit] * 1e6  # printed unit -> B/s
+    slowest = bytes_ / (seconds + half_s)
+    fastest = bytes_ / (seconds - half_s) if seconds > half_s else math.inf
+    low, high = (rate - half_r) * scale, (rate + half_r) * scale
+    if fastest < low * (1 - 1e-9) or slowest > high * (1 + 1e-9):
+        actual = bytes_ / seconds / scale if seconds else math.inf
+        raise ParseError(TOOL, f"{bytes_} bytes in {seconds_text} s is {actual:.3g} {unit}, but the line says "
+                               f"{rate_text} {unit} (edited or corrupted?)", line=line_no, text=line)

@@ -29,6 +29,7 @@ import json
 import re
 
 from ..errors import ParseError
+from . import safejson
 from .units import cdm_size_label
 
 TOOL = "fio"
@@ -61,7 +62,6 @@ def parse_all(text, limit=None):
     for line in lines:
         offsets.append(pos)
         pos += len(line)
-    decoder = json.JSONDecoder()
     docs = []
     index = 0
     while index < len(lines) and (limit is None or len(docs) < limit):
@@ -70,7 +70,7 @@ def parse_all(text, limit=None):
             continue
         start = offsets[index] + (len(lines[index]) - len(lines[index].lstrip()))
         try:
-            data, end = decoder.raw_decode(text, start)
+            data, end = safejson.raw_decode(text, start, TOOL)
         except json.JSONDecodeError as exc:
             bad_line = text.count("\n", 0, exc.pos) + 1
             shown = lines[bad_line - 1].rstrip("\r\n") if bad_line <= len(lines) else None

@@ -18,6 +18,7 @@ import json
 import re
 
 from ..errors import ParseError
+from . import safejson
 
 TOOL = "nvme"
 
@@ -47,7 +48,7 @@ def _json(text):
     if start == -1:
         return None
     try:
-        data, _ = json.JSONDecoder().raw_decode(text, start)
+        data, _ = safejson.raw_decode(text, start, TOOL)
     except json.JSONDecodeError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         raise ParseError(TOOL, f"broken JSON ({exc.msg})", line=line) from None

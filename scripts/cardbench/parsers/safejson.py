@@ -1,0 +1,75 @@
+"""JSON decoding for untrusted tool output (fio, nvme-cli -o json).
+
+raw_decode(text, start, tool) -> (value, end), as json.JSONDecoder().raw_decode, except that a
+document nested deeper than MAX_DEPTH, or holding a number of more than MAX_DIGITS characters,
+raises ParseError(tool, ..., line=N) naming the line. json.JSONDecodeError passes through for the
+caller to word. Python's decoder would otherwise fail on such input with RecursionError (deep
+nesting) or ValueError (int() refuses more than 4300 digits), and no tool prints either.
+"""
+
+import json
+import re
+
+from ..errors import ParseError
+
+MAX_DEPTH = 64  # fio json+ nests 6 deep
+MAX_DIGITS = 100  # fio's largest figures are 64-bit counters (20 digits)
+
+# A string (unrolled loop: no nested quantifier can backtrack) or a bracket.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+class _TooLong(Exception):
+    def __init__(self, token):
+        super().__init__(token)
+        self.token = token
+
+
+def _bounded(convert):
+    def parse(token):
+        if len(token) > MAX_DIGITS:
+            raise _TooLong(token)
+        return convert(token)
+    return parse
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float))
+
+
+def _line(text, pos):
+    return text.count("\n", 0, pos) + 1
+
+
+def _shown(text, pos, width=60):
+    """The line around pos, cut to about 2 * width characters (a minified document is one line)."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    end = len(text) if end == -1 else end
+    left, right = max(start, pos - width), min(end, pos + width)
+    return ("…" if left > start else "") + text[left:right].rstrip("\r") + ("…" if right < end else "")
+
+
+def check_depth(text, start, tool):
+    """ParseError when the JSON value starting at text[start] nests deeper than MAX_DEPTH."""
+    depth = 0
+    for match in _TOKENS.finditer(text, start):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ParseError(tool, f"JSON nested more than {MAX_DEPTH} levels deep; not tool output",
+                                 line=_line(text, match.start()), text=_shown(text, match.start()))
+        elif token in "]}":
+            depth -= 1
+            if depth <= 0:
+                return
+
+
+def raw_decode(text, start, tool):
+    check_depth(text, start, tool)
+    try:
+        return _DECODER.raw_decode(text, start)
+    except _TooLong as exc:
+        pos = text.find(exc.token, start)
+        raise ParseError(tool, f"a number of {len(exc.token)} characters in the JSON (the limit is {MAX_DIGITS}); "
+                               "not tool output", line=_line(text, pos), text=_shown(text, pos)) from None

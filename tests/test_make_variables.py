@@ -1,0 +1,137 @@
+"""The Makefile hands every value given to make (DEV=, FILE=, CARD=, NAME=, …) to the program as one
+argument, byte for byte: no quote, backtick, $(…), newline or leading dash in it is run by bash or
+expanded by make. Real make on a copy of the Makefile; the program is either a stand-in that prints
+the argv it received, or the real cardbench command."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
+
+VENV = Path(sys.executable).parent.parent
+ARGV_PRINTER = "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n"
+PREPARED = ["-o", ".venv/.installed", "-o", ".venv/.installed-dev", "-o", "node_modules/.installed",
+            "-o", "collect-deps", "-o", "system-deps"]
+
+
+def hostile(trap):
+    """A value that runs commands (each creating a file in `trap`) if any shell or make evaluates it."""
+    return (f"-x`touch {trap}/backtick`$(touch {trap}/dollar)$(shell touch {trap}/make)${{HOME}}$$'\\\"; "
+            f"touch {trap}/semicolon #\nsecond line -- --yes \\ end")
+
+
+@pytest.fixture
+def project(tmp_path):
+    """The Makefile and what its recipes name, with an argv printer in place of Python."""
+    work = tmp_path / "project"
+    (work / "scripts").mkdir(parents=True)
+    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
+                 "package-lock.json", "scripts/install-system-deps.sh"):
+        shutil.copy2(ROOT / name, work / name)
+    printer = work / "print-argv"
+    printer.write_text(ARGV_PRINTER)
+    printer.chmod(0o755)
+    trap = tmp_path / "trap"
+    trap.mkdir()
+    return work, trap
+
+
+def make(work, *args, env=None):
+    return subprocess.run(["make", "-s", *args], cwd=work, capture_output=True, text=True,
+                          env=env or dict(os.environ), timeout=120)
+
+
+def received(work, *args):
+    done = make(work, *PREPARED, "PY=./print-argv", *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_target_passes_hostile_values_byte_identical(project):
+    work, trap = project
+    value = hostile(trap)
+    assert received(work, "collect", f"DEV={value}", f"CARD={value}", f"NAME={value}", f"LABEL={value}",
+                    f"PROFILE={value}", "YES=1") == [
+        "-m", "cardbench", "collect", f"--card={value}", f"--name={value}", f"--profile={value}",
+        f"--label={value}", "--yes", "--", value]
+    assert received(work, "import", f"FILE={value}", f"CARD={value}", f"NAME={value}", f"LABEL={value}",
+                    f"FORMAT={value}") == [
+        "-m", "cardbench", "import", f"--card={value}", f"--name={value}", f"--label={value}",
+        f"--format={value}", "--", value]
+    assert received(work, "new-card", f"BRAND={value}", f"MODEL={value}", f"CAPACITY={value}", f"FORM={value}",
+                    f"BUS={value}", f"MARKINGS={value}", f"REVIEW={value}") == [
+        "-m", "cardbench", "new-card", f"--brand={value}", f"--model={value}", f"--capacity-gb={value}",
+        f"--form-factor={value}", f"--bus={value}", f"--markings={value}", "--review"]
+    assert received(work, "validate", f"CHANGED={value}") == ["-m", "cardbench", "validate", "--changed"]
+    assert received(work, "bench", f"CARDS={value}") == [
+        "-m", "cardbench", "bench", f"--cards={value}", "--report", "docs/benchmarks.md"]
+    assert list(trap.iterdir()) == []
+
+
+def test_values_from_the_environment_are_passed_the_same_way(project):
+    work, trap = project
+    value = hostile(trap)
+    env = dict(os.environ, DEV=value, CARD="card")
+    done = make(work, *PREPARED, "PY=./print-argv", "collect", env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[-2:] == ["--", value]
+    assert list(trap.iterdir()) == []
+
+
+def test_optional_values_left_out_or_empty_add_no_argument(project):
+    work, _ = project
+    assert received(work, "collect", "DEV=/dev/sdx", "CARD=card", "NAME=") == [
+        "-m", "cardbench", "collect", "--card=card", "--profile=standard", "--", "/dev/sdx"]
+    assert received(work, "new-card") == ["-m", "cardbench", "new-card"]
+    assert received(work, "validate") == ["-m", "cardbench", "validate"]
+
+
+def test_make_does_not_expand_any_value_given_to_it(project):
+    """Make expands $(…) in a command-line value when it exports it, whatever the variable."""
+    work, trap = project
+    for args in (["-n", "site"], ["-n", "validate"]):
+        make(work, *args, f"UNUSED=$(shell touch {trap}/unused)", f"PY=$(shell touch {trap}/py)")
+    assert list(trap.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, usage", [
+    (["collect"], "usage: make collect DEV=/dev/sdX CARD=<slug>"),
+    (["collect", "DEV=/dev/sdx"], "usage: make collect DEV=/dev/sdX CARD=<slug>"),
+    (["collect", "CARD=card"], "usage: make collect DEV=/dev/sdX CARD=<slug>"),
+    (["import", "CARD=card"], "usage: make import FILE=<path> CARD=<slug>"),
+    (["import", "FILE=x.txt"], "usage: make import FILE=<path> CARD=<slug>"),
+])
+def test_missing_arguments_stop_make_before_it_installs_anything(project, args, usage):
+    work, _ = project
+    done = make(work, *args)
+    assert done.returncode != 0 and usage in done.stderr
+    assert not (work / ".venv").exists() and not (work / "node_modules").exists()
+
+
+def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
+    """The real importer, run by `make import`, reads a file whose name would run commands in a shell."""
+    work = tmp_path / "project"
+    (work / "data" / "cards").mkdir(parents=True)
+    shutil.copy2(ROOT / "Makefile", work / "Makefile")
+    shutil.copytree(ROOT / "data" / "schema", work / "data" / "schema")
+    shutil.copytree(ROOT / "scripts" / "cardbench", work / "scripts" / "cardbench",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    name = "-dd `touch pwned-bt` $(touch pwned-dollar) $(shell touch pwned-make) 'q\" ; touch pwned-semi; x.out"
+    (work / name).write_bytes((ROOT / "tests" / "fixtures" / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes())
+    env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
+    done = make(work, f"VENV={VENV}", "-o", f"{VENV}/.installed", "import", f"FILE={name}", "CARD=lexar-play-pro-1tb",
+                "NAME=Lexar PLAY PRO microSD Express 1TB", env=env)
+    assert done.returncode == 0, done.stderr
+    import yaml
+
+    card = (work / "data" / "cards" / "lexar-play-pro-1tb.yaml").read_text(encoding="utf-8")
+    assert yaml.safe_load(card)["sessions"][0]["label"] == f"Imported {name}"
+    assert list(work.glob("pwned*")) == []
