@@ -207,3 +207,13 @@ def test_collector_store_records_raw_hashes_under_the_lock(data):
         f"{session['id']}/collect.json", f"{session['id']}/dd-write.txt"]
     assert errors_of(data) == []
     shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("name, stored", [("results.html", "results.html.txt"), ("dd log", "dd-log.txt"),
+                                          ("run.LOG", "run.LOG"), ("x.svg", "x.svg.txt")])
+def test_an_imported_file_is_kept_as_inert_text_whatever_its_name(data, tmp_path, name, stored):
+    log = tmp_path / name
+    log.write_text(dd_log(1.63627))
+    result = import_file(log, data / "cards", SLUG, name=NAME)
+    assert result["raw"][0].rsplit("/", 1)[1] == stored
+    assert errors_of(data) == []

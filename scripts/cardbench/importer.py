@@ -32,6 +32,7 @@ from pathlib import Path
 from . import sessions
 from .card.transaction import card_change
 from .cardfile import load_card
+from .core.paths import RAW_TYPES
 from .errors import CardFileError, ParseError
 from .parsers import cdm_fio, crystaldiskmark, dd, fio_json, flashbench, kdiskmark, nvme
 
@@ -467,8 +468,10 @@ def card_for_name(slug, name, source=None, path=None):
 
 
 def _safe_file_name(name):
-    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "import"
-    return cleaned[:100]
+    """The raw copy's name: plain characters, and an inert text type (results.html -> results.html.txt),
+    because the site serves raw files as they are."""
+    cleaned = (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "import")[:100]
+    return cleaned if Path(cleaned).suffix.lower() in RAW_TYPES else f"{cleaned}.txt"
 
 
 # --- the import -------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import jsonschema
 
 from .cardfile import SUMS_NAME, format_field, load_card, non_finite_paths, read_sha256sums, sha256_file
 from .core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
-from .core.paths import CARDS_DIR, DATA_DIR, ROOT, SCHEMA_PATH, raw_refs
+from .core.paths import CARDS_DIR, DATA_DIR, RAW_TYPES, ROOT, SCHEMA_PATH, raw_refs
 from .core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, size_text_from_bytes
 from .errors import CardbenchError, CardFileError
 from .schemacheck import UnsupportedSchema, quick_check
@@ -720,9 +720,6 @@ def card_paths(cards_dir):
 
 # --- files beside the card files: data/raw/ and review pages ------------------------------------
 
-# The site serves raw outputs as they are, and a web server picks the Content-Type by extension: only
-# types a browser shows as text or downloads, never runs (.html, .svg, .xml, .js, .pdf and the like).
-RAW_TYPES = (".out", ".txt", ".log", ".json", ".csv")
 RAW_SKIPPED = ".tmp"  # still being written by the collector or importer; git ignores them
 SLUG_FORM = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # The only front-matter keys of a review page (layouts/_partials/check-reviews.html has the same list):

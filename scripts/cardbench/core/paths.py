@@ -10,6 +10,10 @@ DATA_DIR = ROOT / "data"
 CARDS_DIR = DATA_DIR / "cards"
 SCHEMA_PATH = DATA_DIR / "schema" / "card.schema.json"
 
+# The site serves raw outputs as they are, and a web server picks the Content-Type by extension: only
+# types a browser shows as text or downloads, never runs (.html, .svg, .xml, .js, .pdf and the like).
+RAW_TYPES = (".out", ".txt", ".log", ".json", ".csv")
+
 
 def card_path(cards_dir, slug):
     """data/cards/<slug>.yaml."""
