@@ -44,7 +44,7 @@ $(error $(IMPORT_USAGE))
 endif
 endif
 
-.PHONY: site serve validate aggregate test test-deps system-deps collect-deps collect import new-card bench clean
+.PHONY: site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card bench clean
 
 $(PY_STAMP): requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
@@ -85,9 +85,16 @@ system-deps:
 collect-deps:
 	bash scripts/install-system-deps.sh collect
 
-## test: unit, build, browser and end-to-end collector tests
+## test: the whole suite: lint, unit, build, browser and end-to-end collector tests on loop devices
 test: $(DEV_STAMP) $(NPM_STAMP) system-deps
+	$(VENV)/bin/ruff check scripts tests
 	$(PY) -m pytest -q
+
+## check: the quick loop: card files, lint, and the tests that need no browser, loop device or site build
+check: $(DEV_STAMP)
+	$(PY) -m cardbench validate
+	$(VENV)/bin/ruff check scripts tests
+	$(PY) -m pytest -q -m "not browser and not device and not build"
 
 ## test-deps: the Python packages of the tests (pytest, Playwright, Hypothesis), for running single tests
 test-deps: $(DEV_STAMP)

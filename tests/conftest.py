@@ -17,3 +17,27 @@ def field_paths(value, path=()):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from field_paths(item, path + (index,))
+
+
+# What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
+# not device and not build"), `make test` runs everything.
+NEEDS = {
+    "browser": {"test_site_browser"},  # Chromium
+    "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_steps", "test_collect_stops",
+               "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
+    "build": {"test_site_build", "test_bench", "test_make_setup", "test_make_variables"},  # Hugo, make, npm
+}
+
+
+def pytest_configure(config):
+    for marker, why in (("browser", "drives Chromium"), ("device", "needs root and loop devices"),
+                        ("build", "builds the site or runs make")):
+        config.addinivalue_line("markers", f"{marker}: {why}")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1]
+        for marker, modules in NEEDS.items():
+            if module in modules:
+                item.add_marker(marker)

@@ -2,11 +2,8 @@
 aggregation, and `cardbench bench` itself at a small size (no timed assertions)."""
 
 import filecmp
-import json
 import os
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.transaction import CardBusyError, DiskFullError, card_change, card_lock, unique_session_id
+from cardbench.card.transaction import CardBusyError, card_change, card_lock, unique_session_id
 from cardbench.cardfile import load_card, read_sha256sums
 from cardbench.importer import import_file
 from cardbench.validate import validate_paths

@@ -1,7 +1,6 @@
 """The seed card files: they validate, and the site's arithmetic reproduces what their sources published."""
 
 import re
-from pathlib import Path
 
 import pytest
 

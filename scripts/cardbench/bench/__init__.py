@@ -23,7 +23,7 @@ from .phases import time_phases
 from .project import make_floor_project, make_project, stubbed_card_page
 from .report import render
 from .synth import DEFAULT_SEED, card_data, card_text, slug_for, write_cards
-from .weight import gzip_size, page_parts, public_file, tree_size
+from .weight import gzip_size, page_parts, tree_size
 
 
 MEMORY_DIR = "/dev/shm"

@@ -5,7 +5,6 @@ import platform
 import re
 import shutil
 import subprocess
-import sys
 from importlib import metadata
 
 
