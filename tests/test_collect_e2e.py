@@ -125,11 +125,13 @@ def test_quick_profile_on_a_throttled_card_stops_on_sigint_and_resumes(tmp_path)
     for op, limit in (("write", 15.0), ("read", 30.0)):
         q1 = entry(session, "SEQ1M Q1T1", op)["runs"][0]
         assert 0.85 * limit <= q1 <= 1.05 * limit, (op, q1)
-    # Random 4K respects the IOPS limits, and at queue depth 32 reaches them.
+    # Random 4K respects the IOPS limits (the throttle's hard cap, 5 % for fio's own rounding) and at queue
+    # depth 32 comes near them: the throttle admits I/O in 100 ms slices and fio's ramp-up on a busy 2-core
+    # host costs up to a second of a 5-second run, so 80 % is the floor that holds on a loaded machine.
     for op, limit in (("write", 500), ("read", 1500)):
         q32 = entry(session, "RND4K Q32T1", op)["iops"][0]
         q1 = entry(session, "RND4K Q1T1", op)["iops"][0]
-        assert 0.9 * limit <= q32 <= 1.05 * limit, (op, q32)
+        assert 0.8 * limit <= q32 <= 1.05 * limit, (op, q32)
         assert q1 <= 1.05 * limit, (op, q1)
     assert len(session["results"]) == 8 and len(session["dd_sweeps"]) == 1
     assert len(session["flashbench_align"]) == 1 and len(session["flashbench_open_au"]) == 1
@@ -179,8 +181,12 @@ def test_sigkill_keeps_finished_tests_and_the_next_run_resumes(tmp_path):
 
 def test_not_root_says_so(tmp_path):
     data_dir = tmp_path / "data"
-    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m", "cardbench",
-            "collect", "/dev/null", "--card", SLUG, "--name", "Loop Test 16GB", "--yes", "--data-dir", str(data_dir)]
+    # The package is imported as root, then the process becomes nobody: so the test does not depend on
+    # whether nobody may read the checkout (a private parent folder such as /root hides it).
+    program = ("import os, sys; from cardbench import cli; os.setgroups([]); os.setgid(65534); os.setuid(65534); "
+               "sys.exit(cli.main(sys.argv[1:]))")
+    argv = [sys.executable, "-c", program, "collect", "/dev/null", "--card", SLUG, "--name", "Loop Test 16GB", "--yes",
+            "--data-dir", str(data_dir)]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "needs root: run it with sudo" in done.stderr

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make i
 
 VENV = Path(sys.executable).parent.parent
 RUNTIME_ROOTS = ["hugo", "PyYAML", "Jinja2", "pandas", "jsonschema"]
-DEV_ROOTS = ["pytest", "playwright", "hypothesis"]
+DEV_ROOTS = ["pytest", "playwright", "hypothesis", "ruff"]
 MAKE_FILES = ["Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
               "package-lock.json", "scripts/install-system-deps.sh"]
 
