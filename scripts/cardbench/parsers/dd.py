@@ -28,11 +28,14 @@ TOOL = "dd"
 
 TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6}
 
-_NUM = r"\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?"
+# Possessive quantifiers (*+, ++, ?+) never give back what they matched, and the searches start only
+# where a number starts: a long line of digits, spaces or separators is scanned in linear time.
+_NUM = r"\d++(?:[.,]\d++)?+(?:[eE][-+]?\d++)?+"
 # Tail shared by every coreutils language: "<seconds> s, <rate> <unit>"; the rate may be a word
-# ("Infinity", translated) when the elapsed time was zero.
+# without digits ("Infinity", translated) when the elapsed time was zero.
 _GNU_TAIL = re.compile(
-    rf"(?P<seconds>{_NUM})\s*(?:s|secs?|seconds)\s*[,，、]\s*(?P<rate>{_NUM}|\S+)\s+(?P<unit>[kKMGT]?B/s)\s*$")
+    rf"(?<!\d)(?<!\d[.,])(?P<seconds>{_NUM})\s*+(?:s|secs?|seconds)\s*+[,，、]\s*+(?P<rate>{_NUM}|[^\s\d]++)\s++"
+    r"(?P<unit>[kKMGT]?B/s)\s*+$")
 _BSD = re.compile(rf"^\s*(?P<bytes>\d+) bytes transferred in (?P<seconds>{_NUM}) secs \((?P<rate>\d+) bytes/sec\)\s*$")
 _RECORDS = re.compile(r"(^|\s)\d+\+\d+(\s|$)")
 
