@@ -1,6 +1,7 @@
 """Property-based fuzzing of every tool-output parser in cardbench.parsers: random text, and the
 fixtures with lines dropped, repeated, cut and their numbers replaced, give a dict (or, for helper
-parse_* functions, any value) or a ParseError — never another exception.
+parse_* functions, any value) or a ParseError — never another exception. Pathological input
+(long runs of digits, spaces or separators inside real lines) ends, for every pattern and parser.
 
 Parsers are discovered when the tests run, so a new parser module is fuzzed without edits here.
 """
@@ -12,6 +13,8 @@ import json
 import os
 import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -86,7 +89,7 @@ def test_random_text(module, name, func, text):
 
 
 NUMBER_SWAPS = ["", "-1", "0", "nan", "NaN", "inf", "-inf", "1e999", "9" * 40, "1,5", "1.2.3", "0x10", "-0", "١٢",
-                "∞", "1e-999", "+", ".", "…"]
+                "∞", "1e-999", "+", ".", "…", "9" * 400, "9" * 5000]  # int() refuses more than 4300 digits
 
 
 @st.composite
@@ -175,3 +178,89 @@ def test_json_with_values_of_the_wrong_type(module, name, func, data):
         else:
             target[path[-1]] = data.draw(JSON_VALUES)
     _check(module, name, func, json.dumps(doc))
+
+
+# --- pathological input: every regex and parser ends in linear time ----------------------------
+#
+# Each input is a fixture line with a run of PUMP copies of one of its characters inserted (the
+# rest of the line kept, or dropped) — the shape that makes a backtracking pattern with nested or
+# adjacent quantifiers take quadratic or worse time — plus runs of digits, spaces and separators.
+# A quadratic pattern takes minutes on such input; HANG_GUARD_S only detects that, it is no speed
+# target.
+
+PUMP = 100_000
+HANG_GUARD_S = 120
+GENERIC_RUNS = ["1", " ", "1 ", "1.", "1,", "1s,", "1 s, ", "a", "a ", "-", "(", "$((", "\x1b[", ":", " :", "\t",
+                "1+", "\\\n", "Q=", "e1"]
+
+
+def pathological_inputs(module, lines_per_module=16):
+    """Pumped lines from the module's fixtures (every place where a run of digits, letters, spaces
+    or punctuation starts), and generic runs. The lines are the longest of each kind (first word),
+    so that every layout the parser reads is among them."""
+    kinds = {}
+    for text in _seeds(module):
+        for line in text.splitlines():
+            line = line.strip()
+            if 0 < len(line) < 200 and "\x00" not in line:  # not UTF-16 read as UTF-8
+                kind = re.sub(r"[0-9]+", "1", line.split()[0])
+                if len(line) > len(kinds.get(kind, "")):
+                    kinds[kind] = line
+    chosen = sorted(kinds.values(), key=len, reverse=True)[:lines_per_module]
+    out = []
+    for line in chosen:
+        classes = [(c.isdigit(), c.isalpha(), c.isspace()) for c in line]
+        for i, char in enumerate(line):
+            if i and classes[i] == classes[i - 1]:
+                continue
+            out.append(line[:i] + char * PUMP + line[i:])
+            out.append(line[:i] + char * PUMP)
+    for run in GENERIC_RUNS:
+        out.append(run * (PUMP // len(run)))
+        out.append(run * (PUMP // len(run)) + "\x00")
+    return out
+
+
+_PATHOLOGICAL_SCRIPT = r"""
+import importlib, re, sys
+from test_fuzz_parsers import PARSERS, PUMP, pathological_inputs
+from cardbench import importer
+from cardbench.errors import ParseError
+target = sys.argv[1]
+if target == "importer":
+    # The glue (format detection, splitting logs at logged commands); the parsers' own patterns
+    # have their own targets.
+    texts = list(dict.fromkeys(pathological_inputs("dd", 2) + pathological_inputs("flashbench", 2)))
+    texts += ["dd if=/dev/zero " + "$((" * PUMP, "$((1" * PUMP, "a \\\n" * PUMP]  # logged commands
+    funcs = [importer.detect_format, importer._from_dd, importer._from_flashbench]
+    for command in texts[-3:]:
+        importer._shell_words(command)
+    patterns = [v for v in vars(importer).values() if isinstance(v, re.Pattern)]
+else:
+    texts = pathological_inputs(target)
+    funcs = [f for m, n, f in PARSERS if m == target and n == "parse"]
+    patterns = [v for v in vars(importlib.import_module("cardbench.parsers." + target)).values()
+                if isinstance(v, re.Pattern)]
+for text in texts:
+    for pattern in patterns:
+        pattern.search(text)
+        pattern.match(text)
+    for func in funcs:
+        try:
+            func(text)
+        except ParseError:
+            pass
+print("done", len(texts), len(patterns), len(funcs))
+"""
+
+
+@pytest.mark.parametrize("target", sorted({m for m, _, _ in MAIN}) + ["importer"])
+def test_pathological_input_ends(target):
+    """Every module-level regex and each parse() (and, for "importer", format detection and the
+    log splitting of each format) on pumped lines: ends, with a dict or a ParseError."""
+    scripts, tests = FIXTURES.parents[1] / "scripts", FIXTURES.parent
+    code = f"import sys; sys.path[:0] = [{str(scripts)!r}, {str(tests)!r}]\n" + _PATHOLOGICAL_SCRIPT
+    run = subprocess.run([sys.executable, "-c", code, target], capture_output=True, text=True,
+                         timeout=HANG_GUARD_S)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.startswith("done")

@@ -98,3 +98,19 @@ def test_no_results():
 def test_echo_without_e_and_literal_escapes():
     text = "-e \nResults:\n\\033[0;33m\n" + minimal_run().split("\n", 1)[1]
     assert len(cdm_fio.parse(text)["runs"][0]["results"]) == 12
+
+
+@pytest.mark.parametrize("config", ["Configuration: Size:" + "9" * 5000 + "m Loops:5",
+                                    "Configuration: Size:1024m Loops:" + "9" * 5000])
+def test_number_of_thousands_of_digits_names_its_line(config):
+    # int() refuses more than 4300 digits with a ValueError; no tool prints a number of 100.
+    with pytest.raises(ParseError, match="more than 100 digits") as err:
+        cdm_fio.parse(f"$ ./cdm_fio.sh /mnt\n{config}\n4KB Read: 1MB/s IOPS=1\n4KB Write: 1MB/s IOPS=1\n")
+    assert err.value.line == 2 and len(err.value.text) < 100
+
+
+def test_device_line_with_parentheses_in_the_model():
+    parsed = cdm_fio.parse("Results from /dev/sdb,  Card (v2)  (64GB):\n"
+                           "4KB Read: 1MB/s IOPS=1\n4KB Write: 1MB/s IOPS=1\n")
+    config = parsed["runs"][0]["config"]
+    assert (config["device"], config["model"], config["capacity"]) == ("/dev/sdb", "Card", "v2")

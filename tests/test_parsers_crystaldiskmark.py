@@ -105,3 +105,19 @@ def test_sections_with_different_subtests():
 def test_not_an_export():
     with pytest.raises(ParseError):
         crystaldiskmark.parse("hello\n")
+
+
+def test_number_of_thousands_of_digits_names_its_line():
+    text = ("CrystalDiskMark 8.0.4\n[Read]\n  SEQ    1MiB (Q=  " + "9" * 5000 + ", T= 1):   543.188 MB/s\n"
+            "Test: 1 GiB (x5)\n")
+    with pytest.raises(ParseError, match="more than 100 digits") as err:
+        crystaldiskmark.parse(text)
+    assert err.value.line == 3
+
+
+def test_footer_values_are_stripped():
+    text = ("CrystalDiskMark 8.0.4\n[Read]\n  SEQ    1MiB (Q=  8, T= 1):   543.188 MB/s\n"
+            "  Profile :   Peak   \n    Test :  1 GiB (x5)   \n      OS :   Windows 10  \n")
+    parsed = crystaldiskmark.parse(text)
+    footer = (parsed["profile"], parsed["test_size"], parsed["test_count"], parsed["os"])
+    assert footer == ("Peak", "1 GiB", 5, "Windows 10")

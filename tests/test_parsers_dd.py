@@ -81,3 +81,34 @@ def test_live_dd_run(tmp_path):
                          capture_output=True, text=True, env=env, check=True).stderr
     run, = dd.parse(out)["runs"]
     assert run["bytes"] == 65536
+
+
+@pytest.mark.parametrize("line, printed, actual", [
+    # c-write-3-runs with its first rate replaced: 33554432 B / 1.63627 s is 20.5 MB/s
+    ("33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 90.5 MB/s", "90.5 MB/s", "20.5 MB/s"),
+    ("33554432 Bytes (34 MB, 32 MiB) kopiert, 0,83025 s, 4,4 MB/s", "4,4 MB/s", "40.4 MB/s"),
+    ("268435456 Bytes (268 MB, 256 MiB) kopiert, 0,247099 s, 1,3 GB/s", "1,3 GB/s", "1.09 GB/s"),
+    ("1024 bytes (1.0 kB, 1.0 KiB) copied, 2.01371 s, 0.6 kB/s", "0.6 kB/s", "0.509 kB/s"),
+    ("1073741824 bytes (1.1 GB) copied, 14.1356 s, 76.5 MB/s", "76.5 MB/s", "76 MB/s"),
+    ("1073741824 bytes transferred in 12.700000 secs (94300000 bytes/sec)", "94300000 B/s", "8.45e+07 B/s"),
+])
+def test_rate_that_bytes_and_seconds_contradict_is_refused(line, printed, actual):
+    with pytest.raises(ParseError) as err:
+        dd.parse("8+0 records in\n8+0 records out\n" + line + "\n")
+    assert err.value.line == 3 and err.value.text == line
+    assert printed.split()[0] in err.value.message and actual in err.value.message
+
+
+@pytest.mark.parametrize("line", [
+    # the last digit of the rate and of the seconds are rounded: either way by half a unit is fine
+    "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s",  # 20.507
+    "20550000 bytes (21 MB, 20 MiB) copied, 1.00000 s, 20.6 MB/s",  # 20.55: dd rounds half up
+    "20550000 bytes (21 MB, 20 MiB) copied, 1.00000 s, 20.5 MB/s",  # the same in the other direction
+    "1 byte copied, 0.000239 s, 4.2 kB/s",
+    "1 byte copied, 2.6509e-05 s, 37.7 kB/s",
+    "3145728 Bytes (3,1 MB, 3,0 MiB) kopiert, 0,0038 s, 830 MB/s",  # 827.8, seconds to 4 places
+    "0 bytes copied, 0.000123 s, 0.0 kB/s",
+    "1073741824 bytes transferred in 12.7 secs (84300000 bytes/sec)",  # 12.65..12.75 s: 84.2..84.9 MB/s
+])
+def test_rate_within_its_printed_rounding_is_accepted(line):
+    dd.parse(line + "\n")

@@ -1,6 +1,9 @@
 """f3probe parser: F3 8.0 output (fixtures)."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,3 +54,24 @@ def test_cut_off_geometry():
     with pytest.raises(ParseError, match="geometry") as err:
         f3probe.parse(text)
     assert err.value.line is not None
+
+
+def test_number_of_thousands_of_digits_names_its_line():
+    text = read("f3probe--good.out").replace("(33554432 blocks)", "(" + "9" * 5000 + " blocks)", 1)
+    assert text != read("f3probe--good.out")
+    with pytest.raises(ParseError, match="more than 100 digits"):
+        f3probe.parse(text)
+    assert f3probe.parse_duration("9" * 5000 + "s") is None
+
+
+def test_block_size_exponent_beyond_any_device(tmp_path):
+    # 2 ** 999999999999 would not end: run where a time limit can detect that.
+    text = read("f3probe--good.out").replace("(2^9 Bytes)", "(2^999999999999 Bytes)", 1)
+    assert text != read("f3probe--good.out")
+    (tmp_path / "out").write_text(text)
+    code = ("import sys; from cardbench.errors import ParseError; from cardbench.parsers import f3probe\n"
+            "try:\n    f3probe.parse(open(sys.argv[1]).read())\nexcept ParseError as exc:\n    print(exc)")
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
+                         timeout=60, env=dict(os.environ, PYTHONPATH=str(scripts)))
+    assert run.returncode == 0 and "beyond any device" in run.stdout, run.stderr

@@ -1,8 +1,10 @@
 """fio JSON parser: real fio 3.33 output (fixtures) and a live fio run on a small file."""
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from cardbench.errors import ParseError
 from cardbench.parsers import fio_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fio"
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
 
 def read(name):
@@ -113,3 +116,53 @@ def test_live_fio_run(tmp_path):
     assert job["test"] == "SEQ1M Q1T2" and job["threads"] == 2
     assert job["io_bytes"] == 2 * 4 * 1024 * 1024
     assert job["bw_bytes"] > 0
+
+
+def test_integer_of_thousands_of_digits_names_its_line():
+    # Python's int() refuses more than 4300 digits; the parser refuses far fewer, naming the line.
+    text = ('{\n  "fio version" : "fio-3.33",\n  "jobs" : [{"jobname": "a", "read": {"io_bytes": '
+            + "9" * 5000 + "}}]\n}\n")
+    with pytest.raises(ParseError, match="a number of 5000 characters") as err:
+        fio_json.parse(text)
+    assert err.value.line == 3 and len(err.value.text) < 200
+
+
+def test_float_of_thousands_of_digits_is_refused():
+    text = '{"fio version": "fio-3.33", "jobs": [{"jobname": "a", "read": {"bw_bytes": 1.' + "5" * 5000 + "}}]}\n"
+    with pytest.raises(ParseError, match="a number of 5002 characters"):
+        fio_json.parse(text)
+
+
+def test_deep_nesting_names_its_line():
+    text = '{\n  "fio version" : "fio-3.33",\n  "jobs" : ' + "[" * 100_000 + "\n"
+    with pytest.raises(ParseError, match="nested more than 64 levels") as err:
+        fio_json.parse(text)
+    assert err.value.line == 3
+
+
+def test_brackets_inside_strings_are_not_nesting():
+    doc = json.loads(read("fio--cdm-4-jobs.out"))
+    doc["jobs"][0]["job options"]["description"] = "[[{" * 1000 + '\\"]'
+    assert len(fio_json.parse(json.dumps(doc))["jobs"]) == len(fio_json.parse(read("fio--cdm-4-jobs.out"))["jobs"])
+
+
+def test_one_line_document_after_carriage_return_line_breaks(tmp_path):
+    # "\r" ends a line for splitlines(), not for a count of "\n": the next line to look at was once
+    # computed from the latter, went back before the document, and the same document was read
+    # forever. In a subprocess, whose time limit only detects such a loop.
+    doc = json.dumps(json.loads(read("fio--cdm-4-jobs.out")))
+    (tmp_path / "log").write_bytes(("note\r" * 5 + doc + "\n" + doc + "\n").encode())
+    code = ("import json, sys; from cardbench.parsers import fio_json; "
+            "docs = fio_json.parse_all(open(sys.argv[1], newline='').read()); "
+            "print(json.dumps([d['jobs'][0]['line'] for d in docs]))")
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "log")], capture_output=True, text=True,
+                         timeout=60, env=dict(os.environ, PYTHONPATH=str(SCRIPTS)))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [6, 7]
+
+
+def test_block_size_beyond_a_float_is_not_understood():
+    doc = json.loads(read("fio--cdm-4-jobs.out"))
+    doc["jobs"][0]["job options"]["bs"] = "9" * 400 + "k"
+    with pytest.raises(ParseError, match="block size"):
+        fio_json.parse(json.dumps(doc))

@@ -95,3 +95,12 @@ def test_open_au_rate_cut_to_seven_characters():
 
     parsed = flashbench.parse_open_au("4MiB    1.462G/ \n2MiB    19.6M/s \n")
     assert [p["value"] for p in parsed["points"]] == [1462.0, 19.6]
+
+
+@pytest.mark.parametrize("text", ["align " + "9" * 5000 + " pre 1ms on 1ms post 1ms diff 1ns\n",
+                                  "9" * 400 + "MiB 1M/s\n"])
+def test_number_of_hundreds_of_digits_names_its_line(text):
+    # int() refused 5000 digits (ValueError); float() made 400 digits infinite (OverflowError in int()).
+    with pytest.raises(ParseError, match="more than 100 digits") as err:
+        flashbench.parse("$ ./flashbench -a /dev/sdb\n" + text)
+    assert err.value.line == 2

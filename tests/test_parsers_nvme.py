@@ -70,3 +70,17 @@ def test_bad_temperature_names_the_line():
 def test_unrelated_text():
     with pytest.raises(ParseError):
         nvme.parse("hello world\n")
+
+
+def test_json_with_a_huge_number_or_deep_nesting_names_the_line():
+    with pytest.raises(ParseError, match="a number of 5000 characters") as err:
+        nvme.parse('{\n  "mn" : "Card",\n  "wctemp" : ' + "9" * 5000 + "\n}\n")
+    assert err.value.line == 3
+    with pytest.raises(ParseError, match="nested more than 64 levels") as err:
+        nvme.parse('{\n  "temperature" : ' + "[" * 100_000 + "\n")
+    assert err.value.line == 2
+
+
+def test_key_value_lines_keep_their_text():
+    parsed = nvme.parse_id_ctrl("mn        : Lexar Card   \nsn :  ABC  \nfr\t: X0705A\n")
+    assert (parsed["model"], parsed["serial"], parsed["firmware"]) == ("Lexar Card", "ABC", "X0705A")

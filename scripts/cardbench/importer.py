@@ -3,9 +3,11 @@
 import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None,
             source=None, progress=None) -> summary dict
 
-  - Reads the file's bytes (UTF-8, or UTF-16 with a byte-order mark as CrystalDiskMark saves),
-    detects the format (detect_format) unless fmt names one of FORMATS, parses it, and builds ONE
-    session: a file holding N runs gives results with N runs each.
+  - Reads the file's bytes (UTF-8, or UTF-16 with a byte-order mark as CrystalDiskMark saves): a
+    regular file or a symlink to one, at most MAX_BYTES and MAX_LINES; a device, FIFO, socket or
+    directory is refused before it is opened. Detects the format (detect_format) unless fmt names
+    one of FORMATS, parses it, and builds ONE session: a file holding N runs gives results with N
+    runs each.
   - The bytes are copied to data/raw/<slug>/<session-id>/<file name> (listed in
     data/raw/<slug>/SHA256SUMS) and their sha256 goes into the session's `imports`; a file already imported for the card adds nothing
     (summary["status"] == "already imported").
@@ -35,10 +37,17 @@ from .cardfile import load_card
 from .core.paths import RAW_TYPES
 from .errors import CardFileError, ParseError
 from .parsers import cdm_fio, crystaldiskmark, dd, fio_json, flashbench, kdiskmark, nvme
+from .validate import schema_validator
 
 FORMATS = ("fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark", "dd", "flashbench", "nvme")
 DEFAULT_SOURCE = {"name": "contributor's own run (imported)"}
 MAX_BYTES = 20 * 1024 * 1024
+MAX_COMMAND = 4096  # a longer line is not taken for a logged dd or flashbench command
+# Lines of a file, counted as str.splitlines() counts them. Tool output runs to a few thousand (fio
+# json+ with many jobs: tens of thousands); the parsers take a few microseconds a line.
+MAX_LINES = 200_000
+_LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+MAX_SHOWN = 200  # characters of a line quoted in an error
 
 
 # --- reading and detecting --------------------------------------------------------------------
@@ -47,9 +56,16 @@ _NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character devic
                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
 
 
+def printable(text):
+    """str(text) with line breaks, control and format characters escaped ('\\n', '\\x1b', '\\u202e'):
+    a file name printed in a message cannot move the cursor, recolour or fake a line of output."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def _not_regular(path, mode):
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
-    where = f"{path} links to {os.path.realpath(path)}, which" if os.path.islink(path) else str(path)
+    where = (f"{printable(path)} links to {printable(os.path.realpath(path))}, which" if os.path.islink(path)
+             else printable(path))
     return ParseError("import", f"{where} is {what}; give a saved tool output file")
 
 
@@ -62,16 +78,16 @@ def read_input(path, limit=MAX_BYTES):
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+        raise ParseError("import", f"cannot read {printable(path)}: {exc.strerror}") from None
     if not stat.S_ISREG(info.st_mode):
         raise _not_regular(path, info.st_mode)
     if info.st_size > limit:
-        raise ParseError("import", f"{path} is {info.st_size} bytes; the limit is {limit}")
+        raise ParseError("import", f"{printable(path)} is {info.st_size} bytes; the limit is {limit}")
     try:
         # O_NONBLOCK: should the path have been swapped for a FIFO since the check, open() does not wait.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+        raise ParseError("import", f"cannot read {printable(path)}: {exc.strerror}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -84,25 +100,48 @@ def read_input(path, limit=MAX_BYTES):
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise ParseError("import", f"cannot read {path}: {exc.strerror}") from None
+        raise ParseError("import", f"cannot read {printable(path)}: {exc.strerror}") from None
     finally:
         os.close(fd)
     if total > limit:
-        raise ParseError("import", f"{path} is more than {limit} bytes (it grew while being read); the limit is {limit}")
+        raise ParseError("import", f"{printable(path)} grew past {limit} bytes while being read; the limit is {limit}")
     return b"".join(chunks)
 
 
 def decode_text(raw, path="file"):
     """Text of a tool output file: UTF-8 (with or without BOM) or UTF-16 with a BOM."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16")
-    if raw[:200].count(b"\x00") > 20:  # UTF-16 without a byte-order mark
-        return raw.decode("utf-16-le" if raw[1:2] == b"\x00" else "utf-16-be")
+        encoding = "utf-16"
+    elif raw[:200].count(b"\x00") > 20:  # UTF-16 without a byte-order mark
+        encoding = "utf-16-le" if raw[1:2] == b"\x00" else "utf-16-be"
+    else:
+        encoding = "utf-8-sig"
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ParseError("import", f"{path} is not UTF-8 or UTF-16 text (byte {exc.start})", line=line) from None
+        # An odd byte count, a lone surrogate or a byte that starts no UTF-8 character.
+        if encoding == "utf-8-sig":
+            line = raw[: exc.start].count(b"\n") + 1
+        else:
+            line = raw[: exc.start].decode(encoding, errors="replace").count("\n") + 1
+        raise ParseError("import", f"{printable(path)} is not UTF-8 or UTF-16 text (byte {exc.start}: {exc.reason})",
+                         line=line) from None
+
+
+def check_length(text, path="file"):
+    """ParseError when text has more than MAX_LINES lines."""
+    lines = sum(text.count(c) for c in _LINE_BREAKS) - text.count("\r\n")
+    lines += 1 if text and text[-1] not in _LINE_BREAKS else 0
+    if lines > MAX_LINES:
+        raise ParseError("import", f"{printable(path)} has {lines} lines; the limit is {MAX_LINES} "
+                                   "(tool output is far shorter)")
+
+
+def _brief(exc):
+    """The error with the quoted line cut to MAX_SHOWN characters (it may be megabytes long)."""
+    if exc.text is None or len(exc.text) <= MAX_SHOWN:
+        return exc
+    return ParseError(exc.tool, exc.message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…")
 
 
 def detect_format(text):
@@ -131,6 +170,25 @@ def detect_format(text):
                                "flashbench or nvme-cli output); give --format", line=first[0], text=first[1])
 
 
+def check_session_size(fields):
+    """ParseError when the parsed file holds more entries, or more runs of one entry, than the card
+    schema lets a session have: found here, before the card text is built and checked, which for
+    a hundred thousand entries takes minutes."""
+    allowed = schema_validator().schema["properties"]["sessions"]["items"]["properties"]
+    for key in ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat"):
+        entries = fields.get(key) or []
+        rule = allowed.get(key, {})
+        most = rule.get("maxItems")
+        if most is not None and len(entries) > most:
+            raise ParseError("import", f"the file gives {len(entries)} {key} entries; a session holds at most {most}; "
+                                       "import it in parts")
+        most_runs = rule.get("items", {}).get("properties", {}).get("runs", {}).get("maxItems")
+        runs = max((len(entry.get("runs") or []) for entry in entries), default=0)
+        if most_runs is not None and runs > most_runs:
+            raise ParseError("import", f"the file gives {runs} runs of one {key} entry; a session holds at most "
+                                       f"{most_runs}; import it in parts")
+
+
 # --- commands found in pasted terminal logs ---------------------------------------------------
 
 def _arithmetic(expr):
@@ -145,10 +203,13 @@ def _arithmetic(expr):
             return operators[type(node.op)](value(node.left), value(node.right))
         raise ValueError("not plain arithmetic")
 
+    if len(expr) > 200:  # a logged block size or count; longer input is not worth parsing
+        return None
     try:
-        return value(ast.parse(expr.strip(), mode="eval").body)
+        result = value(ast.parse(expr.strip(), mode="eval").body)
     except (SyntaxError, ValueError, ZeroDivisionError):
         return None
+    return result if abs(result) < 10**18 else None  # str() refuses more than 4300 digits
 
 
 def _shell_words(command):
@@ -156,7 +217,11 @@ def _shell_words(command):
     def arith(match):
         value = _arithmetic(match.group(1))
         return match.group(0) if value is None else str(value)
-    command = re.sub(r"\$\(\((.*?)\)\)", arith, command)
+    # [^$]: a search from each "$((" stops at the next one, so a line of many is not quadratic
+    command = re.sub(r"\$\(\(([^$]*?)\)\)", arith, command)
+    if not any(c in command for c in "'\"\\"):
+        # What shlex.split gives without quotes or escapes, fifty times faster: a log can hold 10^5 lines.
+        return [word for word in re.split(r"[ \t\r\n]+", command) if word]
     try:
         return shlex.split(command, comments=False)
     except ValueError:
@@ -166,19 +231,20 @@ def _shell_words(command):
 def _logical_lines(text):
     """(line number, text) with backslash-continued lines joined."""
     out = []
-    pending, start = "", None
+    parts, start = [], None  # pieces so far; looking only at the newest keeps many continued lines linear
     for number_, line in enumerate(text.splitlines(), start=1):
-        if pending:
-            pending += " " + line.strip()
+        if len(parts) > 1 or (parts and parts[0]):
+            piece = line.strip()
         else:
-            pending, start = line, number_
-        if pending.rstrip().endswith("\\"):
-            pending = pending.rstrip()[:-1]
+            parts, start, piece = [], number_, line
+        if piece.rstrip().endswith("\\"):
+            parts.append(piece.rstrip()[:-1])
             continue
-        out.append((start, pending))
-        pending = ""
-    if pending:
-        out.append((start, pending))
+        parts.append(piece)
+        out.append((start, " ".join(parts)))
+        parts = []
+    if len(parts) > 1 or (parts and parts[0]):
+        out.append((start, " ".join(parts)))
     return out
 
 
@@ -274,6 +340,8 @@ def _from_cdm_like(module, text):
 
 
 def _dd_command(logical):
+    if "dd" not in logical or len(logical) > MAX_COMMAND:
+        return None
     words = _shell_words(logical.lstrip("$# ").strip())
     if "dd" not in words:
         return None
@@ -304,7 +372,8 @@ def _dd_description(args, line):
                 flags.append(flag)
     block = opts.get("bs", "512")
     block = re.sub(r"(?i)^(\d+)([kmgt])$", lambda m: m.group(1) + m.group(2).upper(), block)
-    count = int(opts["count"]) if opts.get("count", "").isdigit() else None
+    # str.isdigit() accepts "²", which int() refuses, and int() refuses more than 4300 digits
+    count = int(opts["count"]) if re.fullmatch(r"[0-9]{1,18}", opts.get("count", "")) else None
     return {"op": op, "block_size": block, "count": count, "flags": flags or None,
             "target": "device" if subject.startswith("/dev/") else "file"}
 
@@ -333,6 +402,8 @@ def _from_dd(text):
 
 
 def _flashbench_command(logical):
+    if "flashbench" not in logical or len(logical) > MAX_COMMAND:
+        return None
     words = _shell_words(logical.lstrip("$# ").strip())
     if not words or not any(w.endswith("flashbench") for w in words[:3]):
         return None
@@ -491,11 +562,15 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             return _already_imported(card_path, session, digest)
 
     text = decode_text(raw, path)
+    check_length(text, path)
     if fmt in (None, "", "auto"):
-        fmt = detect_format(text)
+        try:
+            fmt = detect_format(text)
+        except ParseError as exc:
+            raise _brief(exc) from None
     elif fmt not in FORMATS:
         raise ParseError("import", f"unknown format {fmt!r}; one of: auto, {', '.join(FORMATS)}")
-    say(f"{path.name}: {fmt}")
+    say(f"{printable(path.name)}: {fmt}")
 
     new_card = None
     defaults = {}
@@ -503,16 +578,21 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         new_card, defaults = card_for_name(slug, name, source, card_path)
 
     day = date or datetime.date.today().isoformat()
-    label = label or f"Imported {path.name}"[:200]
-    if fmt in ("crystaldiskmark", "kdiskmark"):
-        module = crystaldiskmark if fmt == "crystaldiskmark" else kdiskmark
-        fields, runs, notes, export_date = _from_cdm_like(module, text)
-        if export_date and not date and export_date <= datetime.date.today().isoformat():
-            day = export_date  # the export says when it ran
-    else:
-        handler = {"fio-json": _from_fio, "cdm-fio": _from_cdm_fio, "dd": _from_dd, "flashbench": _from_flashbench,
-                   "nvme": _from_nvme}[fmt]
-        fields, runs, notes = handler(text)
+    # The name's line breaks and invisible characters would make the label invalid: escaped instead.
+    label = label or f"Imported {printable(path.name)}"[:200]
+    try:
+        if fmt in ("crystaldiskmark", "kdiskmark"):
+            module = crystaldiskmark if fmt == "crystaldiskmark" else kdiskmark
+            fields, runs, notes, export_date = _from_cdm_like(module, text)
+            if export_date and not date and export_date <= datetime.date.today().isoformat():
+                day = export_date  # the export says when it ran
+        else:
+            handler = {"fio-json": _from_fio, "cdm-fio": _from_cdm_fio, "dd": _from_dd,
+                       "flashbench": _from_flashbench, "nvme": _from_nvme}[fmt]
+            fields, runs, notes = handler(text)
+    except ParseError as exc:
+        raise _brief(exc) from None
+    check_session_size(fields)
 
     file_name = _safe_file_name(path.name)
     with card_change(data_dir, slug, on_wait=say) as change:

@@ -27,21 +27,25 @@ from IOPS when IOPS was printed (result["from_iops"] = True).
 import re
 
 from ..errors import ParseError
-from .units import cdm_size_label
+from .units import cdm_size_label, refuse_long_numbers
 
 TOOL = "cdm_fio.sh"
 UNIT = "MiB/s"
 DEFAULT_SIZE = "1024m"
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\\033\[[0-9;]*m|\\e\[[0-9;]*m")
+# Possessive quantifiers (*+, ++, ?+) keep what they matched, so runs of spaces or digits cannot make
+# these backtrack in quadratic time.
 _RESULT = re.compile(
-    r"^(?P<name>Sequential Q32T1|Sequential|512KB|4KB Q32T1|4KB Q8T8|4KB Q1T1|4KB)\s+(?P<op>Read|Write)\s*:\s*"
-    r"(?P<value>\S*?)\s*(?P<unit>[KMGT]?i?B/s)\s*(?:IOPS\s*=\s*(?P<iops>\d*(?:\.\d+)?))?\s*$")
+    r"^(?P<name>Sequential Q32T1|Sequential|512KB|4KB Q32T1|4KB Q8T8|4KB Q1T1|4KB)\s++(?P<op>Read|Write)\s*+:\s*+"
+    r"(?P<value>\S*?)\s*+(?P<unit>[KMGT]?i?B/s)\s*+(?:IOPS\s*+=\s*+(?P<iops>\d*+(?:\.\d++)?+))?+\s*+$")
 _RESULT_LOOSE = re.compile(r"^(Sequential|512KB|4KB)\b.*\b(Read|Write)\s*:")
-_CONFIG = re.compile(r"Configuration:\s*Size:\s*(?P<size>\S+)\s+Loops:\s*(?P<loops>\d+)"
-                     r"(?:\s+Write Only Zeroes:\s*(?P<zeroes>\d+))?")
-_DEVICE = re.compile(r"(?:Running Benchmark on|Results from):?\s*(?P<device>/dev/\S+?),\s*(?P<model>.*?)"
-                     r"\s*\((?P<capacity>[^)]*)\)")
+# The size stops at ':' so that a search from each "Configuration:" ends where the next one starts.
+_CONFIG = re.compile(r"Configuration:\s*+Size:\s*+(?P<size>[^\s:]++)\s++Loops:\s*+(?P<loops>\d++)"
+                     r"(?:\s++Write Only Zeroes:\s*+(?P<zeroes>\d++))?+")
+# "… /dev/nvme0n1, MODEL (1000GB)": the model and capacity are cut out by _device(), not a lazy
+# pattern, which backtracks in cubic time over a run of spaces.
+_DEVICE = re.compile(r"(?:Running Benchmark on|Results from):?\s*+(?P<device>/dev/[^\s,]++),")
 _TARGET = re.compile(r"^(?:Testing in|Defaulting to)\s+(?P<target>\S+)")
 
 # name -> (kind, how to get the block size, queue depth, threads)
@@ -54,6 +58,19 @@ NAMES = {
     "4KB Q32T1": ("RND", 4096, 32, 1),
     "4KB Q8T8": ("RND", 4096, 8, 8),
 }
+
+
+def _device(line):
+    """(device, model, capacity) of a 'Running Benchmark on:' / 'Results from' line, or None."""
+    match = _DEVICE.search(line)
+    if not match:
+        return None
+    rest = line[match.end():]
+    opening = rest.find("(")
+    closing = rest.find(")", opening + 1) if opening != -1 else -1
+    if closing == -1:
+        return None
+    return match.group("device"), rest[:opening].strip(), rest[opening + 1:closing]
 
 
 def clean(line):
@@ -90,6 +107,7 @@ def _new_run(line_no):
 
 
 def parse(text):
+    refuse_long_numbers(text, TOOL)
     runs = []
     run = None
     pending_config = {}
@@ -115,11 +133,10 @@ def parse(text):
                 runs.append(run)
                 run = None
             continue
-        device = _DEVICE.search(line)
+        device = _device(line)
         if device:
             holder = run["config"] if run and not run["results"] else pending_config
-            holder.update(device=device.group("device"), model=device.group("model"),
-                          capacity=device.group("capacity"))
+            holder.update(device=device[0], model=device[1], capacity=device[2])
             continue
         match = _RESULT.match(line)
         if not match:
@@ -153,15 +170,16 @@ def parse(text):
         lines = text.splitlines()
         raise ParseError(TOOL, "no cdm_fio.sh result lines ('Sequential Read: 737MB/s IOPS=0') found",
                          line=1 if lines else None, text=lines[0] if lines else None)
-    return {"unit": UNIT, "runs": [_finish(run, runs) for run in runs]}
-
-
-def _finish(run, runs):
     wanted = set()
-    for other in runs:
-        wanted |= other["_seen"]
+    for run in runs:
+        wanted |= run["_seen"]
     for name in {name for name, _ in wanted}:
         wanted |= {(name, "Read"), (name, "Write")}
+    return {"unit": UNIT, "runs": [_finish(run, wanted) for run in runs]}
+
+
+def _finish(run, wanted):
+    """A run's results in CrystalDiskMark names; every subtest of `wanted` must be in it."""
     missing = sorted(wanted - run["_seen"])
     if missing:
         shown = ", ".join(f"{name} {op}" for name, op in missing)

@@ -21,21 +21,25 @@ differ from the [Read] section's is an error.
 import re
 
 from ..errors import ParseError
+from .units import refuse_long_numbers
 
 TOOL = "CrystalDiskMark"
 
-_HEADER = re.compile(r"^\s*(CrystalDiskMark|KDiskMark)\s*\(?\s*(\d[\w.]*)")
+# Possessive quantifiers (*+, ++, ?+) keep what they matched: optional parts between runs of spaces
+# cannot make these backtrack in quadratic time over a long line.
+_HEADER = re.compile(r"^\s*+(CrystalDiskMark|KDiskMark)\s*+\(?+\s*+(\d[\w.]*+)")
 _SECTION = re.compile(r"^\s*\[(Read|Write|Mix)\](.*)$")
 _NEW = re.compile(
-    r"^\s*(?P<kind>SEQ|RND|Sequential|Random)\s+(?P<size>\d+)\s*(?P<unit>KiB|MiB|GiB)\s*"
-    r"\(Q=\s*(?P<q>\d+),\s*T=\s*(?P<t>\d+)\)\s*:\s*(?P<mbs>[\d.]+)\s*MB/s"
-    r"(?:\s*\[\s*(?P<iops>[\d.]+)\s*IOPS\])?(?:\s*<\s*(?P<lat>[\d.]+)\s*us>)?\s*$")
+    r"^\s*+(?P<kind>SEQ|RND|Sequential|Random)\s++(?P<size>\d++)\s*+(?P<unit>KiB|MiB|GiB)\s*+"
+    r"\(Q=\s*+(?P<q>\d++),\s*+T=\s*+(?P<t>\d++)\)\s*+:\s*+(?P<mbs>[\d.]++)\s*+MB/s"
+    r"(?:\s*+\[\s*+(?P<iops>[\d.]++)\s*+IOPS\])?+(?:\s*+<\s*+(?P<lat>[\d.]++)\s*+us>)?+\s*+$")
 _OLD = re.compile(
-    r"^\s*(?P<kind>Sequential|Random)\s+(?P<op>Read|Write)(?:\s+(?P<size>\d+)\s*(?P<unit>KiB|KB|MiB|MB))?\s*"
-    r"(?:\((?:Q=\s*(?P<q>\d+),\s*)?T=\s*(?P<t>\d+)\)|\(QD=\s*(?P<qd>\d+)\))?\s*:\s*(?P<mbs>[\d.]+)\s*MB/s"
-    r"(?:\s*\[\s*(?P<iops>[\d.]+)\s*IOPS\])?\s*$")
+    r"^\s*+(?P<kind>Sequential|Random)\s++(?P<op>Read|Write)(?:\s++(?P<size>\d++)\s*+(?P<unit>KiB|KB|MiB|MB))?+\s*+"
+    r"(?:\((?:Q=\s*+(?P<q>\d++),\s*+)?+T=\s*+(?P<t>\d++)\)|\(QD=\s*+(?P<qd>\d++)\))?+\s*+:\s*+(?P<mbs>[\d.]++)\s*+"
+    r"MB/s(?:\s*+\[\s*+(?P<iops>[\d.]++)\s*+IOPS\])?+\s*+$")
 _LOOSE = re.compile(r"^\s*(SEQ|RND|Sequential|Random)\b.*\(|^\s*(Sequential|Random) (Read|Write)\b")
-_FOOTER = re.compile(r"^\s*(Profile|Test|Date|OS|Mode|Time|Comment|Target)\s*:\s*(.*?)\s*$")
+# The value is stripped by the caller: a lazy (.*?) before \s*$ is quadratic over a run of spaces.
+_FOOTER = re.compile(r"^\s*+(Profile|Test|Date|OS|Mode|Time|Comment|Target)\s*+:(.*)$")
 _UNITS = {"KiB": 1024, "KB": 1024, "MiB": 1024**2, "MB": 1024**2, "GiB": 1024**3}
 
 
@@ -78,6 +82,7 @@ def _split(text):
 
 
 def parse_all(text, tool=TOOL):
+    refuse_long_numbers(text, tool)
     return [_parse_one(first, lines, tool) for first, lines in _split(text)]
 
 
@@ -91,6 +96,7 @@ def _parse_one(first, lines, tool):
            "os": None, "mix_ratio": None, "results": []}
     section = None
     old_layout_seen = False
+    found = set()  # (test, op) already read: a set, so many result lines are not quadratic
     footer_line = None
     sections = {}
     for offset, raw in enumerate(lines):
@@ -100,7 +106,7 @@ def _parse_one(first, lines, tool):
         if header:
             out["tool"], out["version"] = header.group(1), header.group(2)
             continue
-        fio = re.search(r"Flexible I/O Tester \((fio-[^)]*)\)", line)
+        fio = re.search(r"Flexible I/O Tester \((fio-[^()]*+)\)", line)
         if fio:
             out["fio_version"] = fio.group(1)  # KDiskMark runs fio
             continue
@@ -134,8 +140,9 @@ def _parse_one(first, lines, tool):
                 raise ParseError(tool, "a figure on this line is not a number", line=line_no, text=raw) from None
             if mb_s == 0:
                 continue  # subtest not run
-            if (test, op) in {(r["test"], r["op"]) for r in out["results"]}:
+            if (test, op) in found:
                 raise ParseError(tool, f"{test} {op} appears twice in one export", line=line_no, text=raw)
+            found.add((test, op))
             out["results"].append({"test": test, "op": op, "mb_s": mb_s, "iops": iops,
                                    "latency_us": latency, "line": line_no})
             sections.setdefault(op, []).append(test)
@@ -144,7 +151,7 @@ def _parse_one(first, lines, tool):
             raise ParseError(tool, "result line not understood (cut off?)", line=line_no, text=raw)
         footer = _FOOTER.match(line)
         if footer:
-            key, value = footer.group(1).lower(), footer.group(2)
+            key, value = footer.group(1).lower(), footer.group(2).strip()
             if key == "profile":
                 out["profile"] = value or None
             elif key == "test":

@@ -15,14 +15,15 @@ status=progress updates: segments ending in a carriage return (dd overwrites the
 text read in universal-newline mode has lost those carriage returns, summary-shaped lines with
 whole seconds ("…, 2 s, 20.7 MB/s": progress prints whole seconds, the final summary prints
 decimals) that do not directly follow a "records out" line. dd's units are decimal:
-kB/s = 10^3 B/s, MB/s = 10^6 B/s.
+kB/s = 10^3 B/s, MB/s = 10^6 B/s. A summary whose bytes / seconds cannot round to the rate it
+prints (edited or corrupted) is an error naming the line and both figures.
 """
 
 import math
 import re
 
 from ..errors import ParseError
-from .units import number
+from .units import number, refuse_long_numbers
 
 TOOL = "dd"
 
@@ -41,6 +42,7 @@ _RECORDS = re.compile(r"(^|\s)\d+\+\d+(\s|$)")
 
 
 def parse(text):
+    refuse_long_numbers(text, TOOL, newline_only=True)
     lines = text.split("\n")
     runs = []
     previous = ""
@@ -94,7 +96,7 @@ def _half_step(text):
     """Half a unit of the last digit printed: '1.63627' -> 0.000005, '830' -> 0.5, '2.6e-05' -> 0.05e-05;
     None for an exponent no float can take."""
     mantissa, _, exponent = text.lower().partition("e")
-    power = int(exponent or 0) - len(re.split(r"[.,]", mantissa + ".")[1])
+    power = int(exponent or 0) - len(mantissa.replace(",", ".").partition(".")[2])
     return 0.5 * 10.0 ** power if abs(power) <= 300 else None
 
 

@@ -17,6 +17,7 @@ parse(text) -> {
 import re
 
 from ..errors import ParseError
+from .units import MAX_DIGITS, refuse_long_numbers
 
 TOOL = "f3probe"
 
@@ -27,7 +28,7 @@ _SIZE_LINE = re.compile(r"^\s*(\*Usable\* size|Announced size|Approximate cache 
 _ORDER_LINE = re.compile(r"^\s*(Module|Physical block size):\s*([\d.]+) (\w+) \(2\^(\d+) Bytes?\)")
 _FIX = re.compile(r"^f3fix --last-sec=(\d+)")
 _SPEED = re.compile(r"^\s*(Sequential write|Random write|Random read):\s*([\d.]+) (\w+)/s")
-_PROBE_TIME = re.compile(r"^Probe time:\s*(.+?)\s*$")
+_PROBE_TIME = re.compile(r"^Probe time:(.+)$")  # parse_duration() strips: a lazy (.+?)\s*$ is quadratic
 _VERSION = re.compile(r"^F3 probe (\S+)")
 
 BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4, "PB": 1024**5}
@@ -36,10 +37,13 @@ BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3,
 def parse_duration(text):
     """Seconds from f3's time strings: '10.35s', "1'02\"", '1:02:03', '2 days 1:00:00', '53.7ms', '11us'."""
     text = text.strip()
+    if re.search(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}", text):
+        return None  # no probe takes that long; int() would refuse the digits
     total = 0.0
-    for amount, unit in re.findall(r"(\d+) (week|day)s?", text):
+    # (?<!\d): a search starts only where a number starts, so a long run of digits is linear.
+    for amount, unit in re.findall(r"(?<!\d)(\d++) (week|day)s?", text):
         total += int(amount) * (604800 if unit == "week" else 86400)
-    text = re.sub(r"\d+ (week|day)s?", "", text).strip()
+    text = re.sub(r"(?<!\d)\d++ (week|day)s?", "", text).strip()
     if not text:
         return total
     match = re.fullmatch(r"(\d+):(\d\d)(?::(\d\d))?", text)
@@ -61,6 +65,7 @@ def parse(text):
     out = {"fake": None, "verdict": None, "fake_type": None, "announced_bytes": None, "usable_bytes": None,
            "block_size_bytes": None, "module_bytes": None, "cache_bytes": None, "seconds": None,
            "last_good_sector": None, "speeds": {}, "version": None}
+    refuse_long_numbers(text, TOOL)
     blocks = {}
     verdict_line = None
     for number_, line in enumerate(text.splitlines(), start=1):
@@ -79,6 +84,8 @@ def parse(text):
             blocks[m.group(1)] = int(m.group(4))
         elif (m := _ORDER_LINE.match(line)):
             key = "module_bytes" if m.group(1) == "Module" else "block_size_bytes"
+            if int(m.group(4)) > 64:  # 2 ** n of a huge n would not end
+                raise ParseError(TOOL, f"2^{m.group(4)} bytes is beyond any device", line=number_, text=line)
             out[key] = 2 ** int(m.group(4))
         elif (m := _FIX.match(line)):
             out["last_good_sector"] = int(m.group(1))

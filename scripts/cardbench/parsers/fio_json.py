@@ -25,7 +25,9 @@ approximation).
 parse_all(text) -> [parse result, ...] for text holding several fio JSON documents in a row.
 """
 
+import bisect
 import json
+import math
 import re
 
 from ..errors import ParseError
@@ -62,6 +64,11 @@ def parse_all(text, limit=None):
     for line in lines:
         offsets.append(pos)
         pos += len(line)
+
+    def line_at(offset):
+        """1-based number of the line holding text[offset], counted as splitlines() counts."""
+        return bisect.bisect_right(offsets, offset)
+
     docs = []
     index = 0
     while index < len(lines) and (limit is None or len(docs) < limit):
@@ -72,38 +79,37 @@ def parse_all(text, limit=None):
         try:
             data, end = safejson.raw_decode(text, start, TOOL)
         except json.JSONDecodeError as exc:
-            bad_line = text.count("\n", 0, exc.pos) + 1
+            bad_line = line_at(exc.pos)
             shown = lines[bad_line - 1].rstrip("\r\n") if bad_line <= len(lines) else None
             raise ParseError(TOOL, f"JSON starting at line {index + 1} is broken or cut off ({exc.msg})",
                              line=bad_line, text=shown) from None
         if not isinstance(data, dict) or "jobs" not in data:
             raise ParseError(TOOL, "JSON without a 'jobs' list; not fio --output-format=json output",
                              line=index + 1, text=lines[index].rstrip("\r\n"))
-        docs.append(_document(data, text, start, end, index + 1))
-        index = text.count("\n", 0, end) + 1
+        docs.append(_document(data, text, start, end, index + 1, line_at))
+        index = line_at(end - 1)  # the line after the document's last character: always forward
     if not docs:
         raise ParseError(TOOL, "no JSON found; run fio with --output-format=json", line=1 if lines else None,
                          text=lines[0].rstrip("\r\n") if lines else None)
     return docs
 
 
-def _job_lines(text, start, end):
+_JOBNAME = re.compile(r'"jobname"\s*:')
+
+
+def _job_lines(text, start, end, line_at):
     """Line number of every '"jobname"' key within the document, in order."""
-    out = []
-    base = text.count("\n", 0, start) + 1
-    for match in re.finditer(r'"jobname"\s*:', text[start:end]):
-        out.append(base + text.count("\n", start, start + match.start()))
-    return out
+    return [line_at(match.start()) for match in _JOBNAME.finditer(text, start, end)]
 
 
-def _document(data, text, start, end, first_line):
+def _document(data, text, start, end, first_line, line_at):
     global_opts = data.get("global options") or {}
     if not isinstance(global_opts, dict):
         raise ParseError(TOOL, "'global options' is not an object", line=first_line)
     raw_jobs = data["jobs"]
     if not isinstance(raw_jobs, list) or not raw_jobs:
         raise ParseError(TOOL, "fio output has no jobs", line=first_line)
-    job_lines = _job_lines(text, start, end)
+    job_lines = _job_lines(text, start, end, line_at)
     entries = []
     index = 0
     while index < len(raw_jobs):
@@ -122,7 +128,7 @@ def _document(data, text, start, end, first_line):
                    and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
                 group.append(raw_jobs[index + len(group)])
             entries.extend(_entries(group, options, line))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # JSON of the right shape but with a field of the wrong type or missing.
             raise ParseError(TOOL, f"job '{job.get('jobname')}' is malformed ({type(exc).__name__}: {exc})",
                              line=line) from None
@@ -143,8 +149,9 @@ def _int_option(options, name, default, line):
 def fio_size(text, kb_base=1024):
     """Bytes of a fio size option: '4k', '1m', '512KiB', '4096'. fio's default kb_base=1024 makes
     k/KB powers of two and KiB powers of ten (its documented compatibility mode)."""
-    match = re.match(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$", str(text))
-    if not match:
+    # possessive (*+, ++, ?+): no quadratic backtracking over a run of spaces
+    match = re.match(r"^\s*+(\d++(?:\.\d++)?+)\s*+([a-zA-Z]*+)\s*+$", str(text))
+    if not match or not math.isfinite(float(match.group(1))):
         return None
     value, suffix = float(match.group(1)), match.group(2).lower()
     if suffix in ("", "b"):

@@ -20,24 +20,26 @@ smallest_block_bytes (the -b of the command), when the last row is above that si
 import re
 
 from ..errors import ParseError
-from .units import binary_size
+from .units import binary_size, refuse_long_numbers
 
 TOOL = "flashbench"
 
 TIME_NS = {"ns": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "ms": 1e6, "s": 1e9}
 RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}
 
-_TIME = r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|µs|μs|us|Âµs|ms|s)"
+# Possessive quantifiers (*+, ++, ?+) keep what they matched: no quadratic backtracking over long runs.
+_TIME = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s)"
 # flashbench formats each time into 7 characters, so a negative diff (always printed in ns) can
 # lose its unit: "-14207n" is still -14207 ns, but "-142070" has lost a digit too, so such a
 # diff is recomputed from pre, on and post.
-_DIFF = r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(ns|µs|μs|us|Âµs|ms|s|n)?"
-_ALIGN_NEW = re.compile(rf"^align\s+(\d+)\s+pre\s+{_TIME}\s+on\s+{_TIME}\s+post\s+{_TIME}\s+diff\s+{_DIFF}\s*$")
-_ALIGN_OLD = re.compile(rf"^Aligned\s*@\s*(\d+)\s+Delay:?\s*{_TIME}\s*$")
-_SIZE = r"\d+(?:\.\d+)?(?:[KMG]iB|B)"
+_DIFF = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s|n)?+"
+_ALIGN_NEW = re.compile(rf"^align\s++(\d++)\s++pre\s++{_TIME}\s++on\s++{_TIME}\s++post\s++{_TIME}"
+                        rf"\s++diff\s++{_DIFF}\s*+$")
+_ALIGN_OLD = re.compile(rf"^Aligned\s*+@\s*+(\d++)\s++Delay:?+\s*+{_TIME}\s*+$")
+_SIZE = r"\d++(?:\.\d++)?+(?:[KMG]iB|B)"
 # flashbench prints rates in 7 characters, so a fast one loses its "s": "1.462G/".
-_RATE = re.compile(r"^(\d+(?:\.\d+)?(?:e[-+]?\d+)?)([BKMG])/s?$")
-_ROW = re.compile(rf"^({_SIZE})\s+(.*)$")
+_RATE = re.compile(r"^(\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)([BKMG])/s?$")
+_ROW = re.compile(rf"^({_SIZE})\s++(.*)$")
 
 
 def _ns(value, unit):
@@ -52,6 +54,7 @@ def _is_noise(line):
 
 
 def _lines(text):
+    refuse_long_numbers(text, TOOL)
     for number_, line in enumerate(text.splitlines(), start=1):
         yield number_, line.replace("\t", " ").strip()
 

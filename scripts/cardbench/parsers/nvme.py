@@ -24,20 +24,25 @@ TOOL = "nvme"
 
 KELVIN_OFFSET = 273  # nvme-cli's kelvin_to_celsius() uses whole degrees
 
-_KV = re.compile(r"^\s*([A-Za-z_][\w .\-]*?)\s*:\s?(.*?)\s*$")
+# Key and value are stripped by _pairs(): lazy groups before \s* backtrack in quadratic time over a
+# run of spaces, and the key cannot hold ':' anyway.
+_KV = re.compile(r"^\s*+([A-Za-z_][\w .\-]*+)\s*+:\s?(.*)$")
+# A search starts only where a number starts, and keeps its digits (possessive): linear over a long
+# run of digits.
+_NUMBER = r"(?<!\d)(?<!\d\.)(-?\d++(?:\.\d++)?+)"
 _THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
 
 
 def temperature_c(text):
     """°C from any nvme-cli temperature spelling; None when there is no temperature."""
     text = str(text).strip()
-    kelvin = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:K\b|Kelvin)", text)
+    kelvin = re.search(_NUMBER + r"\s*+(?:K\b|Kelvin)", text)
     if kelvin:
         return float(kelvin.group(1)) - KELVIN_OFFSET
-    celsius = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:°\s?C\b|°C|C\b|Celsius)", text)
+    celsius = re.search(_NUMBER + r"\s*+(?:°\s?C\b|°C|C\b|Celsius)", text)
     if celsius:
         return float(celsius.group(1))
-    fahrenheit = re.search(r"(-?\d+(?:\.\d+)?)\s*(?:°\s?F\b|°F|F\b|Fahrenheit)", text)
+    fahrenheit = re.search(_NUMBER + r"\s*+(?:°\s?F\b|°F|F\b|Fahrenheit)", text)
     if fahrenheit:
         return round((float(fahrenheit.group(1)) - 32) * 5 / 9, 1)
     return None
@@ -66,7 +71,7 @@ def _pairs(text):
     for number_, line in enumerate(text.splitlines(), start=1):
         match = _KV.match(line)
         if match:
-            yield number_, match.group(1).strip(), match.group(2), line
+            yield number_, match.group(1).strip(), match.group(2).rstrip(), line
 
 
 def _thresholds_from_lines(text):

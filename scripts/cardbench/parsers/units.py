@@ -1,7 +1,16 @@
 """Number and size spellings shared by the parsers."""
 
+import math
 import re
 
+from ..errors import ParseError
+
+# No tool prints a number this long; int() refuses more than 4300 digits, and arithmetic on a
+# number of thousands of digits (2 ** n) would not end.
+MAX_DIGITS = 100
+_LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # starts only where a run of digits starts
+
+_SIZE = re.compile(r"^(\d++(?:\.\d++)?+)\s*+([KMGT]i?B|B)?+$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
 
 BINARY = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3, "GIB": 1024**3,
@@ -16,10 +25,29 @@ def number(text):
     return float(text.replace(",", "."))
 
 
+def refuse_long_numbers(text, tool, newline_only=False):
+    """ParseError naming the line of the first run of more than MAX_DIGITS digits in text. Lines
+    are counted as the parser counts them: by str.splitlines(), or by "\\n" alone."""
+    match = _LONG_NUMBER.search(text)
+    if match is None:
+        return
+    start = match.start()
+    if newline_only:
+        line = text.count("\n", 0, start) + 1
+        begin = text.rfind("\n", 0, start) + 1
+    else:
+        before = (text[:start] + "x").splitlines()
+        line = len(before)
+        begin = start - len(before[-1]) + 1
+    left = max(begin, start - 40)  # the digits come within 40 characters of `start`
+    shown = ("…" if left > begin else "") + text[left:start + 40] + "…"
+    raise ParseError(tool, f"a number of more than {MAX_DIGITS} digits; not {tool} output", line=line, text=shown)
+
+
 def binary_size(text):
     """'4MiB', '512KiB', '1.5GiB', '512B' (flashbench: binary units) as bytes; None when not a size."""
-    match = re.match(r"^(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?$", text.strip(), re.IGNORECASE)
-    if not match:
+    match = _SIZE.match(text.strip())
+    if not match or not math.isfinite(float(match.group(1))):
         return None
     unit = (match.group(2) or "").upper()
     return int(round(float(match.group(1)) * BINARY[unit]))

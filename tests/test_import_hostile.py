@@ -1,0 +1,236 @@
+"""`cardbench import` on hostile input: each is refused with a message naming what is wrong, without
+a traceback and without hanging, and the data folder stays byte-identical; odd but honest input
+(a symlink to a file, a byte-order mark, a file name with line breaks) imports."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardbench.cardfile import load_card
+from cardbench.errors import ParseError
+from cardbench.importer import MAX_BYTES, MAX_LINES, read_input
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+HANG_GUARD_S = 60  # detects a hang (the unfixed code ran for minutes or forever); not a speed target
+CARD = "sandisk-ultra-64gb-microsdxc"  # a shipped card, copied into each test's data folder
+NEW_CARD = ("--card", "new-card", "--name", "Samsung EVO Plus 64GB")  # for the imports that succeed
+DD_LOG = (FIXTURES / "dd" / "dd--logged-write-and-read.out").read_bytes()
+
+
+@pytest.fixture
+def data(tmp_path):
+    data = tmp_path / "data"
+    (data / "cards").mkdir(parents=True)
+    shutil.copy(ROOT / "data" / "cards" / f"{CARD}.yaml", data / "cards")
+    if (ROOT / "data" / "raw" / CARD).is_dir():
+        shutil.copytree(ROOT / "data" / "raw" / CARD, data / "raw" / CARD)
+    return data
+
+
+def snapshot(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None for p in sorted(folder.rglob("*"))}
+
+
+def cardbench_import(data, file, *args, card=CARD):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "scripts"))
+    return subprocess.run([sys.executable, "-m", "cardbench", "import", str(file), "--card", card,
+                           "--cards-dir", str(data / "cards"), *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=HANG_GUARD_S)
+
+
+def refused(data, file, *fragments, args=()):
+    """Runs the import, checks it was refused cleanly with nothing written; returns stderr."""
+    before = snapshot(data)
+    run = cardbench_import(data, file, *args)
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+    for fragment in fragments:
+        assert fragment in run.stderr
+    assert len(run.stderr) < 2000, "a long line is quoted in full"
+    assert snapshot(data) == before
+    return run.stderr
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+def test_fio_json_with_an_integer_of_5000_digits(data, tmp_path):
+    path = tmp_path / "fio.json"
+    path.write_text('{\n  "fio version" : "fio-3.33",\n  "jobs" : [{"jobname": "a", "read": {"io_bytes": '
+                    + "9" * 5000 + "}}]\n}\n")
+    refused(data, path, "fio output line 3: a number of 5000 characters in the JSON")
+
+
+def test_fio_json_nested_100000_deep(data, tmp_path):
+    path = tmp_path / "fio.json"
+    path.write_text('{\n  "fio version" : "fio-3.33",\n  "jobs" : ' + "[" * 100_000 + "\n")
+    refused(data, path, "fio output line 3: JSON nested more than 64 levels deep")
+
+
+def test_nvme_json_nested_100000_deep(data, tmp_path):
+    path = tmp_path / "smart-log.json"
+    path.write_text('{\n  "temperature" : ' + "[" * 100_000 + "\n")
+    refused(data, path, "nvme output line 2: JSON nested more than 64 levels deep", args=("--format", "nvme"))
+
+
+# --- what the path names ------------------------------------------------------------------------
+
+def test_character_device(data):
+    refused(data, "/dev/zero", "/dev/zero is a character device")
+
+
+def test_symlink_to_a_character_device(data, tmp_path):
+    (tmp_path / "results.txt").symlink_to("/dev/zero")
+    refused(data, tmp_path / "results.txt", "results.txt links to /dev/zero, which is a character device")
+
+
+def test_fifo_without_a_writer(data, tmp_path):
+    os.mkfifo(tmp_path / "results.txt")
+    refused(data, tmp_path / "results.txt", "results.txt is a named pipe (FIFO)")
+
+
+def test_symlink_to_a_fifo(data, tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "results.txt").symlink_to(tmp_path / "pipe")
+    refused(data, tmp_path / "results.txt", "which is a named pipe (FIFO)")
+
+
+def test_socket(data, tmp_path):
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(tmp_path / "results.sock"))
+        refused(data, tmp_path / "results.sock", "results.sock is a socket")
+
+
+def test_directory(data, tmp_path):
+    refused(data, tmp_path, f"{tmp_path} is a directory")
+
+
+def test_missing_file(data, tmp_path):
+    refused(data, tmp_path / "nothing.txt", "cannot read", "No such file or directory")
+
+
+def test_file_of_1_gib_is_refused_by_its_size(data, tmp_path):
+    path = tmp_path / "big.log"
+    with open(path, "wb") as handle:
+        handle.truncate(1 << 30)  # sparse: no disk space used
+    refused(data, path, f"big.log is {1 << 30} bytes; the limit is {MAX_BYTES}")
+
+
+def test_reading_stops_after_the_limit():
+    # /proc files say they are 0 bytes long: what is read is bounded, not the size stat() gives.
+    assert os.stat("/proc/self/status").st_size == 0
+    with pytest.raises(ParseError, match="grew past 10 bytes"):
+        read_input("/proc/self/status", limit=10)
+    assert read_input("/proc/self/status", limit=1 << 20).startswith(b"Name:")
+
+
+def test_symlink_to_a_regular_file_imports(data, tmp_path):
+    (tmp_path / "results.txt").symlink_to(FIXTURES / "dd" / "dd--logged-write-and-read.out")
+    run = cardbench_import(data, tmp_path / "results.txt", *NEW_CARD)
+    assert run.returncode == 0, run.stderr
+    assert "dd: 3 run(s), 2 entr(y/ies)" in run.stderr
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+def test_line_of_40000_digits(data, tmp_path):
+    path = tmp_path / "digits.txt"
+    path.write_text("1" * 40_000 + "\n")
+    err = refused(data, path, "import output line 1: format not recognised")
+    assert "…" in err
+
+
+@pytest.mark.parametrize("fmt", ["fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark", "dd", "flashbench", "nvme"])
+def test_line_of_40000_digits_as_each_format(data, tmp_path, fmt):
+    path = tmp_path / "digits.txt"
+    path.write_text("$ dd if=/dev/zero of=/dev/sdb bs=4M count=8\n" + "1" * 40_000 + " s, 1 MB/s\n")
+    refused(data, path, args=("--format", fmt))
+
+
+def test_dd_rate_that_contradicts_bytes_and_seconds(data, tmp_path):
+    path = tmp_path / "dd.log"
+    path.write_bytes(DD_LOG.replace(b"1.63627 s, 20.5 MB/s", b"1.63627 s, 90.5 MB/s"))
+    refused(data, path, "dd output line 4: 33554432 bytes in 1.63627 s is 20.5 MB/s, but the line says 90.5 MB/s")
+
+
+@pytest.mark.parametrize("raw, fragment", [
+    (b"\x00" * 301, "is not UTF-8 or UTF-16 text (byte 300: truncated data)"),
+    (b"\xff\xfe" + "8+0 records in\n".encode("utf-16-le") + b"\x00\xd8a\x00", "line 2: "),  # a lone surrogate
+    (b"8+0 records in\n8+0 records out\n\xff\xfe1 byte\n", "line 3:"),
+])
+def test_bytes_that_are_not_text(data, tmp_path, raw, fragment):
+    path = tmp_path / "binary.out"
+    path.write_bytes(raw)
+    refused(data, path, "is not UTF-8 or UTF-16 text", fragment)
+
+
+def test_nul_bytes_inside_text(data, tmp_path):
+    path = tmp_path / "nul.out"
+    path.write_bytes(DD_LOG.replace(b"records in", b"records\x00in"))
+    run = cardbench_import(data, path, *NEW_CARD)
+    assert run.returncode == 0, run.stderr  # NUL in a line that is not read for figures
+
+
+def test_utf8_byte_order_mark(data, tmp_path):
+    path = tmp_path / "bom.out"
+    path.write_bytes(b"\xef\xbb\xbf" + DD_LOG)
+    run = cardbench_import(data, path, *NEW_CARD)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("line_break", ["\n", "\r", "\u2028"])
+def test_more_lines_than_the_limit(data, tmp_path, line_break):
+    path = tmp_path / "lines.txt"
+    path.write_text(line_break * (MAX_LINES + 1), newline="")
+    refused(data, path, f"has {MAX_LINES + 1} lines; the limit is {MAX_LINES}")
+
+
+@pytest.mark.parametrize("line", ["1 byte copied, 0.5 s, 0.0 kB/s\n", "4KB Read: 1MB/s IOPS=1\n", "4MiB 1M/s\n",
+                                  "a \\\n", "$ dd if=/dev/zero of=x\n"])
+def test_as_many_lines_as_allowed(data, tmp_path, line):
+    path = tmp_path / "lines.txt"
+    path.write_text(line * (MAX_LINES - 10))
+    refused(data, path)
+
+
+def test_one_line_fio_json_after_carriage_return_line_breaks(data, tmp_path):
+    doc = json.dumps(json.loads((FIXTURES / "fio" / "fio--cdm-4-jobs.out").read_text()))
+    path = tmp_path / "fio.log"
+    path.write_bytes(("note\r" * 5 + doc + "\n").encode())
+    run = cardbench_import(data, path, "--name", "SanDisk Ultra 64GB", card="cr-card")
+    assert run.returncode == 0, run.stderr
+    assert "fio-json: 1 run(s)" in run.stderr
+
+
+def test_file_name_with_line_breaks_and_shell_syntax(data, tmp_path):
+    name = "run\n`touch pwned`$(touch pwned)\x1b[31m.txt"
+    (tmp_path / name).write_bytes(DD_LOG)
+    run = cardbench_import(data, tmp_path / name, "--name", "Samsung EVO Plus 64GB", card="odd-name-card")
+    assert run.returncode == 0, run.stderr
+    assert not (tmp_path / "pwned").exists() and not (ROOT / "pwned").exists()
+    assert "\x1b" not in run.stderr and "import: run\\n`touch pwned`$(touch pwned)\\x1b[31m.txt: dd" in run.stderr
+    session, = load_card(data / "cards" / "odd-name-card.yaml").data["sessions"]
+    assert session["label"] == "Imported run\\n`touch pwned`$(touch pwned)\\x1b[31m.txt"
+    raw, = (data / "raw" / "odd-name-card").glob("*/run-touch-pwned-touch-pwned-31m.txt")
+    assert raw.read_bytes() == DD_LOG
+
+
+def test_more_dd_commands_than_a_session_holds(data, tmp_path):
+    # Refused before the card text is built: 10^5 entries took minutes to write out and check.
+    path = tmp_path / "dd.log"
+    path.write_text("$ dd if=/dev/zero of=/dev/sdb bs=4M count=8\n"
+                    "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n" * 20_000)
+    refused(data, path, "import output: the file gives 20000 dd entries; a session holds at most")
+
+
+def test_more_exports_than_a_session_holds_runs(data, tmp_path):
+    path = tmp_path / "cdm.txt"
+    export = "CrystalDiskMark 8.0.4\n[Read]\n  SEQ    1MiB (Q=  8, T= 1):   43.188 MB/s\nTest: 1 GiB (x5)\n"
+    path.write_text(export * 5000)
+    refused(data, path, "import output: the file gives 5000 runs of one results entry; a session holds at most")
