@@ -2,7 +2,7 @@
 
 import pytest
 
-from cardbench.aggregate import aggregate
+from cardbench.site.aggregate import aggregate
 from cardbench.core.titles import card_title
 
 MIB = 1.048576

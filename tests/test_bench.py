@@ -7,15 +7,15 @@ import shutil
 
 import pytest
 
-from cardbench import cardfile
-from cardbench.aggregate import aggregate
+from cardbench.card import cardfile
+from cardbench.site.aggregate import aggregate
 from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
-from cardbench.incremental import SiteDataBuilder
-from cardbench.pagemodel import format_number, num
-from cardbench.sitedata import write_outputs
-from cardbench.validate import card_paths, validate_paths
+from cardbench.site.incremental import SiteDataBuilder
+from cardbench.site.pagemodel import format_number, num
+from cardbench.site.sitedata import write_outputs
+from cardbench.card.validate import card_paths, validate_paths
 
 from conftest import ROOT
 
@@ -207,7 +207,7 @@ def test_cache_outlives_the_day_but_not_a_date_verdict(tmp_path):
 
 
 def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
-    import cardbench.incremental as incremental
+    import cardbench.site.incremental as incremental
 
     monkeypatch.setattr(incremental, "PARALLEL_FROM", 2)
     monkeypatch.setattr(incremental, "CHUNK", 3)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cardbench.card.transaction import CardBusyError, card_change, card_lock, unique_session_id
-from cardbench.cardfile import load_card, read_sha256sums
-from cardbench.importer import import_file
-from cardbench.validate import validate_paths
+from cardbench.card.cardfile import load_card, read_sha256sums
+from cardbench.imports.importer import import_file
+from cardbench.card.validate import validate_paths
 
 SLUG = "test-card"
 NAME = "Lexar Test 64GB"
@@ -106,7 +106,7 @@ def test_a_writer_waits_for_the_lock_and_then_goes_ahead(data, tmp_path):
 
 KILLED_WRITER = """
 import os, signal, sys
-from cardbench.cardfile import write_temp_beside
+from cardbench.card.cardfile import write_temp_beside
 write_temp_beside(sys.argv[1], "half a card")
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -190,7 +190,7 @@ def test_a_full_disk_changes_nothing_and_says_so(small_disk, tmp_path, leave_byt
 
 def test_collector_store_records_raw_hashes_under_the_lock(data):
     from cardbench.collect.store import SessionStore
-    from cardbench import sessions
+    from cardbench.card import sessions
 
     session = sessions.new_session("2025-05-17", "Collector, quick profile", complete=False,
                                    source={"name": "cardbench collector", "date": "2025-05-17"})

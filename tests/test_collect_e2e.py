@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardbench.aggregate import aggregate
+from cardbench.site.aggregate import aggregate
 from cardbench.collect.store import split_last_session
-from cardbench.validate import validate_paths
+from cardbench.card.validate import validate_paths
 from loopcard import GiB, LoopCard
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,7 +18,7 @@ from cardbench.collect.profiles import (DdStep, F3ProbeStep, FillStep, FioJob, F
 from cardbench.collect.errors import DeviceVanishedError
 from cardbench.collect.nvmemon import NvmeMonitor
 from cardbench.collect.runner import CollectRequest, collect
-from cardbench.validate import schema_validator, validate_paths
+from cardbench.card.validate import schema_validator, validate_paths
 from loopcard import GiB, LoopCard
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="loop devices and cgroups need root")

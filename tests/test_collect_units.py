@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from cardbench import sessions
-from cardbench.cardfile import append_session_text, new_card_text, parse_card_text
+from cardbench.card import sessions
+from cardbench.card.cardfile import append_session_text, new_card_text, parse_card_text
 from cardbench.collect import tools
 from cardbench.collect.errors import CardMismatchError, ToolMissingError
 from cardbench.collect.profiles import (FULL, GiB, KiB, MiB, PROFILES, QUICK, READONLY, STANDARD, DdStep, F3ProbeStep,

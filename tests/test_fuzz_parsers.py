@@ -224,7 +224,7 @@ def pathological_inputs(module, lines_per_module=16):
 _PATHOLOGICAL_SCRIPT = r"""
 import importlib, re, sys
 from test_fuzz_parsers import PARSERS, PUMP, pathological_inputs
-from cardbench import importer
+from cardbench.imports import importer
 from cardbench.errors import ParseError
 target = sys.argv[1]
 if target == "importer":

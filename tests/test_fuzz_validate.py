@@ -9,9 +9,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.cardfile import LoadedCard, parse_card_text
+from cardbench.card.cardfile import LoadedCard, parse_card_text
 from cardbench.errors import CardFileError
-from cardbench.validate import RULES, Finding, check_card
+from cardbench.card.validate import RULES, Finding, check_card
 
 from conftest import field_paths
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from cardbench import cli
-from cardbench.aggregate import aggregate
-from cardbench.cardfile import load_card, read_sha256sums
+from cardbench.site.aggregate import aggregate
+from cardbench.card.cardfile import load_card, read_sha256sums
 from cardbench.errors import CardFileError, ParseError
-from cardbench.importer import capacity_from_name, detect_format, import_file
+from cardbench.imports.importer import capacity_from_name, detect_format, import_file
 from cardbench.parsers import fio_json
-from cardbench.validate import validate_paths
+from cardbench.card.validate import validate_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -249,7 +249,7 @@ def test_new_card_defaults(data):
     ("flashbench/flashbench--find-fat.out", "flashbench"), ("nvme/nvme--smart-log.out", "nvme"),
 ])
 def test_detect_format(relpath, fmt):
-    from cardbench.importer import decode_text
+    from cardbench.imports.importer import decode_text
     assert detect_format(decode_text((FIXTURES / relpath).read_bytes())) == fmt
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.cardfile import load_card
+from cardbench.card.cardfile import load_card
 from cardbench.errors import ParseError
-from cardbench.importer import MAX_BYTES, MAX_LINES, read_input
+from cardbench.imports.importer import MAX_BYTES, MAX_LINES, read_input
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -13,11 +13,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.cardfile import append_session_text, load_card, parse_card_text
+from cardbench.card.cardfile import append_session_text, load_card, parse_card_text
 from cardbench.errors import CardbenchError
-from cardbench.newcard import (_environment, card_values, create_card, gather_answers, make_slug, parse_capacity,
+from cardbench.card.newcard import (_environment, card_values, create_card, gather_answers, make_slug, parse_capacity,
                                parse_markings, render)
-from cardbench.validate import check_card, schema_validator, validate_paths
+from cardbench.card.validate import check_card, schema_validator, validate_paths
 
 from conftest import ROOT
 

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from cardbench.cardfile import new_card_text, parse_card_text
+from cardbench.card.cardfile import new_card_text, parse_card_text
 from cardbench.errors import CardFileError
-from cardbench.cardfile import LoadedCard, format_field
-from cardbench.schemacheck import quick_check
-from cardbench.validate import SCHEMA_PATH, check_card, validate_paths
+from cardbench.card.cardfile import LoadedCard, format_field
+from cardbench.card.schemacheck import quick_check
+from cardbench.card.validate import SCHEMA_PATH, check_card, validate_paths
 
 from conftest import ROOT, field_paths
 
@@ -302,7 +302,7 @@ def test_hidden_characters_elsewhere_are_still_text_control():
 
 
 def test_new_card_asks_again_for_a_name_with_a_hidden_character():
-    from cardbench.newcard import gather_answers
+    from cardbench.card.newcard import gather_answers
 
     replies = iter(["San\u200bDisk", "SanDisk", "Extreme", "64", "microSD", "UHS-I", ""])
     problems = []

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardbench.bench.synth import card_data
-from cardbench.cardfile import load_card
+from cardbench.card.cardfile import load_card
 from cardbench.errors import CardbenchError
-from cardbench.schemacheck import UnsupportedSchema, compile_schema, quick_check
-from cardbench.validate import card_paths, schema_validator
+from cardbench.card.schemacheck import UnsupportedSchema, compile_schema, quick_check
+from cardbench.card.validate import card_paths, schema_validator
 
 from conftest import ROOT, field_paths
 

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from cardbench.aggregate import aggregate
-from cardbench.validate import DATA_DIR, card_paths, validate_paths
+from cardbench.site.aggregate import aggregate
+from cardbench.card.validate import DATA_DIR, card_paths, validate_paths
 
 CARDS_DIR = DATA_DIR / "cards"
 

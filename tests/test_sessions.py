@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from cardbench import sessions
-from cardbench.aggregate import aggregate
-from cardbench.cardfile import load_card
+from cardbench.card import sessions
+from cardbench.site.aggregate import aggregate
+from cardbench.card.cardfile import load_card
 from cardbench.errors import CardFileError, ParseError
 from cardbench.parsers import dd, f3probe, fio_json, flashbench, nvme
-from cardbench.validate import check_card, validate_paths
+from cardbench.card.validate import check_card, validate_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

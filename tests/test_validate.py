@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from cardbench.cardfile import new_card_text, parse_card_text, update_sha256sums
+from cardbench.card.cardfile import new_card_text, parse_card_text, update_sha256sums
 from cardbench.core.bus import pcie_link_mb_s
-from cardbench.validate import Finding, block_size_bytes, check_card, validate_paths
+from cardbench.card.validate import Finding, block_size_bytes, check_card, validate_paths
 
 TODAY = datetime.date(2025, 6, 1)
 SLUG = "acme-fast-64gb-microsdxc"

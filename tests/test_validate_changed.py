@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from cardbench import cli
-from cardbench.cardfile import new_card_text
-from cardbench.validate import SCHEMA_PATH, changed_card_paths
+from cardbench.card.cardfile import new_card_text
+from cardbench.card.validate import SCHEMA_PATH, changed_card_paths
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardbench.cardfile import new_card_text, parse_card_text
-from cardbench.validate import check_card
+from cardbench.card.cardfile import new_card_text, parse_card_text
+from cardbench.card.validate import check_card
 
 GITHUB = Path(__file__).resolve().parents[1] / ".github"
 WORKFLOWS = sorted((GITHUB / "workflows").glob("*.yml"))

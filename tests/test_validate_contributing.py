@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from cardbench.cardfile import parse_card_text, update_sha256sums
-from cardbench.validate import RULES, SCHEMA_PATH, check_card
+from cardbench.card.cardfile import parse_card_text, update_sha256sums
+from cardbench.card.validate import RULES, SCHEMA_PATH, check_card
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
@@ -91,7 +91,7 @@ def test_sample_card_validates(tmp_path):
 
 
 def test_documented_limits_are_the_loader_limits():
-    from cardbench import cardfile
+    from cardbench.card import cardfile
 
     row = next(line for line in CONTRIBUTING.splitlines() if line.startswith("| `aliases`"))
     assert f"at most {cardfile.MAX_ALIASES} `*aliases`" in row

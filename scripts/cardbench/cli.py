@@ -9,7 +9,7 @@ from .errors import CardbenchError
 
 
 def cmd_validate(args):
-    from .validate import card_paths, changed_card_paths, validate_paths
+    from .card.validate import card_paths, changed_card_paths, validate_paths
 
     if args.changed:
         paths, base = changed_card_paths(ROOT)
@@ -26,7 +26,7 @@ def cmd_validate(args):
 
 
 def cmd_aggregate(args):
-    from .incremental import build_site_data
+    from .site.incremental import build_site_data
 
     result = build_site_data(args.cards_dir, args.out, use_cache=not args.no_cache)
     for finding in result.findings:
@@ -40,14 +40,14 @@ def cmd_aggregate(args):
 
 
 def cmd_serve(args):
-    from .serve import serve
+    from .site.serve import serve
 
     hugo = Path(sys.executable).with_name("hugo")
     return serve(args.cards_dir, args.out, hugo, ROOT, lambda message: print(message, file=sys.stderr), port=args.port)
 
 
 def cmd_new_card(args):
-    from .newcard import create_card, gather_answers
+    from .card.newcard import create_card, gather_answers
 
     def ask(prompt, problem):
         if problem:
@@ -105,7 +105,7 @@ def cmd_collect(args):
 
 
 def cmd_import(args):
-    from .importer import import_file
+    from .imports.importer import import_file
 
     summary = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
                           progress=lambda message: print(f"import: {message}", file=sys.stderr))

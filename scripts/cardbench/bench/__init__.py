@@ -52,8 +52,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
               seed=DEFAULT_SEED, browser=True, preview=True, collector=True):
     """Run every measurement and write the report. Returns the results dict."""
     from ..core.titles import card_title
-    from ..incremental import default_workers
-    from ..pagemodel import DEFAULT_MEMBERS
+    from ..site.incremental import default_workers
+    from ..site.pagemodel import DEFAULT_MEMBERS
 
     steps = {}
     base = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=work_dir))

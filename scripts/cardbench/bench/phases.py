@@ -5,10 +5,10 @@ import datetime
 import time
 from pathlib import Path
 
-from ..aggregate import aggregate
-from ..cardfile import load_card
-from ..sitedata import parts_from_result
-from ..validate import rule_findings, schema_findings
+from ..site.aggregate import aggregate
+from ..card.cardfile import load_card
+from ..site.sitedata import parts_from_result
+from ..card.validate import rule_findings, schema_findings
 
 PHASES = ["read and parse the YAML", "JSON Schema", "rules", "statistics (pandas)", "page data and JSON texts"]
 

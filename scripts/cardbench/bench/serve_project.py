@@ -6,7 +6,7 @@
 import sys
 from pathlib import Path
 
-from ..serve import serve
+from ..site.serve import serve
 from .measure import HUGO
 
 

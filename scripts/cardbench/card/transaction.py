@@ -23,7 +23,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..cardfile import (SUMS_NAME, append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text,
+from .cardfile import (SUMS_NAME, append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text,
                         read_sha256sums, remove_stale_temps, sha256_file, write_temp_beside)
 from ..errors import CardbenchError, CardFileError
 from ..core.paths import card_path, card_raw_dir, raw_names
@@ -170,7 +170,7 @@ class CardChange:
     # --- all or nothing ------------------------------------------------------------------------
     def commit(self):
         """Raw files, SHA256SUMS and the card file, checked, in place; on any failure none of it."""
-        from ..validate import check_card
+        from .validate import check_card
 
         if self._text is None:
             raise ValueError("nothing to commit: no session was staged")

@@ -4,7 +4,7 @@ import subprocess
 import threading
 import time
 
-from .. import sessions
+from ..card import sessions
 from ..errors import ParseError
 from ..parsers import nvme as nvme_parser
 from . import tools

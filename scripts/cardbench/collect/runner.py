@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import sessions
+from ..card import sessions
 from ..core.bus import FASTER_BUS
 from ..errors import CardFileError, ParseError
 from . import guard, tools

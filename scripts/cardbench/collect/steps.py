@@ -8,7 +8,7 @@ are short and exact.
 
 from dataclasses import dataclass, field
 
-from .. import sessions
+from ..card import sessions
 from ..parsers import dd as dd_parser
 from ..parsers import f3probe as f3probe_parser
 from ..parsers import fio_json

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..card.transaction import card_change, unique_session_id
-from ..cardfile import load_card, parse_card_text
+from ..card.cardfile import load_card, parse_card_text
 from ..errors import CardFileError
 from ..core.paths import card_path
 

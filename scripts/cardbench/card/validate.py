@@ -22,10 +22,10 @@ from pathlib import Path
 import jsonschema
 
 from .cardfile import SUMS_NAME, format_field, load_card, non_finite_paths, read_sha256sums, sha256_file
-from .core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
-from .core.paths import DATA_DIR, RAW_TYPES, ROOT, SCHEMA_PATH, raw_refs
-from .core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, size_text_from_bytes
-from .errors import CardbenchError, CardFileError
+from ..core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
+from ..core.paths import DATA_DIR, RAW_TYPES, ROOT, SCHEMA_PATH, raw_refs
+from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, size_text_from_bytes
+from ..errors import CardbenchError, CardFileError
 from .schemacheck import UnsupportedSchema, quick_check
 
 

@@ -9,8 +9,8 @@ import re
 
 import pandas as pd
 
-from .core.titles import card_title
-from .core.units import RATE_TO_MB_S, size_text_from_bytes
+from ..core.titles import card_title
+from ..core.units import RATE_TO_MB_S, size_text_from_bytes
 
 
 # Subtest families that make cards comparable. A card joins a suite when its compared sessions

@@ -25,9 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .aggregate import KNOWN_SUITES
-from .cardfile import atomic_write_text
-from .core.paths import DATA_DIR, raw_refs
-from .validate import raw_type_allowed
+from ..card.cardfile import atomic_write_text
+from ..core.paths import DATA_DIR, raw_refs
+from ..card.validate import raw_type_allowed
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")

@@ -40,9 +40,9 @@ import datetime
 import re
 from pathlib import Path
 
-from .card.transaction import card_change
-from .core.paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
-from .errors import CardFileError, ParseError
+from .transaction import card_change
+from ..core.paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
+from ..errors import CardFileError, ParseError
 
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
 

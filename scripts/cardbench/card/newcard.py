@@ -13,9 +13,9 @@ from pathlib import Path
 import jinja2
 
 from .cardfile import atomic_create_text, parse_card_text, yaml_scalar
-from .errors import CardbenchError
-from .core.paths import ROOT
-from .core.titles import card_title
+from ..errors import CardbenchError
+from ..core.paths import ROOT
+from ..core.titles import card_title
 from .validate import character_name, check_card, schema_validator
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"

@@ -9,7 +9,7 @@ at thousands of cards that costs far more than doing the same work here once per
 import json
 import math
 
-from .core.units import RATE_TO_MB_S, size_arg_from_bytes
+from ..core.units import RATE_TO_MB_S, size_arg_from_bytes
 
 DASH = "–"
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"

@@ -31,13 +31,13 @@ import shlex
 import stat
 from pathlib import Path
 
-from . import sessions
-from .card.transaction import card_change
-from .cardfile import load_card
-from .core.paths import RAW_TYPES
-from .errors import CardFileError, ParseError
-from .parsers import cdm_fio, crystaldiskmark, dd, fio_json, flashbench, kdiskmark, nvme
-from .validate import schema_validator
+from ..card import sessions
+from ..card.transaction import card_change
+from ..card.cardfile import load_card
+from ..core.paths import RAW_TYPES
+from ..errors import CardFileError, ParseError
+from ..parsers import cdm_fio, crystaldiskmark, dd, fio_json, flashbench, kdiskmark, nvme
+from ..card.validate import schema_validator
 
 FORMATS = ("fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark", "dd", "flashbench", "nvme")
 DEFAULT_SOURCE = {"name": "contributor's own run (imported)"}

@@ -21,17 +21,17 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from .aggregate import aggregate
-from .cardfile import SUMS_NAME, LoadedCard, load_card
-from .errors import CardFileError
+from ..card.cardfile import SUMS_NAME, LoadedCard, load_card
+from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
-from .core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
-from .validate import Finding, check_card, cross_card_findings
+from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
+from ..card.validate import Finding, check_card, cross_card_findings
 
 CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
 CHUNK = 100
 FUTURE_RULE = "date-not-future"  # the one rule whose verdict depends on the day
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # the whole package: any change to it may change the output
 
 
 @dataclass
@@ -63,7 +63,7 @@ def _environment(cards_dir, data_dir):
     """Everything besides a card's own files and the date that its result depends on."""
     digest = hashlib.sha256(f"{CACHE_VERSION}|{Path(cards_dir).resolve()}|"
                             f"{Path(data_dir).resolve()}".encode())
-    for source in sorted(PACKAGE.glob("*.py")) + [SCHEMA_PATH]:
+    for source in sorted(PACKAGE.rglob("*.py")) + [SCHEMA_PATH]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import CardFileError
+from ..errors import CardFileError
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_ALIASES = 100
