@@ -25,7 +25,7 @@ export $(USER_VARS)
 opt = $${$(1):+"--$(2)=$$$(1)"}
 
 # Missing arguments stop make before it installs anything.
-COLLECT_USAGE := usage: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|readonly] [LABEL="…"] [YES=1]
+COLLECT_USAGE := usage: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
 IMPORT_USAGE := usage: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]
 ifneq ($(filter collect,$(MAKECMDGOALS)),)
 ifeq ($(strip $(DEV)),)
@@ -90,16 +90,16 @@ test: $(DEV_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	$(PY) -m pytest -q
 
-## check: the quick loop: card files, lint, and the tests that need no browser, loop device or site build
+## check: the quick loop: card files, lint, and the tests that need no browser, loop device or site build and take no seconds
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
-	$(PY) -m pytest -q -m "not browser and not device and not build"
+	$(PY) -m pytest -q -m "not browser and not device and not build and not slow"
 
 ## test-deps: the Python packages of the tests (pytest, Playwright, Hypothesis), for running single tests
 test-deps: $(DEV_STAMP)
 
-## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|readonly] [LABEL="…"] [YES=1]
+## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
 collect: $(PY_STAMP) collect-deps
 	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $${YES:+--yes} -- "$$DEV"
 

@@ -20,18 +20,25 @@ def field_paths(value, path=()):
 
 
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
-# not device and not build"), `make test` runs everything.
+# not device and not build and not slow"), `make test` runs everything.
 NEEDS = {
     "browser": {"test_site_browser"},  # Chromium
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_steps", "test_collect_stops",
                "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
     "build": {"test_site_build", "test_bench", "test_make_setup", "test_make_variables"},  # Hugo, make, npm
+    "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
+# Single tests that take seconds each (hang guards on the largest allowed inputs, many processes at once).
+SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
+                                        "test_the_same_file_imported_in_parallel_lands_once"},
+              "test_import_hostile": {"test_as_many_lines_as_allowed", "test_more_dd_commands_than_a_session_holds"},
+              "test_schemacheck": {"test_one_changed_value_gets_the_same_verdict"},
+              "test_schema": {"test_a_card_at_the_bounds_is_valid"}}
 
 
 def pytest_configure(config):
     for marker, why in (("browser", "drives Chromium"), ("device", "needs root and loop devices"),
-                        ("build", "builds the site or runs make")):
+                        ("build", "builds the site or runs make"), ("slow", "takes seconds: left out of make check")):
         config.addinivalue_line("markers", f"{marker}: {why}")
 
 
@@ -41,3 +48,5 @@ def pytest_collection_modifyitems(items):
         for marker, modules in NEEDS.items():
             if module in modules:
                 item.add_marker(marker)
+        if item.originalname in SLOW_TESTS.get(module, ()):
+            item.add_marker("slow")

@@ -16,6 +16,7 @@ import signal
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -82,6 +83,45 @@ def data_snapshot(folder):
         return None
     return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else "<folder>")
             for p in sorted(folder.rglob("*"))}
+
+
+class WriteLimitDrop:
+    """Watches a throttled card's written-sector count and lowers its write limit past a threshold."""
+
+    def __init__(self, card, written_bytes, write_bps, poll_seconds):
+        if card.group is None:
+            raise RuntimeError("throttle the card first: the drop changes its cgroup's write limit")
+        self.card = card
+        self.threshold = written_bytes
+        self.write_bps = int(write_bps)
+        self.poll_seconds = poll_seconds
+        self.switched_at = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _write_limit(self):
+        if self.card.cgroup_version == 1:
+            (self.card.group / "blkio.throttle.write_bps_device").write_text(f"{self.card.majmin} {self.write_bps}\n")
+        else:
+            (self.card.group / "io.max").write_text(f"{self.card.majmin} wbps={self.write_bps}\n")
+
+    def _watch(self):
+        start = self.card.write_sectors() * 512
+        while not self._stop.is_set():
+            written = self.card.write_sectors() * 512 - start
+            if written >= self.threshold:
+                self._write_limit()
+                self.switched_at = written
+                return
+            time.sleep(self.poll_seconds)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(timeout=5)
 
 
 class LoopCard:
@@ -250,6 +290,12 @@ class LoopCard:
     def write_sectors(self, name=None):
         """512-byte sectors written to the device since it was set up (/sys/block/<name>/stat)."""
         return int(Path(f"/sys/block/{name or self.name}/stat").read_text().split()[6])
+
+    def drop_write_limit_after(self, written_bytes, write_bps, poll_seconds=0.005):
+        """An emulated SLC cache: a watcher thread that lowers the write limit to write_bps once
+        written_bytes more have been written to the device (sectors written in /sys/block/<name>/stat).
+        Use as a context manager; `switched_at` holds the bytes written when the limit changed."""
+        return WriteLimitDrop(self, written_bytes, write_bps, poll_seconds)
 
     def openers(self):
         """PIDs with the device open (their /proc/<pid>/fd)."""

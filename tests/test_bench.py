@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from cardbench.card import cardfile
+from cardbench.card import load
 from cardbench.site.aggregate import aggregate
 from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
@@ -59,12 +59,12 @@ def test_synthetic_cards_are_valid_and_deterministic(tmp_path):
 # --- the fast YAML path -------------------------------------------------------------------------
 
 def careful(text, path):
-    original = cardfile._parse_fast
-    cardfile._parse_fast = lambda *_: None
+    original = load._parse_fast
+    load._parse_fast = lambda *_: None
     try:
-        return cardfile.parse_card_text(text, path)
+        return load.parse_card_text(text, path)
     finally:
-        cardfile._parse_fast = original
+        load._parse_fast = original
 
 
 def yaml_files():
@@ -79,13 +79,13 @@ def test_fast_yaml_path_reads_what_the_careful_loader_reads(path):
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         pytest.skip("not UTF-8: load_card rejects it before parsing")
-    fast = cardfile._parse_fast(text, path)
+    fast = load._parse_fast(text, path)
     try:
         slow = careful(text, path)
-    except cardfile.CardFileError as exc:
+    except load.CardFileError as exc:
         assert fast is None, f"fast path accepted what the careful loader rejects: {exc}"
-        with pytest.raises(cardfile.CardFileError) as raised:
-            cardfile.parse_card_text(text, path)
+        with pytest.raises(load.CardFileError) as raised:
+            load.parse_card_text(text, path)
         assert str(raised.value) == str(exc)
         return
     if fast is not None:
@@ -103,11 +103,11 @@ def test_fast_yaml_path_reads_what_the_careful_loader_reads(path):
 def test_fast_path_leaves_limits_and_errors_to_the_careful_loader(text):
     try:
         expected = str(careful(text, "t.yaml").data)
-    except cardfile.CardFileError as exc:
+    except load.CardFileError as exc:
         expected = str(exc)
     try:
-        got = str(cardfile.parse_card_text(text, "t.yaml").data)
-    except cardfile.CardFileError as exc:
+        got = str(load.parse_card_text(text, "t.yaml").data)
+    except load.CardFileError as exc:
         got = str(exc)
     assert got == expected
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.card.transaction import CardBusyError, card_change, card_lock, unique_session_id
-from cardbench.card.cardfile import load_card, read_sha256sums
+from cardbench.card.checksums import read_sha256sums
+from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
 from cardbench.card.validate import validate_paths
 
@@ -100,13 +101,13 @@ def test_a_writer_waits_for_the_lock_and_then_goes_ahead(data, tmp_path):
     finally:
         release.set()
         holder.join()
-    assert result["status"] == "imported"
+    assert not result.already_imported
     assert any("waiting for another import" in line for line in waited)
 
 
 KILLED_WRITER = """
 import os, signal, sys
-from cardbench.card.cardfile import write_temp_beside
+from cardbench.card.atomicfile import write_temp_beside
 write_temp_beside(sys.argv[1], "half a card")
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -215,5 +216,5 @@ def test_an_imported_file_is_kept_as_inert_text_whatever_its_name(data, tmp_path
     log = tmp_path / name
     log.write_text(dd_log(1.63627))
     result = import_file(log, data / "cards", SLUG, name=NAME)
-    assert result["raw"][0].rsplit("/", 1)[1] == stored
+    assert result.raw[0].rsplit("/", 1)[1] == stored
     assert errors_of(data) == []

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from cardbench.site.aggregate import aggregate
-from cardbench.collect.store import split_last_session
+from cardbench.card.last_session import split_last_session
 from cardbench.card.validate import validate_paths
 from loopcard import GiB, LoopCard
 

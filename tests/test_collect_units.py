@@ -6,7 +6,8 @@ import os
 import pytest
 
 from cardbench.card import sessions
-from cardbench.card.cardfile import append_session_text, new_card_text, parse_card_text
+from cardbench.card.dump import append_session_text, new_card_text
+from cardbench.card.load import parse_card_text
 from cardbench.collect import tools
 from cardbench.collect.errors import CardMismatchError, ToolMissingError
 from cardbench.collect.profiles import (FULL, GiB, KiB, MiB, PROFILES, QUICK, READONLY, STANDARD, DdStep, F3ProbeStep,
@@ -14,7 +15,7 @@ from cardbench.collect.profiles import (FULL, GiB, KiB, MiB, PROFILES, QUICK, RE
 from cardbench.collect.progress import ProgressEvent, Tracker, clock_text, render
 from cardbench.collect.runner import CollectRequest, collect
 from cardbench.collect.steps import step_done
-from cardbench.collect.store import split_last_session
+from cardbench.card.last_session import split_last_session
 from cardbench.errors import CardFileError
 
 
@@ -110,11 +111,10 @@ def test_step_keys_are_unique_and_not_prefixes_of_each_other():
                 assert a == b or not (b.startswith(a + ".") or b.startswith(a + "-run")), (a, b)
 
 
-def test_fill_chunks():
+def test_fill_span():
     fill = FillStep()
-    assert fill.chunk_bytes(16 * GiB) == 256 * MiB
-    assert fill.chunk_bytes(1000 * 10**9) % (4 * MiB) == 0
-    assert fill.span(1000 * 10**9) // fill.chunk_bytes(1000 * 10**9) <= 256
+    assert fill.span(16 * GiB) == 16 * GiB and fill.span(1000 * 10**9 + 12345) % MiB == 0
+    assert FillStep(limit_bytes=128 * MiB).span(16 * GiB) == 128 * MiB
 
 
 # --- progress -------------------------------------------------------------------------------
@@ -225,5 +225,5 @@ def test_requests_refused_before_the_device(tmp_path, slug, name, card_text, err
 
 
 def test_unknown_profile_is_refused(tmp_path):
-    with pytest.raises(CardMismatchError, match="choose one of quick, standard, full, readonly"):
+    with pytest.raises(CardMismatchError, match="choose one of quick, standard, full, fill, readonly"):
         collect(CollectRequest(device="/dev/null", slug="a-card", profile="fast", data_dir=tmp_path))

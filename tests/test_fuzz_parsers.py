@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import cardbench.parsers
 from cardbench.errors import ParseError
+from cardbench.imports.transcript import unwrap
 
 from conftest import field_paths
 
@@ -180,6 +181,19 @@ def test_json_with_values_of_the_wrong_type(module, name, func, data):
     _check(module, name, func, json.dumps(doc))
 
 
+TRANSCRIPT_PIECES = ["$ ", "# ", "% ", "user@host:~$ ", "[root@h ~]# ", "(venv) ", "sudo ", "sudo -u root ", "```",
+                     "```console", "~~~", "::", ".. code-block:: console", ":linenos:", "    ", "\t", "   ", "\n",
+                     "\r\n", "\r", "\u2028", "dd if=/dev/zero of=/dev/sdb", "8+0 records in", "x"]
+
+
+@SETTINGS
+@given(text=st.lists(st.sampled_from(TRANSCRIPT_PIECES) | st.characters(), max_size=80).map("".join))
+def test_transcript_front_end_keeps_every_line(text):
+    """The front end that unwraps pasted transcripts never fails and keeps line N at line N."""
+    # "x" after both: a last line that unwraps to nothing still counts as one
+    assert len((unwrap(text) + "x").splitlines()) == len((text + "x").splitlines())
+
+
 # --- pathological input: every regex and parser ends in linear time ----------------------------
 #
 # Each input is a fixture line with a run of PUMP copies of one of its characters inserted (the
@@ -224,18 +238,23 @@ def pathological_inputs(module, lines_per_module=16):
 _PATHOLOGICAL_SCRIPT = r"""
 import importlib, re, sys
 from test_fuzz_parsers import PARSERS, PUMP, pathological_inputs
-from cardbench.imports import importer
+from cardbench.imports import dd, flashbench, nvme, transcript
+from cardbench.parsers import registry
 from cardbench.errors import ParseError
 target = sys.argv[1]
 if target == "importer":
     # The glue (format detection, splitting logs at logged commands); the parsers' own patterns
     # have their own targets.
-    texts = list(dict.fromkeys(pathological_inputs("dd", 2) + pathological_inputs("flashbench", 2)))
-    texts += ["dd if=/dev/zero " + "$((" * PUMP, "$((1" * PUMP, "a \\\n" * PUMP]  # logged commands
-    funcs = [importer.detect_format, importer._from_dd, importer._from_flashbench]
-    for command in texts[-3:]:
-        importer._shell_words(command)
-    patterns = [v for v in vars(importer).values() if isinstance(v, re.Pattern)]
+    texts = list(dict.fromkeys(pathological_inputs("dd", 2) + pathological_inputs("flashbench", 2)
+                               + pathological_inputs("transcript", 1)))
+    texts += ["```\n" * PUMP, "x::\n\n" * (PUMP // 2), "".join(" " * (i % 500) + "x::\n" for i in range(PUMP // 50)),
+              "user@" + "h" * PUMP, "sudo" + " -u" * (PUMP // 3)]  # documents and prompts
+    texts += ["dd if=/dev/zero " + "$((" * PUMP, "$((1" * PUMP, "$[" * PUMP, "a \\\n" * PUMP]  # logged commands
+    funcs = [transcript.unwrap, registry.detect_format, dd.from_dd, flashbench.from_flashbench, nvme.from_nvme]
+    for command in texts[-4:]:
+        transcript.shell_words(command)
+    patterns = [v for module in (transcript, dd, flashbench, nvme) for v in vars(module).values()
+                if isinstance(v, re.Pattern)]
 else:
     texts = pathological_inputs(target)
     funcs = [f for m, n, f in PARSERS if m == target and n == "parse"]

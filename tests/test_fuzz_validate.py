@@ -9,9 +9,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.card.cardfile import LoadedCard, parse_card_text
+from cardbench.card.load import LoadedCard, parse_card_text
 from cardbench.errors import CardFileError
-from cardbench.card.validate import RULES, Finding, check_card
+from cardbench.card.findings import RULES, Finding
+from cardbench.card.validate import check_card
 
 from conftest import field_paths
 

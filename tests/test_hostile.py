@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.cli import main
-from cardbench.card.validate import RULES, validate_paths
+from cardbench.card.findings import RULES
+from cardbench.card.validate import validate_paths
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 VALID = HOSTILE / "valid"
@@ -86,7 +87,7 @@ def test_valid_hostile_text_reaches_the_aggregate_unchanged(tmp_path, capsys):
 
 def test_every_free_text_field_carries_markup():
     """Each valid hostile file puts a payload in every text field the schema leaves free."""
-    from cardbench.card.cardfile import load_card
+    from cardbench.card.load import load_card
 
     for path in sorted(VALID.glob("*.yaml")):
         data = load_card(path).data
@@ -130,10 +131,10 @@ def test_too_many_values_are_refused_before_parsing(tmp_path):
 
 
 def test_value_limit_also_holds_while_composing(monkeypatch):
-    from cardbench.card import cardfile
+    from cardbench.card import load
     from cardbench.errors import CardFileError
 
-    monkeypatch.setattr(cardfile, "MAX_NODES", 4)  # 3 separators pass the pre-check; 6 values do not
+    monkeypatch.setattr(load, "MAX_NODES", 4)  # 3 separators pass the pre-check; 6 values do not
     with pytest.raises(CardFileError, match="more than 4 values") as info:
-        cardfile.parse_card_text("a: [1, 2, 3]\n", "x.yaml")
+        load.parse_card_text("a: [1, 2, 3]\n", "x.yaml")
     assert info.value.rule == "size" and info.value.line == 1

@@ -8,10 +8,14 @@ import pytest
 
 from cardbench import cli
 from cardbench.site.aggregate import aggregate
-from cardbench.card.cardfile import load_card, read_sha256sums
+from cardbench.card.checksums import read_sha256sums
+from cardbench.card.load import load_card
 from cardbench.errors import CardFileError, ParseError
-from cardbench.imports.importer import capacity_from_name, detect_format, import_file
+from cardbench.imports.importer import import_file
+from cardbench.imports.naming import capacity_from_name
+from cardbench.imports.read import decode_text
 from cardbench.parsers import fio_json
+from cardbench.parsers.registry import detect_format
 from cardbench.card.validate import validate_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -60,7 +64,7 @@ def subtests(data, slug="test-card", session=0):
 
 def test_cdm_fio_log_round_trip(data):
     summary = run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Active cooling")
-    assert summary["status"] == "imported" and summary["format"] == "cdm-fio" and summary["runs"] == 10
+    assert not summary.already_imported and summary.format == "cdm-fio" and summary.runs == 10
     session, stats = subtests(data)
     assert set(stats) == set(LEXAR)
     for key, runs in LEXAR.items():
@@ -76,13 +80,13 @@ def test_cdm_fio_log_round_trip(data):
 
 def test_raw_copy_and_hash(data):
     summary = run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Active cooling")
-    raw = data / summary["raw"][0]
+    raw = data / summary.raw[0]
     original = (FIXTURES / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes()
     assert raw.read_bytes() == original
     session = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]
-    assert session["imports"] == [summary["sha256"]] and session["raw"] == summary["raw"]
+    assert session["imports"] == [summary.sha256] and session["raw"] == list(summary.raw)
     sums = read_sha256sums(data / "raw" / "test-card" / "SHA256SUMS")
-    assert sums[f"{summary['session_id']}/cdm_fio--lexar-10-runs.out"][0] == summary["sha256"]
+    assert sums[f"{summary.session_id}/cdm_fio--lexar-10-runs.out"][0] == summary.sha256
 
 
 def test_same_file_twice_adds_nothing(data):
@@ -90,37 +94,37 @@ def test_same_file_twice_adds_nothing(data):
     card = data / "cards" / "test-card.yaml"
     before = card.read_bytes()
     again = run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Other label")
-    assert again["status"] == "already imported" and card.read_bytes() == before
+    assert again.already_imported and card.read_bytes() == before
 
 
 def test_second_file_is_a_second_session(data):
     run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Active cooling")
     before = (data / "cards" / "test-card.yaml").read_bytes()
     summary = run_import(data, "fio/fio--cdm-4-jobs.out", label="Active cooling")
-    assert summary["session_id"].endswith("-active-cooling-2")
+    assert summary.session_id.endswith("-active-cooling-2")
     assert (data / "cards" / "test-card.yaml").read_bytes().startswith(before)
 
 
 def test_fio_json_round_trip(data):
     summary = run_import(data, "fio/fio--cdm-4-jobs.out")
-    assert summary["format"] == "fio-json"
+    assert summary.format == "fio-json"
     session, stats = subtests(data)
     for job in fio_json.parse((FIXTURES / "fio" / "fio--cdm-4-jobs.out").read_text())["jobs"]:
         got = stats[(job["test"], job["op"])]
         assert got["unit"] == "MB/s" and got["runs"] == [pytest.approx(job["bw_bytes"] / 1e6)]
-        assert got["iops"] == [pytest.approx(job["iops"], abs=1e-3)]
-        assert got["latency_us"]["p99"] == [pytest.approx(job["lat_us"]["p99"])]
+        assert got["iops"]["runs"] == [pytest.approx(job["iops"], abs=0.05)] and got["iops"]["derived"] is False
+        assert got["latency_us"]["p99"]["runs"] == [pytest.approx(job["lat_us"]["p99"])]
     assert session["tools"] == [{"name": "fio", "version": "fio-3.33"}]
 
 
 def test_crystaldiskmark_round_trip(data):
     summary = run_import(data, "crystaldiskmark/crystaldiskmark--cdm8-default-mix.out", name="SanDisk Extreme UHS-II 64GB")
-    assert summary["format"] == "crystaldiskmark"
+    assert summary.format == "crystaldiskmark"
     session, stats = subtests(data)
     assert session["date"] == "2024-03-02" and session["id"].startswith("2024-03-02-")
     assert stats[("SEQ1M Q8T1", "read")]["runs"] == [174.231] and stats[("SEQ1M Q8T1", "read")]["unit"] == "MB/s"
     assert stats[("RND4K Q1T1", "mix")]["runs"] == [2.847]
-    assert stats[("RND4K Q32T1", "write")]["latency_us"] == {"mean": [42663.87]}
+    assert stats[("RND4K Q32T1", "write")]["latency_us"]["mean"]["runs"] == [42663.87]
     assert {"name": "CrystalDiskMark", "version": "8.0.4"} in session["tools"]
 
 
@@ -129,14 +133,14 @@ def test_crystaldiskmark_utf16_and_kdiskmark(data):
     _, stats = subtests(data, "cdm7-card")
     assert stats[("RND4K Q32T16", "read")]["runs"] == [9.876]
     summary = run_import(data, "kdiskmark/kdiskmark--default.out", slug="kdm-card", name="Kingston Canvas Go 64GB")
-    assert summary["format"] == "kdiskmark"
+    assert summary.format == "kdiskmark"
     _, stats = subtests(data, "kdm-card")
     assert stats[("SEQ1M Q8T1", "write")]["runs"] == [61.25]
 
 
 def test_dd_log_round_trip(data):
     summary = run_import(data, "dd/dd--logged-write-and-read.out", name="Samsung EVO Plus 64GB")
-    assert summary["format"] == "dd" and summary["entries"] == 2
+    assert summary.format == "dd" and summary.entries == 2
     session, stats = subtests(data)
     write, read = session["dd"]
     assert (write["op"], write["block_size"], write["count"], write["flags"], write["target"]) == (
@@ -161,7 +165,7 @@ def test_dd_without_its_command(data):
 
 def test_flashbench_log_round_trip(data):
     summary = run_import(data, "flashbench/flashbench--logged-session.out", name="Lexar 633x 16GB")
-    assert summary["format"] == "flashbench"
+    assert summary.format == "flashbench"
     session = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]
     align, = session["flashbench_align"]
     assert align["block_size_bytes"] == 1024 and align["count"] == 2 and len(align["points"]) == 22
@@ -179,7 +183,7 @@ def test_nvme_files(data, tmp_path):
     log.write_text("".join((FIXTURES / "nvme" / name).read_text() for name in (
         "nvme--id-ctrl.out", "nvme--features-thermal.out", "nvme--smart-log-v1.out", "nvme--smart-log.out")))
     summary = import_file(log, data / "cards", "test-card", name="Lexar PLAY PRO microSD Express 1TB")
-    assert summary["format"] == "nvme"
+    assert summary.format == "nvme"
     nvme = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]["nvme"]
     assert nvme["firmware"] == "X0705A"
     assert nvme["thresholds_c"]["tmpth"] == 83 and nvme["thresholds_c"]["tmt2"] == 85
@@ -239,7 +243,7 @@ def test_new_card_defaults(data):
     card = load_card(data / "cards" / "test-card.yaml").data
     assert (card["brand"], card["model"], card["capacity_gb"], card["form_factor"], card["bus"]) == (
         "SanDisk", "Ultra 64GB", 64, "microSD", "UHS-I")
-    assert summary["defaults"]["bus"] == ("UHS-I", "default")
+    assert summary.defaults["bus"] == ("UHS-I", "default")
 
 
 @pytest.mark.parametrize("relpath, fmt", [
@@ -249,8 +253,7 @@ def test_new_card_defaults(data):
     ("flashbench/flashbench--find-fat.out", "flashbench"), ("nvme/nvme--smart-log.out", "nvme"),
 ])
 def test_detect_format(relpath, fmt):
-    from cardbench.imports.importer import decode_text
-    assert detect_format(decode_text((FIXTURES / relpath).read_bytes())) == fmt
+    assert detect_format(decode_text((FIXTURES / relpath).read_bytes())).name == fmt
 
 
 def test_cli_import(data, capsys):

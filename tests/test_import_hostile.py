@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.cardfile import load_card
+from cardbench.card.load import load_card
 from cardbench.errors import ParseError
-from cardbench.imports.importer import MAX_BYTES, MAX_LINES, read_input
+from cardbench.imports.read import MAX_BYTES, MAX_LINES, read_input
+from cardbench.parsers.registry import NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -146,7 +147,7 @@ def test_line_of_40000_digits(data, tmp_path):
     assert "…" in err
 
 
-@pytest.mark.parametrize("fmt", ["fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark", "dd", "flashbench", "nvme"])
+@pytest.mark.parametrize("fmt", NAMES)
 def test_line_of_40000_digits_as_each_format(data, tmp_path, fmt):
     path = tmp_path / "digits.txt"
     path.write_text("$ dd if=/dev/zero of=/dev/sdb bs=4M count=8\n" + "1" * 40_000 + " s, 1 MB/s\n")

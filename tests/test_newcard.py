@@ -13,11 +13,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.card.cardfile import append_session_text, load_card, parse_card_text
+from cardbench.card.dump import append_session_text
+from cardbench.card.load import load_card, parse_card_text
 from cardbench.errors import CardbenchError
 from cardbench.card.newcard import (_environment, card_values, create_card, gather_answers, make_slug, parse_capacity,
                                parse_markings, render)
-from cardbench.card.validate import check_card, schema_validator, validate_paths
+from cardbench.card.schema_findings import schema_validator
+from cardbench.card.validate import check_card, validate_paths
 
 from conftest import ROOT
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.imports.importer import decode_text
+from cardbench.imports.read import decode_text
 from cardbench.parsers import crystaldiskmark, kdiskmark
 
 FIXTURES = Path(__file__).parent / "fixtures"

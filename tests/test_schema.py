@@ -8,11 +8,12 @@ import sys
 
 import pytest
 
-from cardbench.card.cardfile import new_card_text, parse_card_text
+from cardbench.card.dump import new_card_text
 from cardbench.errors import CardFileError
-from cardbench.card.cardfile import LoadedCard, format_field
+from cardbench.card.load import LoadedCard, format_field, parse_card_text
 from cardbench.card.schemacheck import quick_check
-from cardbench.card.validate import SCHEMA_PATH, check_card, validate_paths
+from cardbench.card.validate import check_card, validate_paths
+from cardbench.core.paths import SCHEMA_PATH
 
 from conftest import ROOT, field_paths
 

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardbench.bench.synth import card_data
-from cardbench.card.cardfile import load_card
+from cardbench.card.load import load_card
 from cardbench.errors import CardbenchError
 from cardbench.card.schemacheck import UnsupportedSchema, compile_schema, quick_check
-from cardbench.card.validate import card_paths, schema_validator
+from cardbench.card.schema_findings import schema_validator
+from cardbench.card.validate import card_paths
 
 from conftest import ROOT, field_paths
 

@@ -1,11 +1,13 @@
 """The seed card files: they validate, and the site's arithmetic reproduces what their sources published."""
 
+import json
 import re
 
 import pytest
 
 from cardbench.site.aggregate import aggregate
-from cardbench.card.validate import DATA_DIR, card_paths, validate_paths
+from cardbench.card.validate import card_paths, validate_paths
+from cardbench.core.paths import DATA_DIR
 
 CARDS_DIR = DATA_DIR / "cards"
 
@@ -90,14 +92,31 @@ def _suite(result, suite_id):
 @pytest.mark.parametrize("statistic", ["average", "worst", "best"])
 @pytest.mark.parametrize("slug", [SANDISK, ADATA, LEXAR])
 def test_microsd_express_comparison_matches_the_published_charts(result, slug, statistic):
+    """All 36 averages (and worsts and bests) as printed: `printed` in the recorded MiB/s, the averages
+    rounded half to even as the post's charts are; `mib_s` the same figures unrounded."""
     stats = _suite(result, "cdm-fio-sh-1g")[slug]["stats"]
-    got = []
+    name = {"average": "mean", "worst": "min", "best": "max"}[statistic]
+    got, unrounded = [], []
     for subtest in CHART_ORDER:
         entry = stats[subtest]
-        assert entry["unit"] == "MiB/s"
-        value = {"average": round(entry["mean"]), "worst": entry["min"], "best": entry["max"]}[statistic]
-        got.append(value)
+        assert entry["unit"] == "MiB/s" and entry["printed"]["unit"] == "MiB/s" and entry["printed"]["decimals"] == 0
+        got.append(entry["printed"][name])
+        unrounded.append(entry["mib_s"][name])
     assert got == PUBLISHED[statistic][slug]
+    assert unrounded == pytest.approx(PUBLISHED[statistic][slug], abs=0.5)
+
+
+def test_the_published_averages_include_ties_that_round_to_even(result):
+    """Eight of the 36 means end in .5; rounding them half up would print four of them one too high."""
+    ties, half_up_wrong = 0, 0
+    for slug in (SANDISK, ADATA, LEXAR):
+        stats = _suite(result, "cdm-fio-sh-1g")[slug]["stats"]
+        for subtest, published in zip(CHART_ORDER, PUBLISHED["average"][slug]):
+            mean = stats[subtest]["mib_s"]["mean"]
+            if mean % 1 == 0.5:
+                ties += 1
+                half_up_wrong += int(mean + 0.5) != published
+    assert (ties, half_up_wrong) == (8, 4)
 
 
 def test_microsd_express_suite_pools_only_compared_sessions(result):
@@ -105,8 +124,8 @@ def test_microsd_express_suite_pools_only_compared_sessions(result):
     assert set(members) == {SANDISK, ADATA, LEXAR}
     assert members[LEXAR]["sessions"] == ["Active cooling"]
     assert members[ADATA]["sessions"] == ["Active cooling"]
-    assert members[LEXAR]["stats"]["SEQ1G Q1T1 read"]["count"] == 10
-    assert members[SANDISK]["stats"]["SEQ1G Q1T1 read"]["count"] == 2
+    assert members[LEXAR]["stats"]["SEQ1G Q1T1 read"]["run_count"] == 10
+    assert members[SANDISK]["stats"]["SEQ1G Q1T1 read"]["run_count"] == 2
 
 
 @pytest.mark.parametrize("slug", sorted(DD_PUBLISHED_AVERAGES))
@@ -165,3 +184,108 @@ def test_dd_runs_agree_with_their_raw_output(validated):
                 assert [float(v) for _, v in figures] == entry["runs"]
                 checked += 1
     assert checked == 2
+
+
+# The figure each source states for a card's sequential read and write and random 4 KiB read and write,
+# and the rule that must pick it (None: the source states no such figure, and the site says "not measured").
+#   [A] "microSD Express Benchmarks" (M1cha, 2025-05-17), chart "Comparison Of Averages": SEQ1G Q1T1 and
+#       RND4K Q1T1 averages in cdm_fio.sh's "MB/s" (MiB/s), compared against the printed mean.
+#   [B] "SD Card 성능 시험" (2025-12-20), table "Result": dd READ and WRITE averages, MB/s.
+#   [C] "SanDisk Ultra 64GB microSD SDXC Card Review", table "Test Results": "Seq. write, direct" and
+#       "Random write 4KiB" (no sequential read figure; "Seq. write, cache" and ", ext4" are conditions).
+#   [D] "Lexar 16GB Class 10 microSD Review", table "Test Results": "Seq. read", "Seq. write, direct",
+#       "Random write 4KiB".
+#   [E] AnandTech, SM2708 review (2021-09-09): CrystalDiskMark after a format in SD Express mode, about
+#       878 MBps read and 415 MBps write (not the ~200 MB/s read "after the fill").
+DD = "dd-large-direct"
+SOURCE_HEADLINES = {
+    # slug: (seq_read, seq_write, rnd4k_read, rnd4k_write); each (figure, rule) or None; source
+    ADATA: ((753, "cdm-fio-seq1g-q1t1"), (452, "cdm-fio-seq1g-q1t1"), (22, "cdm-rnd4k-q1t1"),
+            (173, "cdm-rnd4k-q1t1"), "A"),
+    LEXAR: ((744, "cdm-fio-seq1g-q1t1"), (404, "cdm-fio-seq1g-q1t1"), (27, "cdm-rnd4k-q1t1"),
+            (149, "cdm-rnd4k-q1t1"), "A"),
+    SANDISK: ((818, "cdm-fio-seq1g-q1t1"), (649, "cdm-fio-seq1g-q1t1"), (13, "cdm-rnd4k-q1t1"),
+              (201, "cdm-rnd4k-q1t1"), "A"),
+    "sandisk-extreme-256gb-microsdxc": ((86.26, DD), (67.71, DD), None, None, "B"),
+    "kodak-uhs-i-u3-v30-a1-64gb-microsdxc": ((78.44, DD), (21.92, DD), None, None, "B"),
+    "sandisk-extreme-pro-256gb-sdxc": ((83.52, DD), (84.56, DD), None, None, "B"),
+    "sandisk-ultra-200gb-microsdxc": ((82.62, DD), (31.30, DD), None, None, "B"),
+    "sandisk-ultra-plus-128gb-microsdxc": ((75.90, "dd-read-cache-dropped"), (32.97, DD), None, None, "B"),
+    "sandisk-extreme-64gb-sdxc": ((54.00, DD), (34.73, DD), None, None, "B"),
+    "sandisk-uhs-i-u1-64gb-sdxc": ((67.54, DD), (35.62, DD), None, None, "B"),
+    "samsung-uhs-i-c10-u1-64gb-sdxc": ((44.46, DD), (13.21, DD), None, None, "B"),
+    "samsung-c10-u1-32gb-sdhc": ((51.47, DD), (34.13, DD), None, None, "B"),
+    "sandisk-class-4-d1-32gb-sdhc": ((20.57, DD), (6.20, DD), None, None, "B"),
+    "sandisk-ultra-64gb-microsdxc": (None, (15.90, "summary-seq"), None, (2.18, "summary-rnd4k"), "C"),
+    "lexar-class-10-16gb-microsdhc": ((20.40, "summary-seq"), (11.20, "summary-seq"), None,
+                                      (1.20, "summary-rnd4k"), "D"),
+    "silicon-motion-sm2708-reference-design-250gb-sd-express": ((878, "summary-cdm-seq"), (415, "summary-cdm-seq"),
+                                                                None, None, "E"),
+}
+HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
+
+
+def test_the_table_covers_every_seed_card(validated):
+    cards, _ = validated
+    assert set(SOURCE_HEADLINES) == {c.data["slug"] for c in cards}
+
+
+@pytest.mark.parametrize("slug", sorted(SOURCE_HEADLINES))
+def test_headlines_are_the_figures_the_sources_state(result, slug):
+    row = next(r for r in result["leaderboard"] if r["slug"] == slug)
+    assert all(row[key] == result["cards"][slug]["headline"][key] for key in HEADLINE_KEYS)  # one pick, two places
+    for key, expected in zip(HEADLINE_KEYS, SOURCE_HEADLINES[slug][:4]):
+        pick = row[key]
+        if expected is None:
+            assert pick is None, (key, pick and pick["basis"])
+            continue
+        figure, rule = expected
+        assert pick is not None, key
+        assert pick["rule"] == rule, (key, pick["basis"])
+        assert pick["basis"] and pick["sessions"] and pick["subtest"], key
+        if pick["unit"] == "MiB/s":  # [A]: the chart prints whole MiB/s
+            assert pick["printed"]["mean"] == figure, key
+        elif pick["kind"] == "summary":  # the reviewer's own row, as published
+            assert pick["mean"] == figure and pick["mb_s"] == figure, key
+        else:  # [B]: averages of unrounded dd readings; the stored runs are dd's rounded prints
+            _, from_runs = DD_AVERAGE_NOT_FROM_RUNS.get((slug, key.split("_")[1]), (figure, figure))
+            assert pick["mb_s"] == pytest.approx(from_runs, abs=0.02), key
+
+
+def test_every_raw_file_is_reachable_from_the_page_it_backs(result):
+    """Each file under data/raw/<slug>/ is listed by the session it belongs to and by the charts or
+    statistics it backs, in the JSON twin and in the page model."""
+    from cardbench.site.pagemodel import card_page
+
+    checked = 0
+    for folder in sorted((DATA_DIR / "raw").iterdir()):
+        card_json = result["cards"][folder.name]
+        page_text = json.dumps(card_page(card_json))
+        session_files = {ref for s in card_json["sessions"] for ref in s["raw_files"]}
+        behind = {ref for refs in card_json["figure_raw"].values() for ref in refs}
+        behind |= {ref for s in card_json["sessions"] for sub in s["subtests"] for ref in sub.get("raw") or []}
+        for path in sorted(folder.rglob("*")):
+            if path.is_dir() or path.name == "SHA256SUMS":
+                continue
+            ref = path.relative_to(DATA_DIR).as_posix()
+            assert ref in session_files and ref in behind, ref
+            assert json.dumps(ref) in page_text, ref
+            checked += 1
+    assert checked == 13  # Lexar 16GB: 9 flashbench outputs; SanDisk Ultra 64GB: 2; two dd read logs
+
+
+def test_placeholders_are_not_measured_data(validated, result):
+    cards, _ = validated
+    for card in cards:
+        for session in card.data["sessions"]:
+            for row in session.get("headline") or []:
+                assert row["value"] is None or not re.fullmatch(r"\s*-+\s*\S*\s*", row["value"]), row
+    rows = result["cards"]["lexar-class-10-16gb-microsdhc"]["sessions"][0]["headline"]
+    assert [r["name"] for r in rows if not r["measured"]] == ["Seq. write, cache", "Seq. write, ext4"]
+    assert all(r["value"] is None for r in rows if not r["measured"])
+
+
+def test_no_price_of_another_version(validated):
+    """The SanDisk Ultra 64GB review quotes prices only for the later A1 version, not the card tested."""
+    (ultra,) = [c.data for c in validated[0] if c.data["slug"] == "sandisk-ultra-64gb-microsdxc"]
+    assert "price" not in ultra and "A1" not in (ultra.get("markings") or [])

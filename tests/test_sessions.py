@@ -6,7 +6,7 @@ import pytest
 
 from cardbench.card import sessions
 from cardbench.site.aggregate import aggregate
-from cardbench.card.cardfile import load_card
+from cardbench.card.load import load_card
 from cardbench.errors import CardFileError, ParseError
 from cardbench.parsers import dd, f3probe, fio_json, flashbench, nvme
 from cardbench.card.validate import check_card, validate_paths
@@ -79,7 +79,7 @@ def test_aggregate_gives_back_fio_figures(tmp_path):
     out = aggregate([load_card(path).data])["cards"]["lexar-play-pro-1tb"]["sessions"][0]["subtests"]
     seq = next(s for s in out if s["test"] == "SEQ1M Q8T1" and s["op"] == "read" and s["kind"] == "fio")
     raw = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))["jobs"][0]["bw_bytes"] / 1e6
-    assert seq["mean"] == pytest.approx(raw) and seq["count"] == 2 and seq["mb_s"]["mean"] == pytest.approx(raw, abs=1e-3)
+    assert seq["mean"] == pytest.approx(raw) and seq["run_count"] == 2 and seq["mb_s"]["mean"] == pytest.approx(raw, abs=1e-3)
     dd_row = next(s for s in out if s["kind"] == "dd")
     assert dd_row["runs"] == [20.5, 19.7, 19.2] and dd_row["mean"] == pytest.approx((20.5 + 19.7 + 19.2) / 3)
 

@@ -1,9 +1,12 @@
-"""The built site in real headless Chromium: charts draw with the expected traces, no console errors,
+"""The built site in real headless Chromium: charts draw with the expected traces and keep their place,
+the units switch, leaderboard and comparison keep their state in the address, no console errors,
 readable at phone width, hostile strings stay text."""
 
 import json
 import os
+import re
 import shutil
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -15,6 +18,8 @@ pytestmark = pytest.mark.skipif(not (shutil.which("chromium") or os.path.exists(
                                 reason="Debian chromium is not installed (make system-deps installs it as root)")
 
 LEXAR = "lexar-play-pro-1tb-microsd-express"
+LEXAR_16 = "lexar-class-10-16gb-microsdhc"  # flashbench sweeps, alignment scan, find-fat, a reviewer's table
+DD_CARD = "sandisk-ultra-200gb-microsdxc"   # dd runs, a raw file per subtest
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +36,18 @@ def browser():
         yield b
 
 
-def open_page(browser, url, width=1280):
-    page = browser.new_page(viewport={"width": width, "height": 900})
+def open_page(browser, url, width=1280, dark=False, height=900):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme="dark" if dark else "light")
+    page = context.new_page()
     problems = PageProblems(page)
     page.goto(url)
     page.wait_for_load_state("networkidle")
     return page, problems
+
+
+def twin(public, slug):
+    return json.loads((public / "cards" / slug / "index.json").read_text(encoding="utf-8"))
 
 
 def scroll_charts_into_view(page, selector=".chart"):
@@ -48,42 +59,134 @@ def scroll_charts_into_view(page, selector=".chart"):
         page.wait_for_function("c => c.dataset.drawn", arg=chart.element_handle())
 
 
-def drawn_traces(page):
+def drawn_traces(page, selector=".chart"):
     """Trace count of every chart, drawn in turn, in page order (Plotly keeps the figure on the element)."""
-    scroll_charts_into_view(page)
-    return page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => c.querySelector('svg.main-svg') ? c.data.length : -1)")
+    scroll_charts_into_view(page, selector)
+    return page.evaluate("s => [...document.querySelectorAll(s)].map(c => c.querySelector('svg.main-svg') ? c.data.length : -1)",
+                         selector)
 
 
-def test_home_leaderboard_sorts_and_filters(site, browser):
+def sideways(page):
+    return page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+# --- home: the leaderboard ------------------------------------------------------------------------
+
+def visible_titles(page):
+    return page.locator("#leaderboard-table tbody tr:not([hidden]) th a").all_inner_texts()
+
+
+def test_home_is_ranked_fastest_first_and_sorts_by_a_column(site, browser):
     url, public = site
     cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
     page, problems = open_page(browser, url + "/")
-    rows = page.locator("#leaderboard-table tbody tr")
-    assert rows.count() == len(cards)
-    page.locator("#leaderboard-table th", has_text="Seq. read").click()  # descending first
-    first = page.locator("#leaderboard-table tbody tr").first.locator("th a").inner_text()
-    best = max((c for c in cards if c["seq_read"]), key=lambda c: c["seq_read"]["mb_s"])
-    assert first == best["title"]
-    page.select_option("select[name=bus]", "SD Express")
-    visible = page.locator("#leaderboard-table tbody tr:not([hidden])")
-    assert visible.count() == sum(c["bus"] == "SD Express" for c in cards)
+    assert page.locator("#leaderboard-table tbody tr").count() == len(cards)
+    reads = sorted((c for c in cards if c["seq_read"]), key=lambda c: -c["seq_read"]["mb_s"])
+    assert visible_titles(page)[: len(reads)] == [c["title"] for c in reads]  # ranked by sequential read
+    assert page.locator("th[data-key=seq_read]").get_attribute("aria-sort") == "descending"
+    page.locator("th[data-key=seq_write] button").click()  # figures: fastest first on the first click
+    writes = sorted((c for c in cards if c["seq_write"]), key=lambda c: -c["seq_write"]["mb_s"])
+    assert visible_titles(page)[0] == writes[0]["title"]
+    assert parse_qs(urlparse(page.url).query) == {"sort": ["seq_write"], "dir": ["desc"]}
+    page.locator("th[data-key=seq_write] button").click()
+    assert page.locator("th[data-key=seq_write]").get_attribute("aria-sort") == "ascending"
     assert problems.messages == []
 
 
-def test_card_page_charts_every_run(site, browser):
+def test_home_filters_count_and_keep_their_state_in_the_address(site, browser):
     url, public = site
-    twin = json.loads((public / "cards" / LEXAR / "index.json").read_text(encoding="utf-8"))
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    page.select_option("select[name=bus]", "SD Express")
+    express = sum(c["bus"] == "SD Express" for c in cards)
+    assert len(visible_titles(page)) == express
+    assert page.locator("#result-count").inner_text() == f"Showing {express} of {len(cards)} cards, fastest sequential read first."
+    assert parse_qs(urlparse(page.url).query) == {"bus": ["SD Express"]}
+    page.fill("input[name=q]", "1TB")  # spaces and case do not matter: finds "1 TB"
+    assert visible_titles(page) == ["Lexar PLAY PRO 1 TB microSDXC"]
+    # The address brings the same view back.
+    again, _ = open_page(browser, page.url)
+    assert visible_titles(again) == ["Lexar PLAY PRO 1 TB microSDXC"]
+    assert again.locator("input[name=q]").input_value() == "1TB"
+    page.fill("input[name=q]", "no such card at all")
+    assert visible_titles(page) == []
+    assert page.locator("#no-matches").is_visible()
+    assert page.locator("#result-count").inner_text() == "No card matches."
+    page.locator("#filters button[type=reset]").click()
+    page.wait_for_function("() => !location.search")
+    assert len(visible_titles(page)) == len(cards) and not page.locator("#no-matches").is_visible()
+    assert problems.messages == []
+
+
+def test_cards_without_runs_say_what_was_measured(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    for card in (c for c in cards if c["run_count"] == 0):
+        row = page.locator("#leaderboard-table tbody tr", has=page.locator(f"a[href$='/cards/{card['slug']}/']"))
+        assert "measured with" in row.locator("td[data-value='0']").inner_text()
+    assert problems.messages == []
+
+
+# --- card pages -----------------------------------------------------------------------------------
+
+def test_card_page_charts_mean_whiskers_and_every_run(site, browser):
+    url, public = site
+    data = twin(public, LEXAR)
     page, problems = open_page(browser, f"{url}/cards/{LEXAR}/")
-    traces = drawn_traces(page)
-    runs_per_session = [s["run_count"] for s in twin["sessions"]]
-    assert traces[: len(runs_per_session)] == runs_per_session  # one bar trace per run
-    assert page.locator(".chart svg.main-svg").count() >= len(runs_per_session)
+    session = data["sessions"][0]
+    chart = page.locator(f"#session-{session['id']}-runs .chart")
+    drawn_traces(page, f"#session-{session['id']}-runs .chart")
+    traces = chart.evaluate("c => c.data.map(t => [t.type, t.name, t.x.length, !!t.error_x])")
+    rate_subtests = [s for s in session["subtests"] if s["mb_s"]]
+    runs = sum(len(s["runs"]) - len(s.get("excluded_runs") or []) for s in rate_subtests if s["op"] == "read")
+    assert traces[:2] == [["bar", "Read, mean", 6, True], ["bar", "Write, mean", 6, True]]
+    assert traces[2][0] == "scatter" and traces[2][2] == runs  # a dot per run
+    means = chart.evaluate("c => c.data[0].x")
+    assert means == [s["mb_s"]["mean"] for s in rate_subtests if s["op"] == "read"]
+    # No mode bar: nothing over the bars, no tab stops inside a chart.
+    assert page.locator(".chart .modebar-btn, .chart a, .chart button, .chart [tabindex]").count() == 0
+    # The numbers behind the chart: a table per chart, with every run.
+    box = page.locator(f"#session-{session['id']}-runs")
+    box.locator("details summary").click()
+    first_row = box.locator("details tbody tr").first
+    assert first_row.locator("td").count() == session["max_runs"]
+    assert problems.messages == []
+
+
+def test_charts_keep_their_place_while_they_draw(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/")
+    boxes = page.locator(".chart")
+    before = [boxes.nth(i).bounding_box()["height"] for i in range(boxes.count())]
+    drawn_traces(page)
+    after = [boxes.nth(i).bounding_box()["height"] for i in range(boxes.count())]
+    assert before == after and all(h >= 200 for h in before)
+    assert problems.messages == []
+
+
+def test_block_size_curves_are_split_so_each_chart_reads(site, browser):
+    url, public = site
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/")
+    traces = drawn_traces(page, "#curves .chart")
+    assert len(traces) >= 3 and all(0 < t <= 8 for t in traces)
+    ids = page.evaluate("() => [...document.querySelectorAll('#curves .chart-box')].map(b => b.id)")
+    assert ids[:3] == ["chart-sweeps", "chart-sweeps-random", "chart-find-fat"]
+    # Every raw file the card names for its curves is linked beside the chart it backs.
+    data = twin(public, LEXAR_16)
+    named = {ref for s in data["sessions"] for key in ("flashbench_open_au", "flashbench_align", "flashbench_find_fat")
+             for entry in s.get(key) or [] for ref in entry.get("raw") or []}
+    linked = set(page.evaluate("() => [...document.querySelectorAll('#curves .raw-list a')].map(a => a.getAttribute('href'))"))
+    assert {"/data/" + ref for ref in named} <= linked
+    # The reviewer's dashes read as words.
+    assert "-----" not in page.locator("main").inner_text()
+    assert "not measured" in page.locator("table.headline").inner_text()
     assert problems.messages == []
 
 
 def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
     url, _ = site
-    page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/", width=1280)
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/", width=1280)
     page.locator(".chart[data-drawn]").first.wait_for()
     page.wait_for_timeout(300)
     last = page.locator(".chart").last
@@ -95,33 +198,90 @@ def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
 
 def test_printing_draws_every_chart(site, browser):
     url, _ = site
-    page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/", width=1280)
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/", width=1280)
     page.locator(".chart[data-drawn]").first.wait_for()
     page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
     page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
     assert problems.messages == []
 
 
-def test_sweeps_and_alignment_charts_draw(site, browser):
-    url, _ = site
-    page, problems = open_page(browser, f"{url}/cards/lexar-class-10-16gb-microsdhc/")
-    traces = drawn_traces(page)
-    assert page.locator("#chart-sweeps .chart[data-drawn] svg.main-svg").count() >= 1
-    assert page.locator("#chart-align .chart[data-drawn] svg.main-svg").count() >= 1
-    assert all(t > 0 for t in traces)
+def test_units_switch_shows_mib_figures_and_keeps_the_choice_in_the_address(site, browser):
+    url, public = site
+    data = twin(public, LEXAR)
+    sub = data["sessions"][0]["subtests"][0]
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/")
+    mean_cell = page.locator("table.stats").first.locator("tbody tr").first.locator("td").nth(1)
+    assert mean_cell.inner_text() == f"{sub['mb_s']['mean']:.0f}"
+    drawn_traces(page, ".session .chart")
+    page.locator("[data-unit-switch] input[value=mib]").first.check()
+    assert parse_qs(urlparse(page.url).query) == {"unit": ["mib"]}
+    assert mean_cell.inner_text() == f"{sub['mib_s']['mean']:.0f}"
+    chart = page.locator(".session .chart").first
+    page.wait_for_function("c => c.layout.xaxis.title.text.startsWith('MiB/s')", arg=chart.element_handle())
+    assert chart.evaluate("c => c.data[0].x[0]") == pytest.approx(sub["mib_s"]["mean"])
+    # Opened from the address: MiB/s at once.
+    again, _ = open_page(browser, page.url)
+    cell = again.locator("table.stats").first.locator("tbody tr").first.locator("td").nth(1)
+    assert cell.inner_text() == f"{sub['mib_s']['mean']:.0f}"
+    assert again.locator("[data-unit-switch] input[value=mib]").first.is_checked()
     assert problems.messages == []
 
 
-def test_comparison_draws_averages_worsts_bests(site, browser):
+def test_grid_at_the_top_shows_every_subtest_read_and_write(site, browser):
+    url, public = site
+    grid = twin(public, LEXAR)["grid"]
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/")
+    rows = page.locator("#grid tbody tr")
+    assert rows.count() == len(grid["rows"])
+    assert rows.first.locator("th").inner_text() == grid["rows"][0]["test"]
+    assert rows.first.locator("td.read .rate").inner_text().startswith(f"{grid['rows'][0]['read']['mb_s']:.0f}")
+    top = page.evaluate("() => document.querySelector('#grid').getBoundingClientRect().top")
+    assert top < 400  # above the fold on a desktop screen
+    assert problems.messages == []
+
+
+def test_card_pages_have_a_description_and_a_skip_link(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/")
+    description = page.locator("meta[name=description]").get_attribute("content")
+    assert description.startswith("Lexar PLAY PRO 1 TB") and "MB/s" in description
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className") == "skip-link"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "main"
+    assert problems.messages == []
+
+
+def test_dark_mode_darkens_page_and_charts(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/", dark=True)
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 150
+    chart = page.locator(".session .chart").first
+    drawn_traces(page, ".session .chart")
+    font = chart.evaluate("c => c._fullLayout.font.color")
+    assert font.lower() in ("#e5e7eb", "rgb(229, 231, 235)")
+    page.emulate_media(color_scheme="light")  # follows a change of the system's scheme
+    page.wait_for_function("c => c._fullLayout.font.color.toLowerCase() === '#1f2937'", arg=chart.element_handle())
+    assert problems.messages == []
+
+
+# --- the comparison page --------------------------------------------------------------------------
+
+def test_comparison_draws_one_ranked_chart_per_suite_with_every_member(site, browser):
     url, public = site
     compare = json.loads((public / "compare" / "index.json").read_text(encoding="utf-8"))
     page, problems = open_page(browser, f"{url}/compare/")
     for suite in compare["suites"]:
-        section = page.locator(f"#suite-{suite['id']}")
-        section.locator(".chart[data-drawn]").first.wait_for()
-        scroll_charts_into_view(page, f"#suite-{suite['id']} .chart")
-        counts = page.evaluate(f"() => [...document.querySelectorAll('#suite-{suite['id']} .chart')].map(c => c.data.length)")
-        assert counts == [min(len(suite["cards"]), 8)] * 3
+        selector = f"#suite-{suite['id']} .chart"
+        assert drawn_traces(page, selector) == [2]  # read and write
+        drawn = page.locator(selector).evaluate("c => c.data[0].y.length")
+        assert drawn == min(len(suite["cards"]), 12)
+        means = page.locator(selector).evaluate("c => c.data[0].x")
+        assert means == sorted(means, reverse=True)  # fastest first
+        assert page.locator(selector).evaluate("c => !!c.data[0].error_x")
+        note = page.locator(f"#suite-{suite['id']} .members-note").inner_text()
+        assert note == f"All {len(suite['cards'])} cards of this suite are drawn." if len(suite["cards"]) <= 12 else "tick" in note
     assert problems.messages == []
 
 
@@ -144,10 +304,40 @@ def test_comparison_preloads_the_cards_it_draws_first(site, browser):
 def test_reader_picks_cards_by_address(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},adata-premier-extreme-256gb-microsd-express")
-    page.wait_for_function("() => document.querySelectorAll('#picked-charts .chart').length === 3")
-    scroll_charts_into_view(page, "#picked-charts .chart")
-    counts = page.evaluate("() => [...document.querySelectorAll('#picked-charts .chart')].map(c => c.data.length)")
-    assert counts == [2, 2, 2]
+    assert drawn_traces(page, "#picked-charts .chart") == [2]
+    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert page.locator("#picked li").count() == 2
+    page.select_option("#picked-charts select", "RND4K Q1T1")  # one subtest at a time, picked from a menu
+    page.wait_for_function("() => document.querySelector('#picked-charts figcaption').textContent.startsWith('RND4K Q1T1')")
+    assert problems.messages == []
+
+
+def test_one_bad_card_name_leaves_the_others_drawn(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},no-such-card,adata-premier-extreme-256gb-microsd-express")
+    assert drawn_traces(page, "#picked-charts .chart") == [2]
+    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert "no-such-card" in page.locator("#pick-status").inner_text()
+    assert "not found" in page.locator("#picked li", has_text="no-such-card").inner_text()
+    assert [m for m in problems.messages if "404" not in m] == []  # the missing card's own request fails
+
+
+def test_picker_matches_loosely(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/compare/")
+    picker = page.locator("#pick-input")
+    for typed in ("sandisk extreme pro", "SANDISK  extrem pro", "extreme pro sandisk"):
+        picker.fill(typed)
+        page.locator("#pick-options [role=option]").first.wait_for()
+        assert page.locator("#pick-options [role=option]").first.inner_text() == "SanDisk Extreme PRO 256 GB SDXC"
+    picker.press("Enter")  # the best match
+    page.wait_for_function("() => location.search.includes('sandisk-extreme-pro-256gb-sdxc')")
+    picker.fill("lexar 1tb")
+    page.locator("#pick-options [role=option]").first.wait_for()
+    picker.press("ArrowDown")
+    assert picker.get_attribute("aria-activedescendant") == "pick-options-0"
+    picker.press("Enter")
+    page.wait_for_function(f"() => location.search.includes('{LEXAR}')")
     assert page.locator("#picked li").count() == 2
     assert problems.messages == []
 
@@ -155,22 +345,79 @@ def test_reader_picks_cards_by_address(site, browser):
 def test_cards_without_shared_subtests_compare_on_headlines(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},sandisk-extreme-256gb-microsdxc")
-    page.wait_for_function("() => document.querySelectorAll('#picked-charts .chart[data-drawn]').length === 1")
-    assert page.evaluate("() => document.querySelector('#picked-charts .chart').data.length") == 2
+    assert drawn_traces(page, "#picked-charts .chart") == [2]
+    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
     assert "different tests" in page.locator("#picked-charts").inner_text()
     assert problems.messages == []
 
 
-@pytest.mark.parametrize("path", ["/", f"/cards/{LEXAR}/", "/compare/", "/methodology/"])
-def test_phone_width_has_no_sideways_scroll(site, browser, path):
+# --- every page: phones, accessibility ------------------------------------------------------------
+
+def all_card_paths(public):
+    return sorted(f"/cards/{p.parent.name}/" for p in (public / "cards").glob("*/index.html"))
+
+
+def test_phone_width_has_no_sideways_scroll(site, browser):
+    url, public = site
+    for path in ["/", "/compare/", "/methodology/", "/cards/", "/compare/?cards=" + LEXAR] + all_card_paths(public):
+        page, problems = open_page(browser, url + path, width=390)
+        if page.locator(".chart").count():
+            page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+            page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert sideways(page) <= 1, path
+        assert problems.messages == [], path
+        page.context.close()
+
+
+def test_claimed_and_measured_rows_stay_compact_on_a_phone(site, browser):
     url, _ = site
-    page, problems = open_page(browser, url + path, width=390)
-    if page.locator(".chart").count():
-        drawn_traces(page)
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 1
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/", width=390)
+    heights = page.evaluate("() => [...document.querySelectorAll('#claimed-measured tbody tr')].map(r => r.getBoundingClientRect().height)")
+    assert heights and max(heights) < 110  # name, the test behind it and the figures: a few lines, not a column of words
     assert problems.messages == []
 
+
+AXE = sitebuild.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(browser, url, dark, width=1280):
+    """Serious and critical axe-core findings on a page with every chart drawn and every table open."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True,
+                                  color_scheme="dark" if dark else "light")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        if page.locator(".chart").count():
+            page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+            scroll_charts_into_view(page)
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+                if v["impact"] in ("serious", "critical")]
+    finally:
+        context.close()
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci installs it)")
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("path", ["/", f"/cards/{LEXAR}/", f"/cards/{LEXAR_16}/", f"/cards/{DD_CARD}/", "/compare/",
+                                  f"/compare/?cards={LEXAR},sandisk-extreme-256gb-microsdxc"])
+def test_axe_finds_nothing_serious(site, browser, path, dark):
+    url, _ = site
+    assert axe_violations(browser, url + path, dark) == []
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci installs it)")
+def test_axe_finds_nothing_serious_on_a_phone(site, browser):
+    url, _ = site
+    for path in ("/", f"/cards/{LEXAR}/", "/compare/"):
+        assert axe_violations(browser, url + path, dark=False, width=390) == [], path
+
+
+# --- hostile and hand-written content -------------------------------------------------------------
 
 def test_hostile_card_renders_as_text(tmp_path, browser):
     public = build_hostile(tmp_path)
@@ -185,6 +432,11 @@ def test_hostile_card_renders_as_text(tmp_path, browser):
         page.goto(url + "/")
         page.wait_for_load_state("networkidle")
         assert HOSTILE in page.locator("#leaderboard-table").inner_text()
+        page.goto(url + "/compare/?cards=hostile-card")
+        page.wait_for_load_state("networkidle")
+        drawn_traces(page, "#picked-charts .chart")
+        assert HOSTILE in page.locator("#picked").inner_text()
+        assert page.locator("main img").count() == 0
         assert problems.messages == []
 
 
@@ -196,6 +448,5 @@ def test_pasted_plotly_chart_draws(tmp_path, browser):
     with serve_dir(project / "public") as url:
         page, problems = open_page(browser, f"{url}/pasted/", width=390)
         assert drawn_traces(page) == [10, 3]
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 1, "a fixed chart width gives way on a phone"
+        assert sideways(page) <= 1, "a fixed chart width gives way on a phone"
         assert problems.messages == []

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 import sitebuild
-from cardbench.card.cardfile import new_card_text
+from cardbench.card.dump import new_card_text
 
 from conftest import ROOT
 
@@ -361,7 +361,7 @@ def test_a_review_with_every_allowed_key_builds(aggregated_project, tmp_path):
 
 
 def test_the_build_and_the_validator_allow_the_same_front_matter_keys():
-    from cardbench.card.validate import REVIEW_KEYS
+    from cardbench.card.review_pages import REVIEW_KEYS
 
     template = (ROOT / "layouts" / "_partials" / "check-reviews.html").read_text(encoding="utf-8")
     listed = re.search(r'\$allowed := slice ((?:"[a-z]+" ?)+)', template).group(1)

@@ -6,9 +6,13 @@ import copy
 
 import pytest
 
-from cardbench.card.cardfile import new_card_text, parse_card_text, update_sha256sums
+from cardbench.card.checksums import update_sha256sums
+from cardbench.card.dump import new_card_text
+from cardbench.card.load import parse_card_text
 from cardbench.core.bus import pcie_link_mb_s
-from cardbench.card.validate import Finding, block_size_bytes, check_card, validate_paths
+from cardbench.card.figure_rules import block_size_bytes
+from cardbench.card.findings import Finding
+from cardbench.card.validate import check_card, validate_paths
 
 TODAY = datetime.date(2025, 6, 1)
 SLUG = "acme-fast-64gb-microsdxc"

@@ -7,8 +7,9 @@ import subprocess
 import pytest
 
 from cardbench import cli
-from cardbench.card.cardfile import new_card_text
-from cardbench.card.validate import SCHEMA_PATH, changed_card_paths
+from cardbench.card.dump import new_card_text
+from cardbench.card.changed import changed_card_paths
+from cardbench.core.paths import SCHEMA_PATH
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

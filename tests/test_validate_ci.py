@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardbench.card.cardfile import new_card_text, parse_card_text
+from cardbench.card.dump import new_card_text
+from cardbench.card.load import parse_card_text
 from cardbench.card.validate import check_card
 
 GITHUB = Path(__file__).resolve().parents[1] / ".github"

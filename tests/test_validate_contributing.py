@@ -6,8 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from cardbench.card.cardfile import parse_card_text, update_sha256sums
-from cardbench.card.validate import RULES, SCHEMA_PATH, check_card
+from cardbench.card.checksums import update_sha256sums
+from cardbench.card.load import parse_card_text
+from cardbench.card.findings import RULES
+from cardbench.card.validate import check_card
+from cardbench.core.paths import SCHEMA_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
@@ -91,11 +94,11 @@ def test_sample_card_validates(tmp_path):
 
 
 def test_documented_limits_are_the_loader_limits():
-    from cardbench.card import cardfile
+    from cardbench.card import load
 
     row = next(line for line in CONTRIBUTING.splitlines() if line.startswith("| `aliases`"))
-    assert f"at most {cardfile.MAX_ALIASES} `*aliases`" in row
-    assert f"{cardfile.MAX_NODES:,} values" in row
-    assert f"{cardfile.MAX_DEPTH} levels of nesting" in row
-    assert f"{cardfile.MAX_FILE_BYTES // 2**20} MiB per file" in row
-    assert f"{cardfile.MAX_NUMBER_CHARS} characters per number" in row
+    assert f"at most {load.MAX_ALIASES} `*aliases`" in row
+    assert f"{load.MAX_NODES:,} values" in row
+    assert f"{load.MAX_DEPTH} levels of nesting" in row
+    assert f"{load.MAX_FILE_BYTES // 2**20} MiB per file" in row
+    assert f"{load.MAX_NUMBER_CHARS} characters per number" in row

@@ -1,36 +1,124 @@
-// Draws every chart on the page from the figure JSON in the data block beside it, with defaults
-// that keep charts readable on a phone. A chart is drawn when it comes near the screen, so a page
-// of many charts shows its first at once and stays responsive. Exposes cardbenchCharts.plot,
-// .later and .plainText for the comparison page.
+// Draws every chart on the page from the figure JSON in the data block beside it, in the page's
+// colours (light or dark, following the reader's system) and in the rate unit the reader picked
+// (a figure carries its MiB/s variant as alt.mib: per-trace patches). A chart is drawn when it comes
+// near the screen, so a page of many charts shows its first at once; its box already has its height,
+// so nothing below it moves. No mode bar: it covered bars on touch screens and added tab stops.
+// Exposes cardbenchCharts.plot, .later and .plainText for the comparison page.
 (function () {
   'use strict';
 
-  var PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4d7c0f',
-    '#a16207', '#ea580c', '#0d9488', '#64748b'];
+  var LIGHT = ['#2563eb', '#c2570c', '#059669', '#7c3aed', '#db2777', '#0891b2', '#4d7c0f', '#a16207',
+    '#dc2626', '#475569', '#0d9488', '#9333ea'];
+  var DARK = ['#6ea8ff', '#f6a54c', '#34d399', '#c4a5ff', '#f472b6', '#22d3ee', '#a3e635', '#facc15',
+    '#f87171', '#cbd5e1', '#2dd4bf', '#d8b4fe'];
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+
+  function cssVar(name, fallback) {
+    var value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+    return value || fallback;
+  }
+
+  function theme() {
+    var dark = !!(darkQuery && darkQuery.matches);
+    return {
+      dark: dark, palette: dark ? DARK : LIGHT, fg: cssVar('--fg', dark ? '#e5e7eb' : '#1f2937'),
+      muted: cssVar('--muted', '#6b7280'), line: cssVar('--line', dark ? '#2d3a4d' : '#e2e6ec'),
+      bg: cssVar('--bg', dark ? '#0f1623' : '#ffffff'), read: cssVar('--read', '#2563eb'), write: cssVar('--write', '#c2570c')
+    };
+  }
+
+  function unit() {
+    return window.cardbenchUnits ? window.cardbenchUnits.current() : 'mb';
+  }
+
+  function isObject(v) { return v && typeof v === 'object' && !Array.isArray(v); }
+
+  // A copy of `base` with `patch` laid over it, objects merged key by key, arrays and values replaced.
+  function merged(base, patch) {
+    if (!isObject(base) || !isObject(patch)) return patch === undefined ? base : patch;
+    var out = Object.assign({}, base);
+    Object.keys(patch).forEach(function (key) { out[key] = merged(base[key], patch[key]); });
+    return out;
+  }
+
+  // A legend name broken into lines of at most `room` characters (Plotly reads <br> in names), so a
+  // long name fits a phone instead of running off the chart's edge.
+  function wrapped(name, room) {
+    if (typeof name !== 'string' || name.length <= room || name.indexOf('<br>') !== -1) return name;
+    var lines = [], line = '';
+    name.split(' ').forEach(function (word) {
+      if (line && (line + ' ' + word).length > room) { lines.push(line); line = word; } else line = line ? line + ' ' + word : word;
+    });
+    if (line) lines.push(line);
+    return lines.join('<br>');
+  }
+
+  // The figure as this reader sees it: in their unit, in the page's colours, fitted to the width.
+  function styled(figure, width) {
+    var t = theme();
+    var narrow = width < 600;
+    var alt = figure.alt && figure.alt[unit()];
+    var data = (figure.data || []).map(function (trace, i) {
+      var out = alt && alt.data && alt.data[i] ? merged(trace, alt.data[i]) : Object.assign({}, trace);
+      var role = out.meta && out.meta.role;
+      if (role === 'read' || role === 'write') {
+        out.marker = merged(out.marker || {}, { color: role === 'read' ? t.read : t.write });
+      } else if (role === 'runs') {
+        out.marker = merged(out.marker || {}, { color: t.fg, line: { color: t.bg, width: 1 } });
+      }
+      if (narrow) out.name = wrapped(out.name, Math.max(20, Math.floor((width - 60) / 6.5)));
+      if (out.error_x) out.error_x = merged(out.error_x, { color: t.fg });
+      if (out.error_y) out.error_y = merged(out.error_y, { color: t.fg });
+      return out;
+    });
+    var layout = merged(figure.layout || {}, alt && alt.layout ? alt.layout : {});
+    layout = Object.assign({}, layout);
+    layout.autosize = true;
+    if (layout.width && layout.width > width) delete layout.width;
+    layout.colorway = t.palette;
+    layout.font = Object.assign({ family: 'system-ui, sans-serif', size: narrow ? 11 : 13 }, layout.font || {}, { color: t.fg });
+    layout.margin = Object.assign({ t: 10, r: 16, b: 50, l: 10 }, layout.margin || {});
+    var axis = { automargin: true, gridcolor: t.line, linecolor: t.muted, zerolinecolor: t.muted, tickcolor: t.muted };
+    layout.xaxis = Object.assign({}, axis, layout.xaxis || {});
+    layout.yaxis = Object.assign({}, axis, layout.yaxis || {});
+    layout.paper_bgcolor = 'rgba(0,0,0,0)';
+    layout.plot_bgcolor = 'rgba(0,0,0,0)';
+    layout.hoverlabel = Object.assign({ font: { family: 'system-ui, sans-serif' } }, layout.hoverlabel || {});
+    layout.legend = Object.assign({}, layout.legend || {}, { font: { color: t.fg } });
+    if (narrow) {
+      // Legend above the plot, one row per item if need be: Plotly widens the top margin for it.
+      layout.margin.l = Math.min(layout.margin.l, 10);
+      layout.margin.r = Math.min(layout.margin.r, 10);
+      layout.legend = Object.assign(layout.legend, { orientation: 'h', x: 0, xanchor: 'left', y: 1.02, yanchor: 'bottom' });
+    }
+    return { data: data, layout: layout };
+  }
+
+  var drawn = [];  // charts on the page that have been drawn, redrawn on a change of unit or colours
 
   function plot(el, figure) {
     var width = el.clientWidth || 600;
-    var narrow = width < 600;
-    var layout = Object.assign({}, figure.layout || {});
-    layout.autosize = true;
-    if (layout.width && layout.width > width) delete layout.width;
-    layout.colorway = layout.colorway || PALETTE;
-    layout.font = Object.assign({ family: 'system-ui, sans-serif', size: narrow ? 11 : 13 }, layout.font || {});
-    layout.margin = Object.assign({ t: 10, r: 16, b: 50, l: 10 }, layout.margin || {});
-    layout.yaxis = Object.assign({ automargin: true }, layout.yaxis || {});
-    layout.xaxis = Object.assign({ automargin: true }, layout.xaxis || {});
-    layout.paper_bgcolor = 'rgba(0,0,0,0)';
-    layout.plot_bgcolor = 'rgba(0,0,0,0)';
-    if (narrow) {
-      layout.margin.l = Math.min(layout.margin.l, 10);
-      layout.legend = Object.assign({}, layout.legend || {}, { orientation: 'h', x: 0, y: -0.12, yanchor: 'top' });
-      layout.margin.b = Math.max(layout.margin.b, 40);
-    }
+    var view = styled(figure, width);
     var config = Object.assign({ responsive: true, displaylogo: false }, figure.config || {});
     config.responsive = true;
-    return window.Plotly.newPlot(el, figure.data || [], layout, config).then(function () {
+    config.displayModeBar = false;
+    el.cardbenchFigure = figure;
+    if (drawn.indexOf(el) === -1) drawn.push(el);
+    return window.Plotly.react(el, view.data, view.layout, config).then(function () {
       el.setAttribute('data-drawn', 'true');
     });
+  }
+
+  function redrawAll() {
+    drawn = drawn.filter(function (el) { return el.isConnected; });
+    drawn.forEach(function (el) {
+      try { plot(el, el.cardbenchFigure); } catch (err) { el.textContent = 'This chart could not be drawn: ' + err.message; }
+    });
+  }
+  document.addEventListener('cardbench:unit', redrawAll);
+  if (darkQuery) {
+    if (darkQuery.addEventListener) darkQuery.addEventListener('change', redrawAll);
+    else if (darkQuery.addListener) darkQuery.addListener(redrawAll);
   }
 
   // One chart per task: the first shows as soon as it is drawn, and the page stays responsive

@@ -1,11 +1,24 @@
-// Sorts the leaderboard by a clicked column and filters it by search text, form factor, bus and brand.
+// Leaderboard: sort by a column, filter by search text, form factor, bus and brand. The state is kept
+// in the address (?q=…&bus=…&sort=seq_write&dir=asc), so a filtered view can be shared; the count of
+// shown cards is announced, and an empty result says so. Search ignores case and spaces ("1TB" finds
+// "1 TB"). Each figure gets a bar showing it against the fastest card in its column.
 (function () {
   'use strict';
   var table = document.getElementById('leaderboard-table');
   var form = document.getElementById('filters');
   if (!table || !form) return;
   var body = table.tBodies[0];
-  var headers = table.tHead.rows[0].cells;
+  var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  var count = document.getElementById('result-count');
+  var none = document.getElementById('no-matches');
+  var total = body.rows.length;
+  var FILTERS = ['form_factor', 'bus', 'brand'];
+  var DEFAULT_SORT = { key: 'seq_read', dir: 'desc' };
+  var sortState = { key: DEFAULT_SORT.key, dir: DEFAULT_SORT.dir };
+
+  function squash(text) {
+    return String(text || '').toLowerCase().replace(/\s+/g, '');
+  }
 
   function cellValue(row, index, kind) {
     var cell = row.cells[index];
@@ -16,41 +29,111 @@
     return cell.textContent.trim().toLowerCase();
   }
 
-  Array.prototype.forEach.call(headers, function (th, index) {
-    var kind = th.getAttribute('data-sort');
-    if (!kind) return;
-    th.tabIndex = 0;
-    th.setAttribute('aria-sort', 'none');
-    function sort() {
-      var descending = th.getAttribute('aria-sort') !== 'descending';
-      Array.prototype.forEach.call(headers, function (h) { if (h.hasAttribute('aria-sort')) h.setAttribute('aria-sort', 'none'); });
-      th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = cellValue(a, index, kind), y = cellValue(b, index, kind);
-        if (x === null && y === null) return 0;
-        if (x === null) return 1;  // missing figures always last
-        if (y === null) return -1;
-        var order = x < y ? -1 : x > y ? 1 : 0;
-        return descending ? -order : order;
+  // Bars: each figure's share of its column's largest (drawn by CSS from --share).
+  function drawBars() {
+    headers.forEach(function (th, index) {
+      var cells = Array.prototype.map.call(body.rows, function (row) { return row.cells[index]; })
+        .filter(function (cell) { return cell && cell.classList.contains('bar'); });
+      if (!cells.length) return;
+      var top = Math.max.apply(null, cells.map(function (c) { return parseFloat(c.getAttribute('data-value')) || 0; }));
+      cells.forEach(function (c) {
+        var v = parseFloat(c.getAttribute('data-value')) || 0;
+        c.style.setProperty('--share', top > 0 ? (v / top).toFixed(4) : '0');
       });
-      rows.forEach(function (r) { body.appendChild(r); });
-    }
-    th.addEventListener('click', sort);
-    th.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sort(); } });
-  });
-
-  function applyFilters() {
-    var q = form.elements.q.value.trim().toLowerCase();
-    var wanted = { form_factor: form.elements.form_factor.value, bus: form.elements.bus.value, brand: form.elements.brand.value };
-    Array.prototype.forEach.call(body.rows, function (row) {
-      var show = (!q || row.cells[0].textContent.toLowerCase().indexOf(q) !== -1);
-      Object.keys(wanted).forEach(function (key) {
-        if (wanted[key] && row.getAttribute('data-' + key) !== wanted[key]) show = false;
-      });
-      row.hidden = !show;
     });
   }
-  form.addEventListener('input', applyFilters);
+
+  function sortBy(key, dir) {
+    var index = -1;
+    headers.forEach(function (th, i) {
+      if (th.getAttribute('data-key') === key) index = i;
+      if (th.hasAttribute('aria-sort')) th.setAttribute('aria-sort', 'none');
+    });
+    if (index === -1) return;
+    var th = headers[index];
+    var kind = th.getAttribute('data-sort');
+    th.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
+    sortState = { key: key, dir: dir };
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = cellValue(a, index, kind), y = cellValue(b, index, kind);
+      if (x === null && y === null) return 0;
+      if (x === null) return 1;  // missing figures always last
+      if (y === null) return -1;
+      var order = x < y ? -1 : x > y ? 1 : 0;
+      return dir === 'asc' ? order : -order;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+
+  function applyFilters() {
+    var q = squash(form.elements.q.value);
+    var shown = 0;
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var show = !q || squash(row.getAttribute('data-search')).indexOf(q) !== -1;
+      FILTERS.forEach(function (key) {
+        var wanted = form.elements[key].value;
+        if (wanted && row.getAttribute('data-' + key) !== wanted) show = false;
+      });
+      row.hidden = !show;
+      if (show) shown += 1;
+    });
+    var order = sortState.key === DEFAULT_SORT.key && sortState.dir === DEFAULT_SORT.dir ? ', fastest sequential read first' : '';
+    count.textContent = shown === total ? 'Showing all ' + total + ' cards' + order + '.'
+      : shown === 0 ? 'No card matches.' : 'Showing ' + shown + ' of ' + total + ' cards' + order + '.';
+    none.hidden = shown !== 0;
+  }
+
+  // The address holds every choice that differs from the default view.
+  function saveState() {
+    var url = new URL(window.location.href);
+    var q = form.elements.q.value.trim();
+    if (q) url.searchParams.set('q', q); else url.searchParams.delete('q');
+    FILTERS.forEach(function (key) {
+      var v = form.elements[key].value;
+      if (v) url.searchParams.set(key, v); else url.searchParams.delete(key);
+    });
+    var isDefault = sortState.key === DEFAULT_SORT.key && sortState.dir === DEFAULT_SORT.dir;
+    if (isDefault) { url.searchParams.delete('sort'); url.searchParams.delete('dir'); } else {
+      url.searchParams.set('sort', sortState.key);
+      url.searchParams.set('dir', sortState.dir);
+    }
+    window.history.replaceState(window.history.state, '', url);
+  }
+
+  function loadState() {
+    var params = new URLSearchParams(window.location.search);
+    form.elements.q.value = params.get('q') || '';
+    FILTERS.forEach(function (key) {
+      var v = params.get(key) || '';
+      var select = form.elements[key];
+      var known = Array.prototype.some.call(select.options, function (o) { return o.value === v; });
+      select.value = known ? v : '';
+    });
+    var key = params.get('sort') || DEFAULT_SORT.key;
+    var dir = params.get('dir') === 'asc' ? 'asc' : params.get('dir') === 'desc' ? 'desc' : DEFAULT_SORT.dir;
+    if (key !== DEFAULT_SORT.key || dir !== DEFAULT_SORT.dir) sortBy(key, dir); else sortState = { key: key, dir: dir };
+  }
+
+  headers.forEach(function (th) {
+    var button = th.querySelector('button');
+    if (!button || !th.getAttribute('data-sort')) return;
+    button.addEventListener('click', function () {
+      var key = th.getAttribute('data-key');
+      // Figures sort fastest first on the first click, text A to Z; a second click reverses.
+      var first = th.getAttribute('data-sort') === 'num' ? 'desc' : 'asc';
+      var dir = sortState.key === key ? (sortState.dir === 'asc' ? 'desc' : 'asc') : first;
+      sortBy(key, dir);
+      applyFilters();
+      saveState();
+    });
+  });
+  form.addEventListener('input', function () { applyFilters(); saveState(); });
+  form.addEventListener('change', function () { applyFilters(); saveState(); });
+  form.addEventListener('reset', function () { setTimeout(function () { applyFilters(); saveState(); }, 0); });
   form.addEventListener('submit', function (e) { e.preventDefault(); });
+
+  drawBars();
+  loadState();
+  applyFilters();
 })();

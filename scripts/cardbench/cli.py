@@ -9,7 +9,8 @@ from .errors import CardbenchError
 
 
 def cmd_validate(args):
-    from .card.validate import card_paths, changed_card_paths, validate_paths
+    from .card.changed import changed_card_paths
+    from .card.validate import card_paths, validate_paths
 
     if args.changed:
         paths, base = changed_card_paths(ROOT)
@@ -107,19 +108,19 @@ def cmd_collect(args):
 def cmd_import(args):
     from .imports.importer import import_file
 
-    summary = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
-                          progress=lambda message: print(f"import: {message}", file=sys.stderr))
-    if summary["status"] == "already imported":
-        print(f"import: {args.file} is already in {summary['card_path']} (session {summary['session_id']}); "
+    result = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
+                         progress=lambda message: print(f"import: {message}", file=sys.stderr))
+    if result.already_imported:
+        print(f"import: {args.file} is already in {result.card_path} (session {result.session_id}); "
               "nothing added", file=sys.stderr)
         return 0
-    print(f"import: {summary['format']}: {summary['runs']} run(s), {summary['entries']} entr(y/ies) -> "
-          f"{summary['card_path']}, session {summary['session_id']}; raw copy data/{summary['raw'][0]}", file=sys.stderr)
-    for note in summary["notes"]:
+    print(f"import: {result.format}: {result.runs} run(s), {result.entries} entr(y/ies) -> "
+          f"{result.card_path}, session {result.session_id}; raw copy data/{result.raw[0]}", file=sys.stderr)
+    for note in result.notes:
         print(f"import: note: {note}", file=sys.stderr)
-    if summary["created_card"]:
-        used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in summary["defaults"].items())
-        print(f"import: new card file with {used}; correct them in {summary['card_path']} if wrong", file=sys.stderr)
+    if result.created_card:
+        used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in result.defaults.items())
+        print(f"import: new card file with {used}; correct them in {result.card_path} if wrong", file=sys.stderr)
     return 0
 
 
@@ -164,20 +165,20 @@ def build_parser():
     p.add_argument("device", help="the card's whole device, e.g. /dev/sdb or /dev/mmcblk0 (see lsblk)")
     p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
     p.add_argument("--name", help="brand and model, to create a new card, e.g. 'SanDisk Extreme 64GB'")
-    p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "readonly"])
+    p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "fill", "readonly"])
     p.add_argument("--label", help="session heading (default: 'Collector, <profile> profile')")
     p.add_argument("--yes", action="store_true", help="do not ask to type the device name (scripts)")
     p.add_argument("--data-dir", type=Path, default=DATA_DIR, help="holds cards/ and raw/")
     p.set_defaults(func=cmd_collect)
 
     p = sub.add_parser("import", help="add existing benchmark output (fio JSON, cdm_fio.sh, CrystalDiskMark, "
-                                      "KDiskMark, dd, flashbench, nvme-cli) to a card as one session")
+                                      "KDiskMark, dd, flashbench, f3probe, nvme-cli) to a card as one session")
     p.add_argument("file", type=Path, help="tool output file")
     p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
     p.add_argument("--name", help="brand, model and capacity, to create a new card, e.g. 'Lexar PLAY PRO 1TB'")
     p.add_argument("--label", help="session heading (default: 'Imported <file name>')")
-    p.add_argument("--format", default="auto", choices=["auto", "fio-json", "cdm-fio", "crystaldiskmark", "kdiskmark",
-                                                        "dd", "flashbench", "nvme"])
+    from .parsers.registry import NAMES as IMPORT_FORMATS
+    p.add_argument("--format", default="auto", choices=["auto", *IMPORT_FORMATS])
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.set_defaults(func=cmd_import)
 

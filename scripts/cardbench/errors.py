@@ -28,8 +28,16 @@ class CardFileError(CardbenchError):
         return f"{where}:{field} {self.message}{rule}"
 
 
+QUOTED_CHARS = 80  # enough of a line to find it; never a whole secret pasted or read by mistake
+
+
+def quoted(text, limit=QUOTED_CHARS):
+    """A line of input as shown in a message: repr-escaped (no control characters reach the terminal), cut."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class ParseError(CardbenchError):
-    """Tool output that a parser cannot read. Names the line (1-based) it stopped at."""
+    """Tool output that a parser cannot read. Names the line (1-based) it stopped at, quoting a part of it."""
 
     def __init__(self, tool, message, line=None, text=None):
         self.tool = tool
@@ -40,5 +48,5 @@ class ParseError(CardbenchError):
 
     def __str__(self):
         where = f" line {self.line}" if self.line is not None else ""
-        shown = f": {self.text!r}" if self.text is not None else ""
+        shown = f": {quoted(self.text)}" if self.text is not None else ""
         return f"{self.tool} output{where}: {self.message}{shown}"

@@ -6,9 +6,10 @@ import time
 from pathlib import Path
 
 from ..site.aggregate import aggregate
-from ..card.cardfile import load_card
+from ..card.load import load_card
 from ..site.sitedata import parts_from_result
-from ..card.validate import rule_findings, schema_findings
+from ..card.rules import rule_findings
+from ..card.schema_findings import schema_findings
 
 PHASES = ["read and parse the YAML", "JSON Schema", "rules", "statistics (pandas)", "page data and JSON texts"]
 

@@ -12,11 +12,15 @@ from pathlib import Path
 
 import jinja2
 
-from .cardfile import atomic_create_text, parse_card_text, yaml_scalar
+from .atomicfile import atomic_create_text
+from .dump import yaml_scalar
+from .load import parse_card_text
 from ..errors import CardbenchError
 from ..core.paths import ROOT
 from ..core.titles import card_title
-from .validate import character_name, check_card, schema_validator
+from .schema_findings import schema_validator
+from .validate import check_card
+from .wording import character_name
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 CONTENT_DIR = ROOT / "content" / "cards"

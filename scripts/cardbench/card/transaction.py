@@ -23,8 +23,11 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .cardfile import (SUMS_NAME, append_session_text, atomic_write_text, load_card, new_card_text, parse_card_text,
-                        read_sha256sums, remove_stale_temps, sha256_file, write_temp_beside)
+from .atomicfile import atomic_write_text, remove_stale_temps, write_temp_beside
+from .checksums import SUMS_NAME, read_sha256sums, sha256_file
+from .dump import append_session_text, new_card_text
+from .last_session import split_last_session
+from .load import load_card, parse_card_text
 from ..errors import CardbenchError, CardFileError
 from ..core.paths import card_path, card_raw_dir, raw_names
 
@@ -147,8 +150,6 @@ class CardChange:
 
     def replace_last_session(self, session):
         """Replace the file's last session, which must be this one (same id); earlier bytes unchanged."""
-        from ..collect.store import split_last_session
-
         if self.loaded is None:
             raise CardFileError(self.path, "card file disappeared during the run", field="sessions")
         base, last = split_last_session(self.loaded.text, self.path)

@@ -16,10 +16,13 @@ tests/test_collect_units.py checks the quick budget.
             each; a dd write sweep 4 KiB…4 MiB (11 sizes, 16 MiB each); flashbench -a, -f, and
             --open-au sequential (1, 2, 4, 8 AUs) and --random (1, 2, 4 AUs).
   full      standard with five fio runs, longer open-AU sweeps down to 16 KiB, f3probe, and a
-            sustained fill of the whole card (throughput against GB written: the SLC cache and
-            its end). The fill dominates: card size / write speed, e.g. 53 minutes for 64 GB at
-            20 MB/s; estimate 90 min for a 64 GB card at 20 MB/s. Measured: 22 min 46 s on a
+            sustained fill of the whole card (fio, bandwidth logged every 0.5 s: throughput
+            against GB written, the SLC cache and the speeds after it). The fill dominates: card
+            size / write speed, e.g. 53 minutes for 64 GB at 20 MB/s; estimate 90 min for a 64 GB card at 20 MB/s. Measured: 22 min 46 s on a
             4 GiB card at 45 MB/s write, 90 MB/s read.
+  fill      identification, then only the sustained fill of the full profile: card size / write
+            speed. Measured: 48 s on a 1.375 GiB loop card writing 60 MB/s for its first 1 GiB and
+            15 MB/s after (tests/test_fill_e2e.py).
   readonly  never writes the raw card: fio and dd reads on the device (fio --readonly), fio and
             dd writes to a 1 GiB file on the card's mounted filesystem, flashbench -a (reads).
             Estimate 9 min, measured 11 min 16 s (ext4).
@@ -258,32 +261,36 @@ class F3ProbeStep(Step):
 
 @dataclass(frozen=True)
 class FillStep(Step):
-    """Sustained write over the whole card in chunks (dd, 4 MiB blocks): throughput against GB written."""
+    """Sustained sequential write over the whole card (fio, direct I/O), its bandwidth logged every
+    `log_ms` milliseconds: throughput against GB written, where an SLC cache shows as a step down.
+    The card file keeps at most `max_points` points (a longer log is merged in equal runs, each
+    keeping its bytes and time); the raw log keeps every sample."""
 
-    max_points: int = 256
-    min_chunk: int = 256 * MiB
-    bs: int = 4 * MiB
+    bs: int = MiB
+    iodepth: int = 4  # a few writes in flight keep the card busy between completions
+    log_ms: int = 500
+    max_points: int = 1000
     limit_bytes: int | None = None  # None: the whole device
 
     key = "fill-write"
-    label = "sustained fill (dd)"
-    tool = "dd"
+    label = "sustained fill (fio)"
+    tool = "fio"
 
     @property
     def writes_device(self):
         return True
 
-    def chunk_bytes(self, device_bytes):
-        total = self.span(device_bytes)
-        chunk = max(self.min_chunk, -(-total // self.max_points))
-        return -(-chunk // self.bs) * self.bs
+    @property
+    def log_name(self):
+        """The bandwidth log fio writes for --write_bw_log=<key> with --per_job_logs=0."""
+        return f"{self.key}_bw.log"
 
     def span(self, device_bytes):
         total = device_bytes if self.limit_bytes is None else min(device_bytes, self.limit_bytes)
         return total // self.bs * self.bs
 
     def estimate(self, rates, device_bytes=64 * 10**9):
-        return _seconds(self.span(device_bytes), rates, "write")
+        return FIO_START_SECONDS + _seconds(self.span(device_bytes), rates, "write")
 
 
 @dataclass(frozen=True)
@@ -357,6 +364,13 @@ FULL = Profile(
     tools=("fio", "dd", "flashbench", "f3probe"),
 )
 
+FILL = Profile(
+    name="fill",
+    description="identification and a sustained fill of the whole card only (the SLC cache and the speed after it)",
+    steps=(FillStep(),),
+    tools=("fio",),
+)
+
 READONLY = Profile(
     name="readonly",
     description="reads on the device, writes to a file on the card's mounted filesystem; never writes the raw card",
@@ -369,4 +383,4 @@ READONLY = Profile(
     tools=("fio", "dd", "flashbench"),
 )
 
-PROFILES = {p.name: p for p in (QUICK, STANDARD, FULL, READONLY)}
+PROFILES = {p.name: p for p in (QUICK, STANDARD, FULL, FILL, READONLY)}

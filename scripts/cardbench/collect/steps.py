@@ -9,9 +9,12 @@ are short and exact.
 from dataclasses import dataclass, field
 
 from ..card import sessions
+from ..core.paths import raw_refs
+from ..core.units import size_arg_from_bytes
 from ..parsers import dd as dd_parser
 from ..parsers import f3probe as f3probe_parser
 from ..parsers import fio_json
+from ..parsers import fio_bwlog
 from ..parsers import flashbench as flashbench_parser
 from . import tools
 from .profiles import (DdStep, DdSweepStep, F3ProbeStep, FillStep, FioStep, FlashAlignStep, FlashFindFatStep,
@@ -33,15 +36,7 @@ def raw_names(step):
 def step_done(session, step):
     """True when an entry of the session names a raw file of this step."""
     prefixes = raw_names(step)
-    for value in session.values():
-        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
-        for item in items:
-            if not isinstance(item, dict):
-                continue
-            for raw in item.get("raw") or []:
-                if isinstance(raw, str) and raw.rsplit("/", 1)[-1].startswith(prefixes):
-                    return True
-    return False
+    return any(raw.rsplit("/", 1)[-1].startswith(prefixes) for _, raw in raw_refs(session))
 
 
 def _read(path):
@@ -75,7 +70,7 @@ def run_dd(ctx, step):
         ctx.run_tool(argv, stderr=name, env=tools.C_LOCALE, detail=f"run {run}/{step.runs}" if step.runs > 1 else "")
         runs.append(dd_parser.parse(_read(ctx.raw_dir / name))["runs"][-1])
         raw.append(ctx.rel(name))
-    entry = sessions.dd_entry(step.op, tools.size_arg(step.bs), runs, count=step.count, flags=["direct"],
+    entry = sessions.dd_entry(step.op, size_arg_from_bytes(step.bs), runs, count=step.count, flags=["direct"],
                               target=step.target, command=tools.display(argv, tools.C_LOCALE), raw=raw)
     mean = sum(entry["runs"]) / len(entry["runs"])
     return Outcome(entries=[("dd", entry)], summary=f"{mean:.1f} MB/s",
@@ -98,18 +93,18 @@ def run_dd_sweep(ctx, step):
     commands = [tools.dd_argv(dd, step.op, ctx.device, size, max(1, step.bytes_per_point // size))
                 for size in step.sizes]
     name = f"{step.key}.txt"
-    runs = _run_dd_series(ctx, name, commands, [f"bs={tools.size_arg(s)}" for s in step.sizes])
+    runs = _run_dd_series(ctx, name, commands, [f"bs={size_arg_from_bytes(s)}" for s in step.sizes])
     if len(runs) != len(step.sizes):
         raise ValueError(f"dd sweep: {len(runs)} results for {len(step.sizes)} block sizes")
     template = tools.display(tools.dd_argv(dd, step.op, ctx.device, step.sizes[0], 1), tools.C_LOCALE)
-    template = template.replace(f"bs={tools.size_arg(step.sizes[0])}", "bs=<size>").replace(
-        "count=1", f"count=<{tools.size_arg(step.bytes_per_point)} / size>")
+    template = template.replace(f"bs={size_arg_from_bytes(step.sizes[0])}", "bs=<size>").replace(
+        "count=1", f"count=<{size_arg_from_bytes(step.bytes_per_point)} / size>")
     entry = sessions.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
                                     command=template, raw=[ctx.rel(name)])
     low, high = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("dd_sweeps", entry)],
-                   summary=f"{low['value']:.1f} MB/s at {tools.size_arg(low['block_size_bytes'])}, "
-                           f"{high['value']:.1f} MB/s at {tools.size_arg(high['block_size_bytes'])}")
+                   summary=f"{low['value']:.1f} MB/s at {size_arg_from_bytes(low['block_size_bytes'])}, "
+                           f"{high['value']:.1f} MB/s at {size_arg_from_bytes(high['block_size_bytes'])}")
 
 
 def _run_flashbench(ctx, step, argv_builder):
@@ -143,8 +138,8 @@ def run_flash_open_au(ctx, step):
                                    step.blocksize, command=tools.display(argv), raw=raw)
     high, low = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("flashbench_open_au", entry)],
-                   summary=f"{high['value']:.1f} MB/s at {tools.size_arg(high['block_size_bytes'])}, "
-                           f"{low['value']:.1f} MB/s at {tools.size_arg(low['block_size_bytes'])}")
+                   summary=f"{high['value']:.1f} MB/s at {size_arg_from_bytes(high['block_size_bytes'])}, "
+                           f"{low['value']:.1f} MB/s at {size_arg_from_bytes(low['block_size_bytes'])}")
 
 
 def run_flash_find_fat(ctx, step):
@@ -169,31 +164,26 @@ def run_f3probe(ctx, step):
 
 
 def run_fill(ctx, step):
-    dd = ctx.tool("dd")
+    name = f"{step.key}.json"
     span = step.span(ctx.device_bytes)
-    chunk = step.chunk_bytes(ctx.device_bytes)
-    blocks_per_chunk = chunk // step.bs
-    commands, details, offset = [], [], 0
-    while offset < span:
-        count = min(blocks_per_chunk, (span - offset) // step.bs)
-        commands.append(tools.dd_argv(dd, "write", ctx.device, step.bs, count, offset_blocks=offset // step.bs))
-        details.append(f"{offset / 1e9:.1f}/{span / 1e9:.1f} GB")
-        offset += count * step.bs
-    name = f"{step.key}.txt"
-    runs = _run_dd_series(ctx, name, commands, details)
-    points, written, seconds = [], 0, 0.0
-    for run in runs:
-        written += run["bytes"]
-        seconds += run["seconds"]
-        points.append({"written_gb": round(written / 1e9, 4), "value": round(run["mb_s"], 3),
-                       "seconds": round(seconds, 3)})
-    template = tools.display(tools.dd_argv(dd, "write", ctx.device, step.bs, blocks_per_chunk, offset_blocks=1),
-                             tools.C_LOCALE).replace("seek=1", "seek=<chunk start / 4M>")
-    entry = {"op": "write", "unit": "MB/s", "points": points, "command": template, "raw": [ctx.rel(name)]}
+    argv = tools.fill_argv(ctx.tool("fio"), ctx.device, span, step.bs, step.iodepth, step.key, step.log_ms, name)
+    (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
+    ctx.run_tool(argv, detail=f"{span / 1e9:.1f} GB", check_output=name)
+    job = next((j for j in fio_json.parse(_read(ctx.raw_dir / name))["jobs"] if j["op"] == "write"), None)
+    if job is None:
+        raise ValueError(f"fill: no write job in {name}")
+    log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
+    points = fio_bwlog.fill_points(log["samples"], total_bytes=job["io_bytes"],
+                                   total_seconds=job["runtime_ms"] / 1000.0, max_points=step.max_points)
+    if not points:
+        raise ValueError(f"fill: no bandwidth samples in {step.log_name}")
+    entry = {"op": "write", "unit": "MB/s", "points": points, "command": tools.display(argv),
+             "raw": [ctx.rel(name), ctx.rel(step.log_name)]}
     low = min(p["value"] for p in points)
+    written, seconds = points[-1]["written_gb"], points[-1]["seconds"]
     return Outcome(entries=[("fill", entry)],
                    summary=f"{points[0]['value']:.1f} MB/s at first, {low:.1f} MB/s lowest, "
-                           f"{written / 1e9:.1f} GB in {seconds:.0f} s")
+                           f"{written:.1f} GB in {seconds:.0f} s", rates={"write": written * 1e3 / seconds})
 
 
 RUNNERS = {FioStep: run_fio, DdStep: run_dd, DdSweepStep: run_dd_sweep, FlashAlignStep: run_flash_align,

@@ -11,6 +11,7 @@ import shlex
 import shutil
 import subprocess
 
+from ..core.units import size_arg_from_bytes
 from .errors import ToolMissingError
 
 # Command -> Debian package that installs it.
@@ -85,14 +86,6 @@ def display(argv, env=None):
     return f"{prefix} {text}" if prefix else text
 
 
-def size_arg(size_bytes):
-    """fio/dd size spelling: 1048576 -> '1M', 4096 -> '4K' (binary in both tools)."""
-    for suffix, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
-        if size_bytes % factor == 0 and size_bytes >= factor:
-            return f"{size_bytes // factor}{suffix}"
-    return str(size_bytes)
-
-
 def fio_argv(fio, target, job, output_path, name=None, offset=0):
     """One fio job in CrystalDiskMark's shape: direct, libaio, random data, JSON to output_path.
 
@@ -102,10 +95,10 @@ def fio_argv(fio, target, job, output_path, name=None, offset=0):
     """
     rw = {("SEQ", "read"): "read", ("SEQ", "write"): "write",
           ("RND", "read"): "randread", ("RND", "write"): "randwrite"}[(job.kind, job.op)]
-    argv = [fio, f"--name={name or job.key}", f"--filename={target}", f"--rw={rw}", f"--bs={size_arg(job.bs)}",
+    argv = [fio, f"--name={name or job.key}", f"--filename={target}", f"--rw={rw}", f"--bs={size_arg_from_bytes(job.bs)}",
             f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--direct=1", "--ioengine=libaio",
             "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting", "--thread",
-            f"--size={size_arg(job.size)}", f"--offset={offset}"]
+            f"--size={size_arg_from_bytes(job.size)}", f"--offset={offset}"]
     if job.op == "read":
         argv.append("--readonly")  # fio refuses to write in this job, whatever else is set
     if job.runtime:
@@ -120,14 +113,14 @@ def dd_argv(dd, op, device, bs, count, direct=True, offset_blocks=0):
     """dd write from /dev/zero to the device, or read from it to /dev/null, with O_DIRECT."""
     argv = [dd]
     if op == "write":
-        argv += ["if=/dev/zero", f"of={device}", f"bs={size_arg(bs)}", f"count={count}"]
+        argv += ["if=/dev/zero", f"of={device}", f"bs={size_arg_from_bytes(bs)}", f"count={count}"]
         if offset_blocks:
             argv.append(f"seek={offset_blocks}")
         if direct:
             argv.append("oflag=direct")
         argv.append("conv=notrunc")  # a test file on a filesystem keeps its size between runs
     else:
-        argv += [f"if={device}", "of=/dev/null", f"bs={size_arg(bs)}", f"count={count}"]
+        argv += [f"if={device}", "of=/dev/null", f"bs={size_arg_from_bytes(bs)}", f"count={count}"]
         if offset_blocks:
             argv.append(f"skip={offset_blocks}")
         if direct:
@@ -153,6 +146,16 @@ def flashbench_find_fat_argv(flashbench, device, out_path, erasesize, blocksize,
     # -f: the long spelling differs between flashbench versions (--find-fat, --findfat).
     return [flashbench, "-f", f"--fat-nr={fat_nr}", f"--erasesize={erasesize}", f"--blocksize={blocksize}",
             "-o", str(out_path), device]
+
+
+def fill_argv(fio, device, span, bs, iodepth, log_prefix, log_ms, output_path):
+    """A sequential write over `span` bytes from the card's start (direct I/O, fresh random data so a
+    compressing controller gains nothing), bandwidth averaged and logged every log_ms milliseconds
+    to <log_prefix>_bw.log (KiB/s), the summary as JSON to output_path."""
+    return [fio, f"--name={log_prefix}", f"--filename={device}", "--rw=write", f"--bs={size_arg_from_bytes(bs)}",
+            f"--iodepth={iodepth}", "--direct=1", "--ioengine=libaio", "--refill_buffers", "--zero_buffers=0",
+            "--thread", f"--size={span}", "--offset=0", f"--write_bw_log={log_prefix}", f"--log_avg_msec={log_ms}",
+            "--per_job_logs=0", "--output-format=json", f"--output={output_path}"]
 
 
 def f3probe_argv(f3probe, device):

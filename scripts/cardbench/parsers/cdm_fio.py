@@ -22,12 +22,17 @@ each with Read and Write; a run that lacks some (cut off) is an error naming its
 A run without a Configuration line uses the script's default Size (1024m) and says so
 (config["size_assumed"] = True). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
 from IOPS when IOPS was printed (result["from_iops"] = True).
+
+detect(text) -> SHAPED when a line is a cdm_fio.sh result line, else NOT_MINE (the script never
+prints its own name).
 """
 
 import re
 
+from ..core.units import size_label_from_bytes
 from ..errors import ParseError
-from .units import cdm_size_label, refuse_long_numbers
+from . import NOT_MINE, SHAPED
+from .numbers import refuse_long_numbers
 
 TOOL = "cdm_fio.sh"
 UNIT = "MiB/s"
@@ -96,10 +101,15 @@ def test_name(name, size):
         block = total
     elif block == "size/32":
         block = total // 32 if total else None
-    label = cdm_size_label(block) if block else None
+    label = size_label_from_bytes(block) if block else None
     if not label:
         return None
     return f"{kind}{label} Q{queue}T{threads}"
+
+
+def detect(text):
+    """SHAPED when a line, colours taken off, is a result line ("Sequential Read: 737MB/s IOPS=0")."""
+    return SHAPED if any(_RESULT.match(clean(line)) for line in text.splitlines()) else NOT_MINE
 
 
 def _new_run(line_no):

@@ -5,6 +5,7 @@ parse(text) -> {"tool": "CrystalDiskMark", "version": "8.0.4", "profile": "Defau
                 "mix_ratio": "Read 70%/Write 30%" | None,
                 "results": [{"test", "op": "read"|"write"|"mix", "mb_s", "iops", "latency_us", "line"}]}
 parse_all(text) -> [one dict per export] when several exports are pasted into one file.
+detect(text) -> NAMED (a "CrystalDiskMark 8.0.4" header), SHAPED (result lines only) or NOT_MINE.
 
 Figures are MB/s = 10^6 B/s as CrystalDiskMark prints them; IOPS and latency (µs, mean) are None
 when the version does not print them. Result lines:
@@ -20,8 +21,10 @@ differ from the [Read] section's is an error.
 
 import re
 
+from ..core.units import size_label_from_bytes
 from ..errors import ParseError
-from .units import refuse_long_numbers
+from . import NAMED, NOT_MINE, SHAPED
+from .numbers import refuse_long_numbers
 
 TOOL = "CrystalDiskMark"
 
@@ -43,17 +46,29 @@ _FOOTER = re.compile(r"^\s*+(Profile|Test|Date|OS|Mode|Time|Comment|Target)\s*+:
 _UNITS = {"KiB": 1024, "KB": 1024, "MiB": 1024**2, "MB": 1024**2, "GiB": 1024**3}
 
 
-def _label(size_bytes):
-    for suffix, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
-        if size_bytes % factor == 0:
-            return f"{size_bytes // factor}{suffix}"
-    return None
+_NAMED = re.compile(r"^\s*CrystalDiskMark \d")
+
+
+def detect(text):
+    """NAMED when a line starts "CrystalDiskMark <version>"; SHAPED when a line is a result line
+    of any version; else NOT_MINE."""
+    lines = text.splitlines()
+    if any(_NAMED.match(line) for line in lines):
+        return NAMED
+    if any(_OLD.match(line) or _NEW.match(line) for line in lines):
+        return SHAPED
+    return NOT_MINE
+
+
+def _test_name(kind, size, queue, threads):
+    label = size_label_from_bytes(size)
+    return f"{kind}{label} Q{int(queue)}T{int(threads)}" if label else None
 
 
 def _new_style(match):
     kind = "SEQ" if match.group("kind") in ("SEQ", "Sequential") else "RND"
     size = int(match.group("size")) * _UNITS[match.group("unit")]
-    return f"{kind}{_label(size)} Q{int(match.group('q'))}T{int(match.group('t'))}"
+    return _test_name(kind, size, match.group("q"), match.group("t"))
 
 
 def _old_style(match):
@@ -64,9 +79,7 @@ def _old_style(match):
         size = 128 * 1024  # CrystalDiskMark 5/6 "Seq Q32T1" used 128 KiB blocks
     else:
         size = 1024**2
-    queue = match.group("q") or match.group("qd") or "1"
-    threads = match.group("t") or "1"
-    return f"{kind}{_label(size)} Q{int(queue)}T{int(threads)}"
+    return _test_name(kind, size, match.group("q") or match.group("qd") or "1", match.group("t") or "1")
 
 
 def _split(text):
@@ -140,6 +153,8 @@ def _parse_one(first, lines, tool):
                 raise ParseError(tool, "a figure on this line is not a number", line=line_no, text=raw) from None
             if mb_s == 0:
                 continue  # subtest not run
+            if test is None:
+                raise ParseError(tool, "a block size of 0 (no CrystalDiskMark test has one)", line=line_no, text=raw)
             if (test, op) in found:
                 raise ParseError(tool, f"{test} {op} appears twice in one export", line=line_no, text=raw)
             found.add((test, op))

@@ -17,13 +17,16 @@ whole seconds ("…, 2 s, 20.7 MB/s": progress prints whole seconds, the final s
 decimals) that do not directly follow a "records out" line. dd's units are decimal:
 kB/s = 10^3 B/s, MB/s = 10^6 B/s. A summary whose bytes / seconds cannot round to the rate it
 prints (edited or corrupted) is an error naming the line and both figures.
+
+detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
 """
 
 import math
 import re
 
 from ..errors import ParseError
-from .units import number, refuse_long_numbers
+from . import NOT_MINE, SHAPED
+from .numbers import number, refuse_long_numbers
 
 TOOL = "dd"
 
@@ -39,6 +42,11 @@ _GNU_TAIL = re.compile(
     r"(?P<unit>[kKMGT]?B/s)\s*+$")
 _BSD = re.compile(rf"^\s*(?P<bytes>\d+) bytes transferred in (?P<seconds>{_NUM}) secs \((?P<rate>\d+) bytes/sec\)\s*$")
 _RECORDS = re.compile(r"(^|\s)\d+\+\d+(\s|$)")
+
+
+def detect(text):
+    """SHAPED when a line is a dd summary (coreutils in any language, or BSD)."""
+    return SHAPED if any(_GNU_TAIL.search(line) or _BSD.match(line) for line in text.splitlines()) else NOT_MINE
 
 
 def parse(text):

@@ -12,12 +12,14 @@ parse(text) -> {
               --destructive; f3 prints binary units as "MB/s" = 2^20 B/s; value in MB/s = 10^6 B/s)
     "version": "8.0" | None,
 }
+detect(text) -> NAMED (the "F3 probe 8.0" banner), SHAPED (a verdict line) or NOT_MINE.
 """
 
 import re
 
 from ..errors import ParseError
-from .units import MAX_DIGITS, refuse_long_numbers
+from . import NAMED, NOT_MINE, SHAPED
+from .numbers import MAX_DIGITS, refuse_long_numbers
 
 TOOL = "f3probe"
 
@@ -32,6 +34,16 @@ _PROBE_TIME = re.compile(r"^Probe time:(.+)$")  # parse_duration() strips: a laz
 _VERSION = re.compile(r"^F3 probe (\S+)")
 
 BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4, "PB": 1024**5}
+
+
+def detect(text):
+    """NAMED when a line starts "F3 probe <version>"; SHAPED when a line is a verdict; else NOT_MINE."""
+    lines = text.splitlines()
+    if any(_VERSION.match(line) for line in lines):
+        return NAMED
+    if any(_VERDICT_GOOD.match(line) or _VERDICT_DAMAGED.match(line) or _VERDICT_FAKE.match(line) for line in lines):
+        return SHAPED
+    return NOT_MINE
 
 
 def parse_duration(text):

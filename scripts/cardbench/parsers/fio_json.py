@@ -23,6 +23,7 @@ histogram bins when present, else the I/O-weighted mean of the threads' percenti
 approximation).
 
 parse_all(text) -> [parse result, ...] for text holding several fio JSON documents in a row.
+detect(text) -> NAMED for text holding fio JSON, else NOT_MINE.
 """
 
 import bisect
@@ -31,8 +32,8 @@ import math
 import re
 
 from ..errors import ParseError
-from . import safejson
-from .units import cdm_size_label
+from ..core.units import size_label_from_bytes
+from . import NAMED, NOT_MINE, safejson
 
 TOOL = "fio"
 
@@ -48,6 +49,13 @@ RW_KINDS = {
 }
 
 PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
+
+
+def detect(text):
+    """NAMED when the text holds fio's "fio version" key and a line opening a JSON object."""
+    if '"fio version"' in text and any(line.lstrip().startswith("{") for line in text.splitlines()):
+        return NAMED
+    return NOT_MINE
 
 
 def parse(text):
@@ -300,7 +308,7 @@ def _entries(group, options, line):
         else:  # fio before 3.x reports only "bw" in KiB/s
             bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
         bs = read_bs if op == "read" else write_bs
-        label = cdm_size_label(bs) if bs else None
+        label = size_label_from_bytes(bs) if bs else None
         out.append({
             "name": name,
             "rw": rw,

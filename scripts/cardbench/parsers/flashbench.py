@@ -15,12 +15,16 @@ command lines ("$ ./flashbench …") and a "^C" line are allowed; any other line
 
 An --open-au sweep is `interrupted` when the text holds "^C" or, if the caller passes
 smallest_block_bytes (the -b of the command), when the last row is above that size.
+
+detect(text) -> SHAPED when a line is a row of any of the three, else NOT_MINE.
 """
 
 import re
 
+from ..core.units import bytes_from_size_text
 from ..errors import ParseError
-from .units import binary_size, refuse_long_numbers
+from . import NOT_MINE, SHAPED
+from .numbers import refuse_long_numbers
 
 TOOL = "flashbench"
 
@@ -40,6 +44,15 @@ _SIZE = r"\d++(?:\.\d++)?+(?:[KMG]iB|B)"
 # flashbench prints rates in 7 characters, so a fast one loses its "s": "1.462G/".
 _RATE = re.compile(r"^(\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)([BKMG])/s?$")
 _ROW = re.compile(rf"^({_SIZE})\s++(.*)$")
+
+
+def detect(text):
+    """SHAPED when a line is an -a row ("align …", "Aligned @ …") or an --open-au / -f row."""
+    for line in text.splitlines():
+        if (_ALIGN_NEW.match(line.replace("\t", " ").strip()) or _ALIGN_OLD.match(line.strip())
+                or _ROW.match(line.strip())):
+            return SHAPED
+    return NOT_MINE
 
 
 def _ns(value, unit):
@@ -106,7 +119,10 @@ def _rows(text, what):
             values.append(round(float(rate.group(1)) * RATE_MB_S[rate.group(2)], 6))
         if not values:
             raise ParseError(TOOL, "row has a block size but no figure (cut off?)", line=number_, text=line)
-        rows.append((number_, binary_size(match.group(1)), values, line))
+        size = bytes_from_size_text(match.group(1))
+        if size is None:
+            raise ParseError(TOOL, f"block size {match.group(1)} is beyond any card", line=number_, text=line)
+        rows.append((number_, size, values, line))
     if not rows:
         raise ParseError(TOOL, f"no flashbench {what} rows found", line=None)
     return rows

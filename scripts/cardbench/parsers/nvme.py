@@ -12,13 +12,16 @@ Temperatures appear as "41 C", "48 C (321 Kelvin)", "41°C (314 Kelvin)", "41 °
 number (id-ctrl wctemp/cctemp, JSON). When a Kelvin figure is printed it wins, converted as
 nvme-cli does (°C = K - 273); °F alone is converted to °C and rounded to 0.1.
 Thresholds that the card leaves at 0 (not reported) are left out.
+
+detect(text) -> SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal
+threshold, else NOT_MINE (JSON output is read only when --format nvme says so).
 """
 
 import json
 import re
 
 from ..errors import ParseError
-from . import safejson
+from . import NOT_MINE, SHAPED, safejson
 
 TOOL = "nvme"
 
@@ -31,6 +34,14 @@ _KV = re.compile(r"^\s*+([A-Za-z_][\w .\-]*+)\s*+:\s?(.*)$")
 # run of digits.
 _NUMBER = r"(?<!\d)(?<!\d\.)(-?\d++(?:\.\d++)?+)"
 _THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
+
+
+def detect(text):
+    """SHAPED when a line is id-ctrl's or smart-log's heading, or names a thermal threshold."""
+    for line in text.splitlines():
+        if "NVME Identify Controller" in line or "Smart Log for NVME" in line or _THRESHOLD.search(line):
+            return SHAPED
+    return NOT_MINE
 
 
 def temperature_c(text):

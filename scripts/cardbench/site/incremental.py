@@ -21,11 +21,13 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from .aggregate import aggregate
-from ..card.cardfile import SUMS_NAME, LoadedCard, load_card
+from ..card.checksums import SUMS_NAME
+from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
-from ..card.validate import Finding, check_card, cross_card_findings
+from ..card.findings import Finding
+from ..card.validate import check_card, cross_card_findings
 
 CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)

@@ -6,16 +6,23 @@ at thousands of cards that costs far more than doing the same work here once per
 (the aggregation cache keeps it). Templates then place ready values into the page.
 """
 
+import html
 import json
 import math
+import re
 
 from ..core.units import RATE_TO_MB_S, size_arg_from_bytes
+from .chartmodel import (MB_PER_MIB, chart, curve_table, mib_of, rate_cell, runs_table, runs_used,
+                         split_by_group, subtests_figure, with_mib_curves)
+from .gridmodel import grid_model
 
 DASH = "–"
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
-DEFAULT_MEMBERS = 8
+# Members a suite's chart shows on load (one bar row per card; compare.js has the same number and says
+# on the page when a suite has more).
+DEFAULT_MEMBERS = 12
 
 
 # --- formatting ---------------------------------------------------------------------------------
@@ -65,38 +72,34 @@ def figure_json(figure):
     return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
 
 
-def _upper_first(text):
-    return text[:1].upper() + text[1:]
+def raw_link(ref):
+    """A raw file a figure comes from: its name and its path under data/ (the site serves it there)."""
+    return {"name": ref.rsplit("/", 1)[-1], "path": ref}
+
+
+# A reviewer's table marks a test it did not run with dashes ("----- MB/s").
+_PLACEHOLDER = re.compile(r"^\s*-{2,}\s*(?:[A-Za-z/%µ]+\s*)?$")
+NOT_MEASURED = "not measured"
+
+
+def shown_value(text):
+    """A reviewer's table value as read: dash placeholders say 'not measured'."""
+    return NOT_MEASURED if isinstance(text, str) and _PLACEHOLDER.match(text) else text
 
 
 # --- figures ------------------------------------------------------------------------------------
 
-def session_runs_figure(session):
-    """Every run of a session's bandwidth subtests, one bar trace per run."""
-    subs = [s for s in session["subtests"] if s["kind"] == "fio" and s.get("mb_s")]
+def session_chart(session, session_dom_id):
+    """Every subtest of a session measured as a rate: mean, min–max and each run; the runs as a table."""
+    subs = [s for s in session["subtests"] if s.get("mb_s")]
     if not subs:
         return None
-    labels = [f"{s['test']} {_upper_first(s['op'])}" for s in subs]
-    runs = max(len(s["runs"]) for s in subs)
-    traces = [{"type": "bar", "orientation": "h", "name": f"Run {i + 1}",
-               "x": [s["mb_s"]["runs"][i] if i < len(s["mb_s"]["runs"]) else "" for s in subs], "y": labels,
-               "hovertemplate": "%{y}: %{x:.1f} MB/s<extra>%{fullData.name}</extra>"} for i in range(runs)]
-    layout = {"barmode": "group", "height": 110 + len(labels) * (14 + 4 * runs),
-              "xaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"},
-              "yaxis": {"autorange": "reversed", "automargin": True}, "legend": {"title": {"text": "Run"}}}
-    return {"data": traces, "layout": layout}
-
-
-def dd_runs_figure(session):
-    """Every dd run of a session, read and write, one bar per run."""
-    subs = [s for s in session["subtests"] if s["kind"] == "dd" and s.get("mb_s")]
-    if not subs:
-        return None
-    traces = [{"type": "bar", "name": f"{s['test']} {s['op']}", "x": [f"Run {i + 1}" for i in range(len(s["runs"]))],
-               "y": s["mb_s"]["runs"], "hovertemplate": "%{x}: %{y:.1f} MB/s<extra>%{fullData.name}</extra>"}
-              for s in subs]
-    return {"data": traces, "layout": {"barmode": "group", "height": 340,
-                                       "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}}
+    figure = subtests_figure(subs, plot_text)
+    runs = max(len(s["mb_s"]["runs"]) for s in subs)
+    note = ("Bars: the mean of each subtest; whiskers: its slowest and fastest run; dots: every run"
+            + (f" ({runs} per subtest)" if runs > 1 else "") + ".")
+    return chart(f"{session_dom_id}-runs", f"Every subtest, {session['label']}", figure, note,
+                 runs_table(subs, num, raw_link))
 
 
 def _log_ticks(powers):
@@ -115,7 +118,8 @@ def sweeps_figure(card):
             direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
             traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{prefix}dd {sweep['op']}{direct}",
                            "x": [p["block_size_bytes"] for p in sweep["points"]],
-                           "y": [p["value"] * factor for p in sweep["points"]]})
+                           "y": [p["value"] * factor for p in sweep["points"]],
+                           "meta": {"group": "sequential", "rate": True, "raw": sweep.get("raw") or []}})
         for au in s.get("flashbench_open_au") or []:
             count = int(au["open_au"])
             name = f"{prefix}flashbench {au['mode']}, {count} open AU{'s' if count > 1 else ''}"
@@ -123,16 +127,28 @@ def sweeps_figure(card):
                 name += f", {size_arg_from_bytes(au['erase_size_bytes'])} AU"
             if au.get("interrupted"):
                 name += " (stopped early)"
+            # Evidence of an open-AU finding: the count that holds and the one that collapses.
+            line = {"dash": "dot" if au["mode"] == "random" else "solid"}
+            for f in card.get("findings") or []:
+                if (f["id"] == f"open_aus_{au['mode']}" and f["session"] == s.get("id")
+                        and f.get("erase_size_bytes") in (None, au.get("erase_size_bytes"))):
+                    if count == f["value"]:
+                        name, line["width"] = name + " (holds)", 3
+                    elif count == f.get("collapses_at"):
+                        name, line["width"] = name + " (collapses)", 3
             traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
                            "x": [p["block_size_bytes"] for p in au["points"]], "y": [p["value"] for p in au["points"]],
-                           "line": {"dash": "dot" if au["mode"] == "random" else "solid"}})
+                           "line": line,
+                           "meta": {"group": "random" if au["mode"] == "random" else "sequential", "rate": True,
+                                    "raw": au.get("raw") or []}})
         for table in s.get("flashbench_find_fat") or []:
             rows = table["rows"]
             for c in range(max((len(r["values"]) for r in rows), default=0)):
                 picked = [r for r in rows if c < len(r["values"])]
                 traces.append({"type": "scatter", "mode": "lines", "name": f"{prefix}find-fat, erase block {c + 1}",
                                "x": [r["block_size_bytes"] for r in picked], "y": [r["values"][c] for r in picked],
-                               "line": {"width": 1}})
+                               "line": {"width": 1},
+                               "meta": {"group": "find-fat", "rate": True, "raw": table.get("raw") or []}})
     if not traces:
         return None
     ticks, labels = _log_ticks(range(9, 33))
@@ -159,16 +175,26 @@ def align_figure(card):
             label = plot_text(s["label"])
             if delay:
                 traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}: access time", "x": x,
-                               "y": delay})
+                               "y": delay, "meta": {"raw": scan.get("raw") or []}})
             if diff:
                 traces.append({"type": "scatter", "mode": "lines+markers",
-                               "name": f"{label}: diff (on − mean of pre, post)", "x": x, "y": diff})
+                               "name": f"{label}: diff (on − mean of pre, post)", "x": x, "y": diff,
+                               "meta": {"raw": scan.get("raw") or []}})
     if not traces:
         return None
     ticks, labels = _log_ticks(range(10, 37, 2))
     layout = {"height": 380, "xaxis": {"type": "log", "title": {"text": "Alignment (bytes)"}, "tickvals": ticks,
                                        "ticktext": labels},
               "yaxis": {"title": {"text": "µs"}, "rangemode": "tozero"}}
+    # Evidence of the page-size and erase-block findings: a line at each boundary (shapes take data
+    # values on a log axis, annotations its log10).
+    marks = [f for f in card.get("findings") or [] if f["id"] in ("page_size", "erase_block")]
+    if marks:
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": f["value"], "x1": f["value"],
+                             "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}} for f in marks]
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": math.log10(f["value"]), "y": 1, "yanchor": "top",
+                                  "xanchor": "left", "xshift": 3, "showarrow": False,
+                                  "text": plot_text(f"{f['label'].split(' (')[0]}: {f['text']}")} for f in marks]
     return {"data": traces, "layout": layout}
 
 
@@ -180,28 +206,54 @@ def fill_figure(card):
             factor = RATE_TO_MB_S[fill["unit"]]
             traces.append({"type": "scatter", "mode": "lines", "name": f"{plot_text(s['label'])}: {fill['op']}",
                            "x": [p["written_gb"] for p in fill["points"]],
-                           "y": [p["value"] * factor for p in fill["points"]]})
+                           "y": [p["value"] * factor for p in fill["points"]],
+                           "meta": {"rate": True, "raw": fill.get("raw") or []}})
     if not traces:
         return None
-    return {"data": traces, "layout": {"height": 380, "xaxis": {"title": {"text": "GB written (10⁹ bytes)"}},
-                                       "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}}
+    layout = {"height": 380, "xaxis": {"title": {"text": "GB written (10⁹ bytes)"}},
+              "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}
+    # Evidence of the SLC-cache finding: where the change point puts the cache's end.
+    ends = [f for f in card.get("findings") or [] if f["id"] == "slc_cache"]
+    if ends:
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": f["value"] / 1e9,
+                             "x1": f["value"] / 1e9, "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}
+                            for f in ends]
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": f["value"] / 1e9, "y": 1, "yanchor": "top",
+                                  "xanchor": "left", "xshift": 3, "showarrow": False,
+                                  "text": plot_text(f"SLC cache ends: {f['text']}")} for f in ends]
+    return {"data": traces, "layout": layout}
 
 
 # --- tables -------------------------------------------------------------------------------------
 
+def _recorded(s):
+    """The unit a subtest was recorded in, and its mean as recorded when that is not MB/s."""
+    if not s.get("mb_s"):
+        return s["unit"]
+    return "MB/s" if s["unit"] == "MB/s" else f"{num(s['mean'])} {s['unit']}"
+
+
 def stats_rows(subtests):
-    """Per-subtest statistics in MB/s, with the recorded unit beside."""
+    """Per-subtest statistics in MB/s and MiB/s, with the recorded unit beside."""
     rows = []
     for s in subtests:
         m = s.get("mb_s")
-        shown = m if m else s
-        recorded = ("MB/s" + (f"; as recorded: {num(s['mean'])} {s['unit']}" if s["unit"] != "MB/s" else "")
-                    if m else s["unit"])
-        rows.append({"name": f"{s['test']} {s['op']}", "raw": s.get("raw") or [], "count": s["count"],
-                     "excluded": len(s.get("excluded_runs") or []), "mean": num(shown["mean"]),
-                     "min": num(shown["min"]), "max": num(shown["max"]), "std": num(shown["std"]),
-                     "recorded": recorded})
+        mib = mib_of(s) if m else None
+        cells = ({k: rate_cell(m[k], mib[k], num) for k in ("mean", "min", "max", "std")} if m
+                 else {k: {"text": num(s[k])} for k in ("mean", "min", "max", "std")})
+        rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
+                     "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
+                     "unit": s["unit"], "recorded": _recorded(s), **cells})
     return rows
+
+
+def basis_text(pick):
+    """What a headline figure is the mean of, for readers."""
+    return pick.get("basis") or pick.get("from") or ""
+
+
+def _headline_mib(pick):
+    return pick.get("mib_s") if pick.get("mib_s") is not None else pick["mb_s"] * MB_PER_MIB
 
 
 def claimed_rows(card):
@@ -213,14 +265,16 @@ def claimed_rows(card):
                                   ("Sequential write", claimed.get("write_mb_s"), headline.get("seq_write")),
                                   ("Random 4K read, Q1T1", None, headline.get("rnd4k_read")),
                                   ("Random 4K write, Q1T1", None, headline.get("rnd4k_write"))):
-        row = {"name": name, "claim": f"{num(claim)} MB/s" if claim else DASH,
-               "measured": num(measured["mb_s"]) if measured else None,
+        row = {"name": name, "claim": rate_cell(claim, claim * MB_PER_MIB, num) if claim else None,
+               "measured": rate_cell(measured["mb_s"], _headline_mib(measured), num) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
-            row["by"] = measured["from"] + (f" (recorded in {measured['unit']}: {num(measured['mean'])})"
-                                            if measured["unit"] != "MB/s" else "")
+            unit = measured.get("unit")
+            row["by"] = basis_text(measured) + (f" (recorded in {unit}: {num(measured['mean'])})"
+                                                if unit and unit != "MB/s" and measured.get("mean") is not None
+                                                else "")
         else:
-            row["by"] = "not measured"
+            row["by"] = NOT_MEASURED
         rows.append(row)
     return rows
 
@@ -230,9 +284,65 @@ def class_check_rows(card):
     for check in card.get("class_checks") or []:
         parts = [{"what": p["what"], "need": whole(p["need"]), "unit": p["unit"],
                   "measured": f"{num(p['measured'])} {p['unit']}" if p["measured"] else DASH,
-                  "meets": p["meets"], "from": p["from"]} for p in check["parts"]]
+                  "meets": p["meets"], "from": p.get("basis") or p.get("from"), "derived": p.get("derived")}
+                 for p in check["parts"]]
         out.append({"marking": check["marking"], "parts": parts})
     return out
+
+
+# --- curves: the card's line charts, split so each reads on its own -------------------------------
+
+SWEEP_GROUPS = [
+    ("sequential", "chart-sweeps", "Sequential writes by block size",
+     "dd's direct writes and flashbench --open-au, one line per run. flashbench M/s and dd MB/s are both "
+     "10⁶ bytes/s; block sizes are binary (K = 1024 bytes)."),
+    ("random", "chart-sweeps-random", "Random writes by block size (flashbench --open-au --random)",
+     "Dotted: writes at random places inside the open allocation units. When the number of open units passes "
+     "what the card keeps open, speed collapses."),
+    ("find-fat", "chart-find-fat", "flashbench -f: write speed in consecutive erase blocks",
+     "One line per erase block; a slower first block hints at a region the card treats specially."),
+]
+
+
+def _sources(traces):
+    """Raw files behind a chart's traces, one entry per file, named with the lines it backs."""
+    backs = {}
+    for trace in traces:
+        for ref in (trace.get("meta") or {}).get("raw") or []:
+            backs.setdefault(ref, []).append(html.unescape(trace["name"]))
+    return [{"name": "every line" if len(names) == len(traces) > 1 else "; ".join(names), "raw": [raw_link(ref)]}
+            for ref, names in backs.items()]
+
+
+def _curve_chart(chart_id, title, figure, note, x_head, x_text, y_head=None, rate=True):
+    traces = [t for t in figure["data"] if isinstance(t.get("x"), list) and isinstance(t.get("y"), list)
+              and "meta" in t]
+    named = [dict(t, name=html.unescape(t["name"])) for t in traces]
+    table = curve_table(named, x_head, x_text, num, y_head, rate)
+    if rate:
+        with_mib_curves(figure)
+    return chart(chart_id, title, figure, note, table, _sources(traces))
+
+
+def curve_charts(card):
+    """Throughput by block size (split by kind), the alignment scan and sustained fills."""
+    charts = []
+    sweeps = sweeps_figure(card)
+    if sweeps:
+        parts = split_by_group(sweeps, [g for g, *_ in SWEEP_GROUPS])
+        for group, chart_id, title, note in SWEEP_GROUPS:
+            if group in parts:
+                charts.append(_curve_chart(chart_id, title, parts[group], note, "Block size",
+                                           size_arg_from_bytes))
+    align = align_figure(card)
+    if align:
+        charts.append(_curve_chart("chart-align", "flashbench -a: access time by alignment", align,
+                                   "A step in access time at an alignment hints at the page or erase block size.",
+                                   "Alignment", size_arg_from_bytes, "µs", rate=False))
+    fill = fill_figure(card)
+    if fill:
+        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", num))
+    return charts
 
 
 # --- the page -----------------------------------------------------------------------------------
@@ -240,42 +350,77 @@ def class_check_rows(card):
 IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
             "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "host", "reader", "conditions", "target", "tools",
-                 "source", "notes", "headline", "nvme", "f3probe", "raw"]
+                 "source", "notes", "nvme", "f3probe"]
+
+
+def card_description(card):
+    """One sentence for search results and link previews: the headline figures and where they come from."""
+    headline = card.get("headline") or {}
+    parts = []
+    for key, name in (("seq_read", "sequential read"), ("seq_write", "write")):
+        pick = headline.get(key)
+        if pick:
+            parts.append(f"{name} {num(pick['mb_s'])} MB/s")
+    sessions = len(card["sessions"])
+    text = f"{card['title']} benchmarks"
+    if parts:
+        text += ": " + ", ".join(parts)
+    text += f"; {sessions} session{'s' if sessions != 1 else ''} charted, figures from {card['source']['name']}."
+    return text
 
 
 def card_page(card):
     """Everything a card page shows, from the card's aggregated JSON."""
     page = {k: card[k] for k in IDENTITY if k in card}
+    page["description"] = card_description(card)
     page["claimed_note"] = (card.get("claimed") or {}).get("note")
     page["claimed_rows"] = claimed_rows(card)
     page["class_checks"] = class_check_rows(card)
+    page["grid"] = grid_model(card, num)
     sessions = []
     for s in card["sessions"]:
         shown = {k: s[k] for k in SESSION_SHOWN if k in s}
-        shown["runs_figure"] = figure_json(session_runs_figure(s))
-        shown["dd_figure"] = figure_json(dd_runs_figure(s))
+        dom_id = f"session-{s['id']}"
+        shown["dom_id"] = dom_id
+        shown["headline"] = [dict(row, value=NOT_MEASURED if row.get("measured") is False else shown_value(row.get("value")))
+                             for row in s.get("headline") or []]
+        shown["chart"] = session_chart(s, dom_id)
         shown["stats"] = stats_rows(s["subtests"])
+        shown["raw"] = [raw_link(r) for r in s.get("raw_files") or s.get("raw") or []]
         sessions.append(shown)
     page["sessions"] = sessions
-    page["figures"] = {"sweeps": figure_json(sweeps_figure(card)), "align": figure_json(align_figure(card)),
-                       "fill": figure_json(fill_figure(card))}
+    page["curves"] = curve_charts(card)
     return page
 
 
 HEADLINE_KEYS = ["seq_read", "seq_write", "rnd4k_read", "rnd4k_write"]
+# What a card measured without repeated runs, as the leaderboard names it in place of a run count.
+MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
+                    ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"),
+                    ("headline", "reviewer's table")]
 
 
-def leader_row(row):
-    """A leaderboard row as the home page shows it."""
+def measured_instead(card):
+    """What a card without repeated runs was measured with, as text ('' when it has runs or nothing)."""
+    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])]
+    return ", ".join(dict.fromkeys(kinds))
+
+
+def leader_row(row, card=None):
+    """A leaderboard row as the home page shows it. `card`: the card's aggregated JSON, for what a card
+    measured with no repeated runs."""
     cells = []
     for key in HEADLINE_KEYS:
         pick = row.get(key)
-        cells.append({"value": pick["mb_s"], "text": num(pick["mb_s"]), "from": pick["from"]} if pick else None)
+        cells.append({"value": pick["mb_s"], "text": num(pick["mb_s"]), "from": basis_text(pick)} if pick else None)
     claimed = row.get("claimed") or {}
+    seq_read = row.get("seq_read")
+    runs = row.get("run_count", row.get("runs"))
     return {"slug": row["slug"], "title": row["title"], "brand": row["brand"], "bus": row["bus"],
             "form_factor": row["form_factor"], "markings": row["markings"], "cells": cells,
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
-            "runs": row["runs"], "source": row["source"]}
+            "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
+            "instead": measured_instead(card) if not runs else "", "source": row["source"]}
 
 
-__all__ = ["card_page", "leader_row", "num", "figure_json"]
+__all__ = ["card_page", "leader_row", "num", "figure_json", "measured_instead", "shown_value"]

@@ -4,7 +4,8 @@
     site/leaderboard.json  the home page's rows, figures formatted, and its filter values
     site/compare.json      the comparison page's suites with a few members by name, and the cards
                            it draws first (their JSON is preloaded)
-    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API)
+    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API; fields in
+                           docs/card-json.md)
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
@@ -24,10 +25,10 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .aggregate import KNOWN_SUITES
-from ..card.cardfile import atomic_write_text
+from .suites import KNOWN_SUITES
+from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
-from ..card.validate import raw_type_allowed
+from ..card.raw_files import raw_type_allowed
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
@@ -40,7 +41,7 @@ def dumps(value):
 def card_parts(card_json, row, members):
     """Everything one card contributes, as text. `row`: its leaderboard row; `members`: suite id →
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
-    shown = leader_row(row)
+    shown = leader_row(row, card_json)
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
@@ -77,7 +78,7 @@ def site_texts(parts):
         head = dumps({"id": suite["id"], "name": suite["name"], "subtests": subtests})
         suites.append(head[:-1] + ',"cards":[' + ",".join(p["members"][suite["id"]] for p in chosen) + "]}")
         embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
-        summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "count": len(chosen),
+        summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "card_count": len(chosen),
                         "members": [{"slug": p["slug"], "title": p["title"]} for p in embedded]})
     # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
     drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))

@@ -1,6 +1,5 @@
-"""Number and size spellings shared by the parsers."""
+"""Numbers as the tools print them, and a guard against numbers no tool prints."""
 
-import math
 import re
 
 from ..errors import ParseError
@@ -10,11 +9,7 @@ from ..errors import ParseError
 MAX_DIGITS = 100
 _LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # starts only where a run of digits starts
 
-_SIZE = re.compile(r"^(\d++(?:\.\d++)?+)\s*+([KMGT]i?B|B)?+$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
-
-BINARY = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3, "GIB": 1024**3,
-          "T": 1024**4, "TIB": 1024**4}
 
 
 def number(text):
@@ -42,20 +37,3 @@ def refuse_long_numbers(text, tool, newline_only=False):
     left = max(begin, start - 40)  # the digits come within 40 characters of `start`
     shown = ("…" if left > begin else "") + text[left:start + 40] + "…"
     raise ParseError(tool, f"a number of more than {MAX_DIGITS} digits; not {tool} output", line=line, text=shown)
-
-
-def binary_size(text):
-    """'4MiB', '512KiB', '1.5GiB', '512B' (flashbench: binary units) as bytes; None when not a size."""
-    match = _SIZE.match(text.strip())
-    if not match or not math.isfinite(float(match.group(1))):
-        return None
-    unit = (match.group(2) or "").upper()
-    return int(round(float(match.group(1)) * BINARY[unit]))
-
-
-def cdm_size_label(size_bytes):
-    """CrystalDiskMark's block-size label: 4096 -> '4K', 1 MiB -> '1M', 1 GiB -> '1G'; None if not whole KiB."""
-    for suffix, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
-        if size_bytes >= factor and size_bytes % factor == 0:
-            return f"{size_bytes // factor}{suffix}"
-    return None

@@ -1,0 +1,62 @@
+"""Card data as YAML text in the house layout: a new card file, one more session appended to an
+existing one (earlier bytes unchanged), and single values for templates."""
+
+import yaml
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Block style for mappings, flow style for lists of plain numbers (runs stay on one line)."""
+
+    def represent_list(self, data):
+        flow = bool(data) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_BlockDumper.add_representer(list, _BlockDumper.represent_list)
+
+
+def dump_yaml(data):
+    """YAML text in the house layout: key order kept, unicode as is, wide lines."""
+    return yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=110,
+                     default_flow_style=False)
+
+
+def yaml_scalar(value):
+    """One value as single-line YAML: text always double-quoted (escapes included), numbers and
+    booleans plain, lists in flow style. For templates, where pasting text would be unsafe."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(yaml_scalar(item) for item in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        text = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=2**30)
+    elif isinstance(value, (bool, int, float)):
+        text = yaml.safe_dump(value, allow_unicode=True, width=2**30)
+    else:
+        raise TypeError(f"cannot write a {type(value).__name__} as a YAML scalar")
+    text = text.strip()
+    return text[:-4].rstrip() if text.endswith("\n...") else text
+
+
+def new_card_text(card, header="# yaml-language-server: $schema=../schema/card.schema.json\n"):
+    """Full text of a new card file."""
+    return header + dump_yaml(card)
+
+
+def append_session_text(existing_text, session):
+    """Text of a card file with one more session at the end; earlier bytes unchanged.
+
+    The card's 'sessions' list must be the file's last top-level key (as written by this module);
+    an empty 'sessions: []' is replaced by a block list.
+    """
+    block = dump_yaml([session])
+    block = "".join("  " + line if line.strip() else line for line in block.splitlines(True))
+    text = existing_text if existing_text.endswith("\n") else existing_text + "\n"
+    lines = text.splitlines(True)
+    last_key = max((i for i, line in enumerate(lines) if line[:1] not in (" ", "#", "-", "\n", "")), default=None)
+    if last_key is None or not lines[last_key].startswith("sessions:"):
+        raise ValueError("'sessions:' is not the last top-level key of the card file; cannot append safely")
+    if lines[last_key].strip() == "sessions: []":
+        lines[last_key] = "sessions:\n"
+        text = "".join(lines)
+    return text + block

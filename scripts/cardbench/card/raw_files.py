@@ -1,0 +1,112 @@
+"""Rules on data/raw/: the raw tool outputs a card names (inside data/raw, of a type served as text,
+present, recorded in SHA256SUMS with the same hash), and the files there that no card names."""
+
+from pathlib import Path
+
+from ..core.paths import RAW_TYPES, raw_refs
+from ..errors import CardFileError
+from .checksums import SUMS_NAME, read_sha256sums, sha256_file
+from .findings import file_finding
+from .walk import sessions_of
+from .wording import shorten
+
+RAW_SKIPPED = ".tmp"  # still being written by the collector or importer; git ignores them
+
+
+def raw_type_allowed(name):
+    """True when a raw file's name ends in one of RAW_TYPES (in any case: web servers map types so)."""
+    return Path(name).suffix.lower() in RAW_TYPES
+
+
+def raw_references(check):
+    """The card rule on every raw path its sessions name (a CardCheck, as in rules.py)."""
+    slug = check.data.get("slug") if isinstance(check.data.get("slug"), str) else None
+    raw_root = (check.data_dir / "raw").resolve()
+    sums_cache = {}
+    hashes = {}
+    for index, session in sessions_of(check.card):
+        for path, raw in raw_refs(session):
+            place = ("sessions", index) + path
+            parts = raw.split("/")
+            if any(part in ("", ".", "..") for part in parts):
+                check.add(place, f"raw path '{shorten(raw)}' has an empty, '.' or '..' part", "raw-path")
+                continue
+            target = (check.data_dir / raw).resolve()
+            if raw_root not in target.parents:
+                check.add(place, f"raw path '{shorten(raw)}' leads outside data/raw", "raw-path")
+                continue
+            if not raw_type_allowed(raw):
+                check.add(place, f"raw file data/{raw} is not of a type the site serves as text; raw files end "
+                                 f"in {', '.join(RAW_TYPES)}", "raw-type")
+                continue
+            if not target.is_file():
+                check.add(place, f"raw file data/{raw} is missing", "raw-present")
+                continue
+            folder = parts[1]
+            if slug and folder != slug:
+                check.add(place, f"raw file is in data/raw/{folder}/, not this card's data/raw/{slug}/",
+                          "raw-folder", "warning")
+            _raw_hash(check, place, raw, folder, "/".join(parts[2:]), target, sums_cache, hashes)
+
+
+def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
+    """The raw file's SHA-256 against its line in data/raw/<folder>/SHA256SUMS (each read once per card)."""
+    if folder not in sums_cache:
+        sums_path = check.data_dir / "raw" / folder / SUMS_NAME
+        if not sums_path.is_file():
+            sums_cache[folder] = None
+            check.add(place, f"data/raw/{folder}/{SUMS_NAME} is missing, so raw files are not checked "
+                             f"against their hashes", "raw-hash", "warning")
+        else:
+            try:
+                sums_cache[folder] = read_sha256sums(sums_path)
+            except CardFileError as exc:
+                sums_cache[folder] = None
+                check.add(place, f"data/raw/{folder}/{SUMS_NAME} line {exc.line}: {exc.message}", "raw-hash")
+    sums = sums_cache[folder]
+    if sums is None:
+        return
+    if name not in sums:
+        check.add(place, f"data/{raw} is not listed in data/raw/{folder}/{SUMS_NAME}", "raw-hash")
+        return
+    if target not in hashes:
+        hashes[target] = sha256_file(target)
+    expected, line = sums[name]
+    if hashes[target] != expected:
+        check.add(place, f"data/{raw} has sha256 {hashes[target][:16]}…, but data/raw/{folder}/{SUMS_NAME} "
+                         f"line {line} says {expected[:16]}…; the file changed after it was recorded", "raw-hash")
+
+
+def raw_file_findings(path, data_dir, named, sums_cache):
+    """Findings for one file under data_dir/raw/. It must lie in the folder of an existing card and be
+    of a raw type (or be that folder's SHA256SUMS); one that no checked card names and SHA256SUMS does
+    not list is a warning (it is not published). `named`: the raw paths (raw/<slug>/…) checked cards name."""
+    data_dir = Path(data_dir)
+    parts = Path(path).relative_to(data_dir / "raw").parts
+    ref = "raw/" + "/".join(parts)
+    if parts[-1].endswith(RAW_SKIPPED):
+        return []
+    if len(parts) == 1:
+        return [file_finding(path, "a file directly in data/raw/; raw files go in their card's folder, "
+                                   "data/raw/<slug>/", "raw-orphan")]
+    folder = parts[0]
+    if not (data_dir / "cards" / f"{folder}.yaml").is_file():
+        return [file_finding(path, f"data/raw/{shorten(folder)}/ belongs to no card: there is no "
+                                   f"data/cards/{shorten(folder)}.yaml", "raw-orphan")]
+    if len(parts) == 2 and parts[1] == SUMS_NAME:
+        return []
+    if not raw_type_allowed(parts[-1]):
+        return [file_finding(path, f"not a raw file type: raw files end in {', '.join(RAW_TYPES)} (the site serves "
+                                   f"them as text; a page, image or script is never allowed here)", "raw-type")]
+    if ref in named:
+        return []
+    if folder not in sums_cache:
+        try:
+            sums_cache[folder] = read_sha256sums(data_dir / "raw" / folder / SUMS_NAME)
+        except (OSError, CardFileError):
+            sums_cache[folder] = {}  # a missing or malformed SHA256SUMS is raw-hash's to report
+    if "/".join(parts[1:]) in sums_cache[folder]:
+        return []
+    return [file_finding(path, f"no card names data/{shorten(ref)} and data/raw/{shorten(folder)}/{SUMS_NAME} does "
+                               f"not list it; it is not published (name it in a `raw` field, or remove it)",
+                         "raw-unlisted", "warning")]

@@ -1,0 +1,72 @@
+"""Walking a card's data: its sessions, their entries, the numbers in a list, every value.
+
+Rules read the data before the schema has passed, so each helper skips what has the wrong type
+(the schema reports it) instead of failing on it.
+"""
+
+import math
+
+
+def sessions_of(card):
+    """(index, session) of every session that is a mapping."""
+    sessions = card.data.get("sessions")
+    return [(i, s) for i, s in enumerate(sessions) if isinstance(s, dict)] if isinstance(sessions, list) else []
+
+
+def entries_of(session, kind):
+    """(index, entry) of every mapping in the session's list `kind` (results, dd, fill…)."""
+    items = session.get(kind)
+    return [(i, e) for i, e in enumerate(items) if isinstance(e, dict)] if isinstance(items, list) else []
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def finite_number(value):
+    if not _is_number(value):
+        return False
+    try:
+        return float(value) - float(value) == 0
+    except OverflowError:
+        return False
+
+
+def finite_numbers(values):
+    """(index, value) of the finite numbers of a list (other items are the schema's to report)."""
+    return [(j, v) for j, v in enumerate(values) if finite_number(v)] if isinstance(values, list) else []
+
+
+def walk_values(value, path=()):
+    """Every (path, key-or-None, value) in a nested structure, keys included as text."""
+    yield path, None, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield path + (key,), key, item
+            yield from walk_values(item, path + (key,)) if isinstance(item, (dict, list)) else ()
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                yield from walk_values(item, path + (index,))
+            else:
+                yield path + (index,), None, item
+
+
+def non_finite_paths(value, path=()):
+    """Yield field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of
+    integers too large for a float."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path
+    elif isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from non_finite_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from non_finite_paths(item, path + (index,))

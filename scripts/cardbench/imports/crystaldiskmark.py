@@ -1,0 +1,76 @@
+"""CrystalDiskMark-style results -> session fields: cdm_fio.sh logs (MiB/s), CrystalDiskMark and
+KDiskMark text exports (MB/s). Each run or export in the file is one run of every subtest."""
+
+from ..card import sessions
+from ..errors import ParseError
+from ..parsers import cdm_fio, crystaldiskmark, kdiskmark
+from .result import SessionFields
+
+
+def from_cdm_fio(text):
+    parsed = cdm_fio.parse(text)
+    runs = parsed["runs"]
+    sizes = {run["config"]["size"] for run in runs}
+    if len(sizes) > 1:
+        raise ParseError(cdm_fio.TOOL, f"runs use different sizes ({', '.join(sorted(sizes))}); import them "
+                                       "separately", line=runs[-1]["line"])
+    config = runs[0]["config"]
+    table = [[{"test": r["test"], "op": r["op"], "value": r["value"], "iops": r["iops"]} for r in run["results"]]
+             for run in runs]
+    try:
+        results = sessions.results_from_table(table, parsed["unit"])
+    except ValueError:
+        raise ParseError(cdm_fio.TOOL, "runs do not have the same subtests", line=runs[-1]["line"]) from None
+    for result in results:
+        result["size"] = config["size"]
+    return SessionFields(tools=[{"name": "cdm_fio.sh"}], measurements={"results": results}, runs=len(runs),
+                         notes=_cdm_fio_notes(runs))
+
+
+def _cdm_fio_notes(runs):
+    """The runs' configuration (the script's Size, Loops, Write Only Zeroes) and the figures recomputed."""
+    config = runs[0]["config"]
+    parts = [f"Size {config['size']}" + (" (script default; not in the log)" if config.get("size_assumed") else "")]
+    loops = sorted({run["config"].get("loops") for run in runs if run["config"].get("loops") is not None})
+    if loops:
+        parts.append("Loops " + "/".join(str(loop) for loop in loops))
+    zeroes = sorted({run["config"].get("write_zeroes") for run in runs if "write_zeroes" in run["config"]})
+    if zeroes:
+        parts.append("Write Only Zeroes " + "/".join(str(z) for z in zeroes))
+    notes = ["cdm_fio.sh configuration: " + ", ".join(parts) + "."]
+    derived = sum(1 for run in runs for r in run["results"] if r.get("from_iops"))
+    if derived:
+        notes.append(f"{derived} figure(s) printed as 0 MB/s (below 1 MiB/s) were recomputed from IOPS.")
+    return notes
+
+
+def from_crystaldiskmark(text):
+    return _from_exports(crystaldiskmark, text)
+
+
+def from_kdiskmark(text):
+    return _from_exports(kdiskmark, text)
+
+
+def _from_exports(parser, text):
+    exports = parser.parse_all(text)
+    first = exports[0]
+    tool = first["tool"] or parser.TOOL
+    table = [[{"test": r["test"], "op": r["op"], "value": r["mb_s"], "iops": r["iops"], "latency_us": r["latency_us"]}
+              for r in export["results"]] for export in exports]
+    try:
+        results = sessions.results_from_table(table, "MB/s")
+    except ValueError:
+        raise ParseError(tool, "the exports in this file do not have the same subtests", line=None) from None
+    for result in results:
+        if first["test_size"]:
+            result["size"] = first["test_size"].replace(" ", "")
+    described = [f"profile {first['profile']}" if first["profile"] else None,
+                 f"test size {first['test_size']} x{first['test_count']}" if first["test_size"] else None,
+                 f"mix {first['mix_ratio']}" if first["mix_ratio"] else None]
+    tools = [{"name": tool, "version": first["version"]} if first["version"] else {"name": tool}]
+    if first.get("fio_version"):
+        tools.append({"name": "fio", "version": first["fio_version"]})
+    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports),
+                         notes=[f"{tool} " + ", ".join(d for d in described if d) + "."],
+                         date=first["date"], host=first["os"][:200] if first["os"] else None)

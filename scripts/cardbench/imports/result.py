@@ -1,0 +1,41 @@
+"""What an import hands back: SessionFields from a format handler, ImportResult from import_file."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Session fields that hold measurements, in the order a session lists them.
+MEASUREMENT_KEYS = ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "f3probe",
+                    "nvme")
+
+
+@dataclass
+class SessionFields:
+    """What one format handler made of a file: the session's tools and measurements, and what
+    the command line should tell the contributor."""
+    tools: list  # [{"name": "fio", "version": "fio-3.33"}]
+    measurements: dict  # MEASUREMENT_KEYS -> entries ("f3probe", "nvme": one), as card.sessions builds them
+    runs: int  # runs of each measurement: a file holding N runs gives N
+    notes: list = field(default_factory=list)  # sentences for the session's notes
+    date: str | None = None  # when the output says it ran (a CrystalDiskMark footer), "YYYY-MM-DD"
+    host: str | None = None  # the system the output names (a CrystalDiskMark "OS:" line)
+
+    @property
+    def entries(self):
+        """Measurement entries: each result, dd or flashbench entry; the f3probe and nvme blocks one each."""
+        return sum(1 if isinstance(value, dict) else len(value or []) for value in self.measurements.values())
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """One call of import_file: the session it added, or the one that already holds the file."""
+    card_path: Path
+    session_id: str
+    sha256: str  # of the file's bytes
+    already_imported: bool = False  # the card already had this file: nothing was written
+    format: str | None = None  # registry name: "fio-json", "dd", …
+    runs: int = 0
+    entries: int = 0
+    raw: tuple = ()  # raw copies, relative to the data folder: ("raw/<slug>/<session>/<file>",)
+    notes: tuple = ()
+    created_card: bool = False
+    defaults: dict = field(default_factory=dict)  # for a new card, {field: (value, why)} assumed

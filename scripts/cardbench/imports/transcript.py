@@ -1,0 +1,244 @@
+"""Shell transcripts: commands and their output as a terminal showed them, pasted into one file.
+
+unwrap(text) -> the text every format's parser reads, line for line (line N stays line N, so an
+    error names the line of the file): a Markdown or reStructuredText document is cut down to its
+    code blocks (``` and ~~~ fences, "::" literal blocks, ".. code-block::"), the common
+    indentation of a block (list items, literal blocks, a quoted log) is taken off, and a command
+    line is written one way, "$ <command>": prompts ("$ ", "# ", "% ", "user@host:~$ ",
+    "[root@h ~]# ", "pi@raspberrypi:~ $ ", "(venv) user@host ~ % ") and "sudo" with its options
+    taken off. Plain tool output comes back unchanged.
+logical_lines(text) -> [(first line number, line)]: backslash-continued lines joined.
+segments(text, command_of) -> [(command words or None, first line number, output text)]: the log
+    split at the lines command_of() takes for a command of one tool.
+command_words(line, program) -> argv of a logged command line mentioning `program` (prompt taken
+    off, $((..)) and $[..] arithmetic worked out), or None.
+shell_words(command) -> argv; arithmetic(expr) -> the integer value of + - * / ( ) arithmetic.
+renumbered(exc, first_line) -> a segment's ParseError with its line counted in the whole file.
+"""
+
+import ast
+import re
+import shlex
+
+from ..errors import ParseError
+
+MAX_COMMAND = 4096  # a longer line is not taken for a logged command
+MAX_ARITHMETIC = 200  # a logged block size or count; longer input is not worth parsing
+PROMPT = "$ "  # how unwrap() writes every command line
+
+# Bounded and possessive quantifiers throughout: a pasted file may hold lines of 10^5 characters.
+_FENCE = re.compile(r"^[ \t]{0,12}+(`{3,}+|~{3,}+)[^`\r\n]{0,200}+$")
+_LITERAL_MARK = re.compile(r"::[ \t]*+$|^[ \t]*+\.\.[ \t]++(?:code-block|code|sourcecode)::")
+_DIRECTIVE_OPTION = re.compile(r"^[ \t]*+:[\w-]{1,40}+:")
+_INDENT = re.compile(r"^[ \t]*+")
+_PROMPT = re.compile(
+    r"^(?:\([^()\s]{1,64}+\)[ ]++)?+"  # a virtualenv or conda name: "(venv) "
+    r"(?:\[[^\[\]\r\n]{1,120}+\][ ]?+[$#%]"  # [root@h ~]#, [user@host dir]$
+    r"|[\w.-]{1,64}+@[\w.-]{1,64}+(?::[^\s$#%]{0,200}+)?+(?:[ ]++[^\s$#%]{1,200}+)?+[ ]?+[$#%]"  # user@host:~$, user@host ~ %
+    r"|[\w.-]{1,64}+:[^\s$#%]{0,200}+[ ]++[\w.-]{1,64}+[$#]"  # macOS bash: host:~ user$
+    r"|[$#%]"
+    r")(?:[ \t]++|$)")
+_SUDO = re.compile(r"^sudo(?:[ \t]++(?:-[ugCDhprtU][ \t]++[^\s-]\S{0,100}+|-\S{1,100}+))*+[ \t]++(?=\S)")
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b}
+
+
+# --- the front end: what people paste -> what the parsers read --------------------------------
+
+def unwrap(text):
+    """The tool output and commands in a pasted transcript or document, line for line."""
+    pieces = text.splitlines(keepends=True)
+    lines = [piece.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for piece in pieces]
+    ends = [piece[len(line):] for piece, line in zip(pieces, lines)]
+    blocks = _code_blocks(lines)
+    if blocks is None:
+        blocks = [range(len(lines))]  # not a document: all of it is the log
+        kept = lines[:]
+    else:
+        kept = [""] * len(lines)
+    for block in blocks:
+        indent = _common_indent(lines[i] for i in block)
+        for i in block:
+            kept[i] = _command_line(lines[i][len(indent):] if lines[i].strip() else lines[i])
+    if kept == lines:
+        return text
+    return "".join(line + end for line, end in zip(kept, ends))
+
+
+def _code_blocks(lines):
+    """Line index ranges of the code blocks of a Markdown or reStructuredText document; None when
+    the text has none (a plain log)."""
+    blocks, i = [], 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i]) if "``" in lines[i] or "~~" in lines[i] else None
+        if fence:
+            marker = fence.group(1)
+            end = i + 1
+            while end < len(lines) and not _closes(lines[end], marker):
+                end += 1
+            blocks.append(range(i + 1, end))
+            i = end + 1
+            continue
+        if lines[i].strip() and _LITERAL_MARK.search(lines[i]):
+            block = _literal_block(lines, i)
+            if block:
+                blocks.append(block)
+                i = block.stop
+                continue
+        i += 1
+    return blocks or None
+
+
+def _closes(line, marker):
+    stripped = line.strip()
+    return (stripped.startswith(marker) and set(stripped) == {marker[0]}
+            and len(line) - len(line.lstrip(" \t")) <= 12)
+
+
+def _literal_block(lines, mark):
+    """The reStructuredText literal block after line `mark` ("Results::", ".. code-block:: console"):
+    the lines indented deeper than it, up to the first that is not; None when there are none."""
+    depth = len(_INDENT.match(lines[mark]).group())
+    start = mark + 1
+    if not lines[mark].rstrip().endswith("::"):  # a directive: its options come first
+        while start < len(lines) and _DIRECTIVE_OPTION.match(lines[start]):
+            start += 1
+    if start >= len(lines) or lines[start].strip():
+        return None  # reStructuredText wants a blank line before the block
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    end = start
+    while end < len(lines) and (not lines[end].strip() or len(_INDENT.match(lines[end]).group()) > depth):
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return range(start, end) if end > start else None
+
+
+def _common_indent(lines):
+    """The leading spaces and tabs every non-blank line starts with."""
+    common = None
+    for line in lines:
+        if not line.strip():
+            continue
+        indent = _INDENT.match(line).group()
+        if common is None or not indent.startswith(common):
+            common = indent if common is None else _shared_prefix(common, indent)
+        if not common:
+            return ""
+    return common or ""
+
+
+def _shared_prefix(a, b):
+    size = 0
+    while size < min(len(a), len(b)) and a[size] == b[size]:
+        size += 1
+    return a[:size]
+
+
+def _command_line(line):
+    """A command line written as "$ <command>" (prompt and sudo taken off); any other line as it is."""
+    body = line.lstrip(" \t")
+    prompt = _PROMPT.match(body) if body[:1] in "$#%([" or "@" in body[:130] or ":" in body[:130] else None
+    if prompt:
+        body = body[prompt.end():]
+    sudo = _SUDO.match(body) if body.startswith("sudo") else None
+    if sudo:
+        body = body[sudo.end():]
+    if not prompt and not sudo:
+        return line
+    return PROMPT + body
+
+
+# --- logged commands ---------------------------------------------------------------------------
+
+def arithmetic(expr):
+    """Integer value of shell arithmetic made of numbers and + - * / ( ); None otherwise."""
+    def value(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
+        raise ValueError("not plain arithmetic")
+
+    if len(expr) > MAX_ARITHMETIC:
+        return None
+    try:
+        result = value(ast.parse(expr.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError):
+        return None
+    return result if abs(result) < 10**18 else None  # str() refuses more than 4300 digits
+
+
+def shell_words(command):
+    """argv of a logged command, with $(( a * b )) and $[ a * b ] arithmetic worked out."""
+    def arith(match):
+        value = arithmetic(match.group(1) if match.group(1) is not None else match.group(2))
+        return match.group(0) if value is None else str(value)
+    # [^$]: a search from each "$((" or "$[" stops at the next one, so a line of many is not quadratic
+    command = re.sub(r"\$\(\(([^$]*?)\)\)|\$\[([^$\[\]]*+)\]", arith, command)
+    if not any(c in command for c in "'\"\\"):
+        # What shlex.split gives without quotes or escapes, fifty times faster: a log can hold 10^5 lines.
+        return [word for word in re.split(r"[ \t\r\n]+", command) if word]
+    try:
+        return shlex.split(command, comments=False)
+    except ValueError:
+        return command.split()
+
+
+def command_words(line, program):
+    """The words of a logged command line that mentions `program`, its prompt ('$ ', '# ') taken
+    off; None when `program` is not in the line or the line is too long to be a command."""
+    if program not in line or len(line) > MAX_COMMAND:
+        return None
+    return shell_words(line.lstrip("$# ").strip())
+
+
+def logical_lines(text):
+    """(line number, text) with backslash-continued lines joined."""
+    out = []
+    parts, start = [], None  # pieces so far; looking only at the newest keeps many continued lines linear
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(parts) > 1 or (parts and parts[0]):
+            piece = line.strip()
+        else:
+            parts, start, piece = [], number, line
+        if piece.rstrip().endswith("\\"):
+            parts.append(piece.rstrip()[:-1])
+            continue
+        parts.append(piece)
+        out.append((start, " ".join(parts)))
+        parts = []
+    if len(parts) > 1 or (parts and parts[0]):
+        out.append((start, " ".join(parts)))
+    return out
+
+
+def segments(text, command_of):
+    """Split a log at command lines: [(command words or None, first line, segment text)].
+
+    command_of(logical line) gives the words of a command of the tool, or None for any other line;
+    text before the first command is a segment of its own (command None)."""
+    found = []
+    command, start, lines = None, 1, []
+    for number, logical in logical_lines(text):
+        words = command_of(logical)
+        if words is not None:
+            if lines and any(line.strip() for line in lines):
+                found.append((command, start, "\n".join(lines)))
+            command, start, lines = words, number, []
+            continue
+        if not lines:
+            start = number
+        lines.append(logical)
+    if lines and any(line.strip() for line in lines):
+        found.append((command, start, "\n".join(lines)))
+    return found or [(None, 1, "\n".join(text.splitlines()))]
+
+
+def renumbered(exc, first_line):
+    """The ParseError of a segment starting at first_line, its line counted in the whole file."""
+    if isinstance(exc, ParseError) and exc.line is not None:
+        return ParseError(exc.tool, exc.message, line=exc.line + first_line - 1, text=exc.text)
+    return exc

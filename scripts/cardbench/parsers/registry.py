@@ -1,0 +1,57 @@
+"""The tool output formats `cardbench import` reads, in the order format detection tries them.
+
+Each format names its parser module; the module's detect(text) says how surely a text is its
+own (NAMED, SHAPED or NOT_MINE) and its parse(text) reads it. detect_format(text) takes the
+format that claims the text most surely, the earlier in FORMATS on a tie: so a file holding both
+cdm_fio.sh and CrystalDiskMark result lines (but no CrystalDiskMark header) is cdm_fio.sh, and a
+CrystalDiskMark export that quotes an nvme-cli threshold is still CrystalDiskMark.
+
+A new format: a parser module with detect() and parse(), a line here, and a handler in
+cardbench.imports that turns the parsed text into session fields.
+"""
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_json, flashbench, kdiskmark, nvme
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str  # the --format value
+    module: ModuleType  # the parser: detect(text), parse(text)
+    description: str
+
+
+FORMATS = (
+    Format("fio-json", fio_json, "fio --output-format=json or json+ output, one or more runs"),
+    Format("kdiskmark", kdiskmark, "KDiskMark text export, one or more"),
+    Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
+    Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
+    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output"),
+    Format("dd", dd, "dd summaries, each below its logged dd command"),
+    Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands"),
+    Format("f3probe", f3probe, "f3probe output: real against announced capacity"),
+)
+NAMES = tuple(f.name for f in FORMATS)
+
+
+def format_named(name):
+    """The Format called `name`; KeyError when there is none."""
+    for candidate in FORMATS:
+        if candidate.name == name:
+            return candidate
+    raise KeyError(name)
+
+
+def detect_format(text):
+    """The Format whose parser claims text most surely (the earlier in FORMATS on a tie); None
+    when none claims it."""
+    best, best_score = None, NOT_MINE
+    for candidate in FORMATS:
+        score = candidate.module.detect(text)
+        if score > best_score:
+            best, best_score = candidate, score
+            if score == NAMED:  # nothing later can claim it more surely
+                break
+    return best

@@ -1,0 +1,272 @@
+"""Which figure speaks for a card's sequential read and write and its random 4K read and write.
+
+Each headline is chosen by explicit rules, best first (SEQUENTIAL_RULES, RANDOM_4K_RULES); the first
+rule that finds a figure in the card's compared sessions wins. A rule names the subtest and the
+condition it accepts; a figure taken under any other condition (after a fill, through a cache, on a
+filesystem written without direct I/O, at its lowest or peak, in a used state) never stands for
+plain sequential or random figures. Every headline records what it came from: the rule, a `basis`
+text for readers, the session ids, the subtest and the raw files behind it.
+
+Kinds of rule:
+  runs     the mean of every run of the matching subtest in the compared sessions (pandas)
+  summary  a row of a reviewer's summary table, matched by its name (an allow-list of names and
+           qualifiers, so an unknown qualifier is refused), first compared session first
+  sweep    the largest block of a dd block-size sweep with direct I/O (one run)
+"""
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, bytes_from_size_text, size_text_from_bytes
+from .stats import number, printed_block, printed_decimals, round_half_even, session_entries, summary, block_bytes_of_test
+
+HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
+LARGE_DD_BLOCK = 1024**2  # dd blocks from 1 MiB on: per-call overhead no longer limits the rate
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    kind: str          # runs, summary or sweep
+    text: str          # what the rule accepts, for readers and the documentation
+    accepts: object    # runs: (kind, entry, test, op) -> bool; summary: (name, op) -> bool; sweep: (sweep, op) -> bool
+    prefer: object = None  # runs: sort key of a matching test name, smallest first (which test wins)
+    ops: tuple = ("read", "write")
+
+
+def _fio_test(name):
+    return lambda kind, entry, test, op: kind == "fio" and test == name
+
+
+def _other_fio_seq(kind, entry, test, op):
+    return kind == "fio" and test.startswith("SEQ") and test not in _NAMED_SEQ
+
+
+def _queue_depth(test):
+    match = re.search(r" Q([0-9]+)T([0-9]+)$", test)
+    return int(match.group(1)) * int(match.group(2)) if match else 0
+
+
+def _dd_block(entry):
+    return bytes_from_size_text(entry["block_size"]) or 0
+
+
+def _dd_direct(large):
+    def accepts(kind, entry, test, op):
+        if kind != "dd" or "direct" not in (entry.get("flags") or []):
+            return False
+        return (_dd_block(entry) >= LARGE_DD_BLOCK) == large
+    return accepts
+
+
+def _dd_read_cache_dropped(kind, entry, test, op):
+    """A dd read without direct I/O counts only when its command empties the page cache before each run."""
+    return (kind == "dd" and op == "read" and "direct" not in (entry.get("flags") or [])
+            and "drop_caches" in (entry.get("command") or ""))
+
+
+def _largest_block_first(test):
+    block = block_bytes_of_test(test) or bytes_from_size_text(test.split("=", 1)[-1]) or 0
+    return (-block, _queue_depth(test), test)
+
+
+def summary_name(name):
+    """A summary row name as compared: lower case, single spaces, no trailing colon, split into its
+    base and its qualifiers (the parts after commas): 'Seq. write, direct' -> ('seq. write', ('direct',))."""
+    parts = [re.sub(r"\s+", " ", part).strip() for part in name.lower().rstrip(": ").split(",")]
+    return parts[0], tuple(p for p in parts[1:] if p)
+
+
+def _summary(base_patterns, qualifiers=()):
+    """Accepts a row whose base matches one of the patterns (each naming its operation as `op`) for this
+    operation, and whose qualifiers are all allowed."""
+    patterns = [re.compile(p) for p in base_patterns]
+    allowed = frozenset(qualifiers)
+
+    def accepts(name, op):
+        base, quals = summary_name(name)
+        ops = {m.group("op") for m in (p.fullmatch(base) for p in patterns) if m}
+        return op in ops and set(quals) <= allowed
+    return accepts
+
+
+def _sweep_direct(sweep, op):
+    return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and sweep["unit"] in RATE_TO_MB_S
+
+
+_NAMED_SEQ = ("SEQ1M Q8T1", "SEQ1G Q1T1", "SEQ1M Q1T1", "SEQ512K Q1T1")
+_SEQ = r"(?:seq\.?|sequential)"
+
+SEQUENTIAL_RULES = (
+    Rule("cdm-seq1m-q8t1", "runs", "SEQ1M Q8T1, CrystalDiskMark's sequential test", _fio_test("SEQ1M Q8T1")),
+    Rule("cdm-fio-seq1g-q1t1", "runs", "SEQ1G Q1T1, the first test of cdm_fio.sh", _fio_test("SEQ1G Q1T1")),
+    Rule("cdm-seq1m-q1t1", "runs", "SEQ1M Q1T1, CrystalDiskMark's queue-depth-1 sequential test",
+         _fio_test("SEQ1M Q1T1")),
+    Rule("cdm-fio-seq512k-q1t1", "runs", "SEQ512K Q1T1 (cdm_fio.sh)", _fio_test("SEQ512K Q1T1")),
+    Rule("fio-seq-other", "runs", "another fio sequential subtest: the largest block, then the fewest requests in flight",
+         _other_fio_seq, _largest_block_first),
+    Rule("dd-large-direct", "runs", "dd with direct I/O and blocks of 1 MiB or more (the largest block)",
+         _dd_direct(True), _largest_block_first),
+    Rule("dd-direct", "runs", "dd with direct I/O and blocks under 1 MiB (the largest block)",
+         _dd_direct(False), _largest_block_first),
+    Rule("dd-read-cache-dropped", "runs", "dd read without direct I/O, the page cache dropped before each run",
+         _dd_read_cache_dropped, _largest_block_first, ops=("read",)),
+    Rule("summary-cdm-seq", "summary",
+         "the reviewer's summary row 'CrystalDiskMark sequential <op>', fresh or refreshed by a format",
+         _summary([rf"crystaldiskmark {_SEQ} (?P<op>read|write)"],
+                  ("fresh", "after format", "after a format", "refreshed after format"))),
+    Rule("summary-seq", "summary",
+         "the reviewer's summary row 'Seq. <op>' or 'Sequential <op>', plain or 'direct' (never 'cache', 'ext4', "
+         "'after the fill', 'lowest', 'peak' or any other condition)",
+         _summary([rf"{_SEQ} (?P<op>read|write)"], ("direct",))),
+    Rule("dd-sweep-largest", "sweep", "a dd block-size sweep with direct I/O, at its largest block (one run)",
+         _sweep_direct),
+)
+
+RANDOM_4K_RULES = (
+    Rule("cdm-rnd4k-q1t1", "runs", "RND4K Q1T1, random 4 KiB at queue depth 1", _fio_test("RND4K Q1T1")),
+    Rule("summary-rnd4k", "summary", "the reviewer's summary row 'Random <op> 4KiB' (plain, no condition)",
+         _summary([r"random (?P<op>read|write) 4 ?ki?b", r"random 4 ?ki?b? (?P<op>read|write)"])),
+)
+
+RULES = {"seq_read": SEQUENTIAL_RULES, "seq_write": SEQUENTIAL_RULES,
+         "rnd4k_read": RANDOM_4K_RULES, "rnd4k_write": RANDOM_4K_RULES}
+
+
+def _op(key):
+    return key.rsplit("_", 1)[1]
+
+
+def _compared(card):
+    return [(i, s) for i, s in enumerate(card.get("sessions") or []) if s.get("compare", True)]
+
+
+def _entry_raw(entries):
+    return sorted({ref for entry in entries for ref in entry.get("raw") or []})
+
+
+def _compared_entries(card):
+    """(session index, session, kind, entry index, entry, test) of every entry of the compared sessions."""
+    return [(s_index, session, kind, e_index, entry, test) for s_index, session in _compared(card)
+            for kind, e_index, entry, test in session_entries(session)]
+
+
+def _runs_pick(rule, card, frame, pooled, op):
+    """Mean of every run of the subtest the rule accepts, pooled over the compared sessions."""
+    matched = [m for m in _compared_entries(card)
+               if m[4]["op"] == op and m[4]["unit"] in RATE_TO_MB_S and rule.accepts(m[2], m[4], m[5], op)]
+    if not matched:
+        return None
+    test = min({m[5] for m in matched}, key=rule.prefer or (lambda t: t))
+    chosen = [m for m in matched if m[5] == test]
+    units = {m[4]["unit"] for m in chosen}
+    unit = units.pop() if len(units) == 1 else None
+    every = [m for m in _compared_entries(card) if m[5] == test and m[4]["op"] == op]
+    if unit and len(every) == len(chosen) and (test, op) in pooled:
+        row = pooled[(test, op)]  # the rule takes every run of the subtest: its pooled statistics
+    else:
+        keys = {(m[0], m[2], m[3]) for m in chosen}
+        chosen_rows = [(s, k, e) in keys for s, k, e in zip(frame["session"], frame["kind"], frame["entry"])]
+        rows = frame.loc[pd.Series(chosen_rows, index=frame.index, dtype=bool)]
+        if rows["excluded"].all():
+            return None
+        row = summary(rows)
+    runs = int(row["run_count"])
+    pick = {"rule": rule.id, "kind": "runs", "subtest": f"{test} {op}",
+            "sessions": list(dict.fromkeys(m[1]["id"] for m in chosen)),
+            "basis": f"{test} {op}, mean of {runs} run{'s' if runs != 1 else ''}" + _flags_text(chosen),
+            "mb_s": number(row["mb_s_mean"], 2), "mib_s": number(row["mib_s_mean"], 2),
+            "unit": unit, "mean": number(row["value_mean"], 3) if unit else None, "run_count": runs,
+            "raw": _entry_raw(m[4] for m in chosen)}
+    if unit:
+        pick["printed"] = printed_block(dict(row, unit=unit))
+    if row["iops_count"]:
+        pick["iops"] = {"mean": number(row["iops_mean"], 1), "derived": bool(row["iops_derived"])}
+    return pick
+
+
+def _flags_text(chosen):
+    entry = chosen[0][4]
+    if chosen[0][2] != "dd":
+        return ""
+    bits = ["direct I/O" if "direct" in (entry.get("flags") or []) else "page cache dropped before each run"]
+    if entry.get("target"):
+        bits.append("to a file on the card" if entry["target"] == "file" and entry["op"] == "write" else
+                    "from a file on the card" if entry["target"] == "file" else "on the device")
+    return " (" + ", ".join(bits) + ")"
+
+
+def _summary_pick(rule, card, op):
+    """The first compared session's summary row the rule accepts, with a number in a bandwidth unit."""
+    for _, session in _compared(card):
+        for row in session.get("headline") or []:
+            number_ = row.get("number")
+            if (row.get("value") is not None and isinstance(number_, (int, float)) and row.get("unit") in RATE_TO_MB_S
+                    and rule.accepts(row["name"], op)):
+                mb_s = number_ * RATE_TO_MB_S[row["unit"]]
+                return {"rule": rule.id, "kind": "summary", "subtest": row["name"], "sessions": [session["id"]],
+                        "basis": f"reviewer's summary: {row['name']} ({row['value']})",
+                        "mb_s": number(mb_s, 2), "mib_s": number(mb_s / MIB_PER_S_IN_MB_PER_S, 2),
+                        "unit": row["unit"], "mean": number(number_), "run_count": None,
+                        "printed": {"unit": row["unit"], "mean": number(number_), "text": row["value"]}, "raw": _entry_raw([session])}
+    return None
+
+
+def _sweep_pick(rule, card, op):
+    """The largest block of the compared sessions' direct-I/O dd sweeps (first session on a tie)."""
+    best = None
+    for _, session in _compared(card):
+        for sweep in session.get("dd_sweeps") or []:
+            if rule.accepts(sweep, op) and sweep["points"]:
+                point = max(sweep["points"], key=lambda p: p["block_size_bytes"])
+                if best is None or point["block_size_bytes"] > best[0]["block_size_bytes"]:
+                    best = (point, sweep, session)
+    if best is None:
+        return None
+    point, sweep, session = best
+    size = size_text_from_bytes(point["block_size_bytes"])
+    mb_s = point["value"] * RATE_TO_MB_S[sweep["unit"]]
+    decimals = printed_decimals([point["value"]])
+    return {"rule": rule.id, "kind": "sweep", "subtest": f"dd sweep bs={size} {op}", "sessions": [session["id"]],
+            "basis": f"dd {op} sweep with direct I/O at its largest block, {size}, one run",
+            "mb_s": number(mb_s, 2), "mib_s": number(mb_s / MIB_PER_S_IN_MB_PER_S, 2), "unit": sweep["unit"],
+            "mean": number(point["value"]), "run_count": 1,
+            "printed": {"unit": sweep["unit"], "decimals": decimals, "mean": round_half_even(point["value"], decimals)},
+            "raw": _entry_raw([sweep])}
+
+
+def pick_headline(card, frame, pooled, key):
+    """The headline figure `key` (seq_read, seq_write, rnd4k_read, rnd4k_write) of a card, by the first
+    rule that finds one; None when no rule does (not measured). `frame`: the card's runs_frame rows;
+    `pooled`: {(test, op): statistics row} of its compared sessions (stats.statistics)."""
+    op = _op(key)
+    for rule in RULES[key]:
+        if op not in rule.ops:
+            continue
+        if rule.kind == "runs":
+            pick = _runs_pick(rule, card, frame, pooled, op)
+        elif rule.kind == "summary":
+            pick = _summary_pick(rule, card, op)
+        else:
+            pick = _sweep_pick(rule, card, op)
+        if pick:
+            if not key.startswith("rnd"):
+                pick.pop("iops", None)  # IOPS of a 1 GiB block tell a reader nothing
+            return pick
+    return None
+
+
+def headlines(card, frame, pooled):
+    """{key: pick or None} for every headline key."""
+    return {key: pick_headline(card, frame, pooled, key) for key in HEADLINE_KEYS}
+
+
+def rules_text():
+    """The ranked rules, for documentation: {key: [(rule id, text), …]}."""
+    return {key: [(rule.id, rule.text) for rule in rules if _op(key) in rule.ops] for key, rules in RULES.items()}
+
+
+__all__ = ["HEADLINE_KEYS", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines",
+           "summary_name", "rules_text"]

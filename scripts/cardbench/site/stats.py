@@ -1,0 +1,221 @@
+"""Per-run table and statistics of every subtest: bandwidth in MB/s and MiB/s, IOPS, latency, and the
+figures as the source printed them.
+
+One row per run (runs_frame); statistics over any group of rows (statistics). Every figure a page
+or the JSON twin shows is computed here, with pandas, over the runs a source did not mark as outliers.
+
+Units: a stored rate × RATE_TO_MB_S[unit] is MB/s (10^6 B/s); MB/s ÷ 1.048576 is MiB/s (2^20 B/s).
+IOPS are the recorded figures when the tool recorded them (fio, CrystalDiskMark), otherwise derived:
+bandwidth in bytes/s ÷ the subtest's block size (CrystalDiskMark-named subtests only, whose every I/O
+has that size), marked `derived`. A derived figure carries the rounding of the bandwidth it comes
+from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
+"""
+
+import re
+import warnings
+from decimal import ROUND_HALF_EVEN, Decimal
+
+import numpy as np
+import pandas as pd
+
+from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, bytes_from_size_text
+
+# fio latency statistics kept per run (the card file's `latency_us` lists).
+LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
+RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "unit", "run", "value", "decimals",
+               "excluded", "mb_s", "iops", "iops_derived"] + [f"lat_{name}" for name in LATENCY_STATS]
+_TEST_BLOCK = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+$")
+MAX_PRINTED_DECIMALS = 3
+
+
+def dd_test_name(entry):
+    """How a dd entry is named among subtests: 'dd bs=4M'."""
+    return f"dd bs={entry['block_size']}"
+
+
+def block_bytes_of_test(test):
+    """Block size of a CrystalDiskMark-named subtest ('RND4K Q32T1' -> 4096); None for others."""
+    match = _TEST_BLOCK.match(test)
+    return bytes_from_size_text(match.group(1)) if match else None
+
+
+def session_entries(session):
+    """(kind, index, entry, test) of every run-holding entry of a session: fio-style results, then dd."""
+    for kind, entries in (("fio", session.get("results") or []), ("dd", session.get("dd") or [])):
+        for index, entry in enumerate(entries):
+            yield kind, index, entry, (entry["test"] if kind == "fio" else dd_test_name(entry))
+
+
+def run_iops(entry, kind, test, r_index, value):
+    """(IOPS, derived) of one run: recorded, or bandwidth ÷ block size; (None, False) when neither."""
+    recorded = entry.get("iops")
+    if entry["unit"] == "IOPS":
+        return value, False
+    if isinstance(recorded, list) and r_index < len(recorded):
+        return float(recorded[r_index]), False
+    block = block_bytes_of_test(test) if kind == "fio" else None
+    factor = RATE_TO_MB_S.get(entry["unit"])
+    if block and factor:
+        return value * factor * 1e6 / block, True
+    return None, False
+
+
+def runs_frame(cards):
+    """One row per run of every card: which card, session and entry, the value as recorded, whether
+    the source excluded it, and the same run in MB/s, its IOPS and its recorded latencies."""
+    rows = []
+    for card in cards:
+        for s_index, session in enumerate(card.get("sessions") or []):
+            compare = session.get("compare", True)
+            for kind, e_index, entry, test in session_entries(session):
+                excluded = set(entry.get("excluded_runs") or [])
+                factor = RATE_TO_MB_S.get(entry["unit"])
+                latency = entry.get("latency_us") or {}
+                for r_index, stored in enumerate(entry["runs"]):
+                    value = float(stored)
+                    iops, derived = run_iops(entry, kind, test, r_index, value)
+                    lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS]
+                    rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
+                                 r_index, value, printed_decimals([stored]), r_index in excluded, value * factor if factor else None,
+                                 iops, derived, *lats))
+    frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
+    for column in ["mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    for column in ("iops_derived", "excluded", "compare"):
+        frame[column] = frame[column].astype(bool)
+    frame["value"] = frame["value"].astype(float)
+    return frame
+
+
+def _nth(values, index):
+    return float(values[index]) if isinstance(values, list) and index < len(values) else None
+
+
+_AGGREGATES = ("mean", "min", "max", "std")
+_FIGURES = ["value", "mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]
+
+
+def statistics(frame, keys):
+    """Statistics per group of `keys` over the runs not excluded: run_count; mean, min, max, std of the
+    value as recorded, in MB/s and in MiB/s; of IOPS (iops_derived: any run's IOPS derived); of each
+    recorded latency (with its count); decimals: the most any run was printed with. One row per
+    group, columns named <figure>_<statistic>."""
+    used = frame.loc[~frame["excluded"]]
+    grouped = used.groupby(keys, sort=False)
+    table = grouped[_FIGURES].agg(list(_AGGREGATES) + ["count"])
+    table.columns = [f"{figure}_{stat}" for figure, stat in table.columns]
+    table = table.rename(columns={"value_count": "run_count"})
+    table["decimals"] = grouped["decimals"].max()
+    table["iops_derived"] = grouped["iops_derived"].any()
+    for stat in _AGGREGATES:  # a MiB/s figure is the MB/s figure ÷ 1.048576, statistics alike
+        table[f"mib_s_{stat}"] = table[f"mb_s_{stat}"] / MIB_PER_S_IN_MB_PER_S
+    return table.reset_index()
+
+
+def summary(frame):
+    """statistics() of every row of `frame` as one group: a dict with the same columns (numpy over the
+    columns at once: a one-group groupby costs far more)."""
+    used = frame.loc[~frame["excluded"]]
+    values = used[_FIGURES].to_numpy(dtype=float)
+    present = ~np.isnan(values)
+    counts = present.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: a figure nobody recorded
+        figures = {"mean": np.nanmean(values, axis=0), "min": np.nanmin(values, axis=0),
+                   "max": np.nanmax(values, axis=0),
+                   "std": np.where(counts > 1, np.nanstd(values, axis=0, ddof=1), np.nan)}
+    out = {}
+    for index, figure in enumerate(_FIGURES):
+        for stat, column in figures.items():
+            out[f"{figure}_{stat}"] = float(column[index]) if counts[index] else np.nan
+        out[f"{figure}_count"] = int(counts[index])
+    out["run_count"] = out.pop("value_count")
+    out["decimals"] = used["decimals"].max()
+    out["iops_derived"] = bool(used["iops_derived"].any())
+    for stat in _AGGREGATES:
+        out[f"mib_s_{stat}"] = out[f"mb_s_{stat}"] / MIB_PER_S_IN_MB_PER_S
+    return out
+
+
+def number(value, digits=6):
+    """JSON-friendly number: NaN and None become None, whole numbers stay integers."""
+    if value is None or pd.isna(value):
+        return None
+    value = float(value)
+    return int(value) if value.is_integer() else round(value, digits)
+
+
+def printed_decimals(values):
+    """Decimals a tool printed its runs with: the most of any stored value (744 -> 0, 86.6 -> 1,
+    54.0 -> 1), at most MAX_PRINTED_DECIMALS."""
+    most = 0
+    for value in values:
+        text = repr(value) if isinstance(value, float) else str(value)
+        if "e" in text.lower():
+            return MAX_PRINTED_DECIMALS
+        if "." in text:
+            most = max(most, len(text.split(".", 1)[1]))
+    return min(most, MAX_PRINTED_DECIMALS)
+
+
+def round_half_even(value, decimals):
+    """`value` rounded to `decimals` places, ties to the even digit, as decimal text would round
+    (a float mean of 518.5 gives 518, of 13.25 at one place 13.2)."""
+    if value is None or pd.isna(value):
+        return None
+    exact = Decimal(repr(round(float(value), 9)))  # drop binary noise: 743.8 is 743.799999… in float
+    rounded = float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN))
+    return int(rounded) if decimals == 0 else rounded
+
+
+def printed_block(row):
+    """Mean, min and max of a statistics row as the source prints them: in the recorded unit, to the
+    decimals of its runs, the mean rounded half to even (cdm_fio.sh-based charts print whole MiB/s)."""
+    unit, decimals = row["unit"], int(row["decimals"])
+    return {"unit": unit, "decimals": decimals, "mean": round_half_even(row["value_mean"], decimals),
+            "min": round_half_even(row["value_min"], decimals), "max": round_half_even(row["value_max"], decimals)}
+
+
+def rate_block(row, prefix, runs=None, digits=3):
+    """{mean, min, max, std} (and runs when given) of one figure of a statistics row."""
+    block = {"runs": runs} if runs is not None else {}
+    for name in _AGGREGATES:
+        block[name] = number(row[f"{prefix}_{name}"], digits)
+    return block
+
+
+def iops_block(row, runs=None):
+    """IOPS statistics of a row, or None when no run has IOPS; `derived` when computed from bandwidth."""
+    if not row["iops_count"]:
+        return None
+    block = rate_block(row, "iops", runs, digits=1)
+    block["derived"] = bool(row["iops_derived"])
+    return block
+
+
+def latency_block(row, runs_by_stat=None):
+    """{stat: {mean, min, max[, runs]}} of the recorded latencies (µs), or None when none was recorded."""
+    out = {}
+    for name in LATENCY_STATS:
+        if row[f"lat_{name}_count"]:
+            stat = {"runs": runs_by_stat[name]} if runs_by_stat and name in runs_by_stat else {}
+            stat.update({k: number(row[f"lat_{name}_{k}"], 3) for k in ("mean", "min", "max")})
+            out[name] = stat
+    return out or None
+
+
+def unit_figures(row, runs=None):
+    """The bandwidth blocks of a statistics row: mb_s, mib_s and printed (None for a unit that is not
+    a rate). `runs`: the recorded runs, to list them per unit too."""
+    unit = row["unit"]
+    factor = RATE_TO_MB_S.get(unit)
+    if factor is None:
+        return {"mb_s": None, "mib_s": None}
+    mb_runs = [number(v * factor, 3) for v in runs] if runs is not None else None
+    mib_runs = [number(v * factor / MIB_PER_S_IN_MB_PER_S, 3) for v in runs] if runs is not None else None
+    return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": rate_block(row, "mib_s", mib_runs)}
+
+
+__all__ = ["runs_frame", "statistics", "summary", "number", "printed_decimals", "round_half_even", "printed_block",
+           "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name", "block_bytes_of_test",
+           "session_entries", "run_iops", "LATENCY_STATS"]
