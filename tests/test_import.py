@@ -98,9 +98,9 @@ def test_same_file_twice_adds_nothing(data):
 
 
 def test_second_file_is_a_second_session(data):
-    run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Active cooling")
+    run_import(data, "cdm_fio/cdm_fio--lexar-10-runs.out", label="Active cooling", date="2026-11-21")
     before = (data / "cards" / "test-card.yaml").read_bytes()
-    summary = run_import(data, "fio/fio--cdm-4-jobs.out", label="Active cooling")
+    summary = run_import(data, "fio/fio--cdm-4-jobs.out", label="Active cooling")  # fio ran on 2026-11-21
     assert summary.session_id.endswith("-active-cooling-2")
     assert (data / "cards" / "test-card.yaml").read_bytes().startswith(before)
 

@@ -12,7 +12,8 @@ from cardbench.card.load import load_card
 from cardbench.errors import ParseError
 from cardbench.imports.importer import HANDLERS, import_file
 from cardbench.imports.read import decode_text
-from cardbench.imports.transcript import shell_words, unwrap
+from cardbench.imports.transcript import (MAX_LOOP_COMMANDS, Shell, arithmetic, command_lines, shell_words,
+                                          split_commands, tool_parts, unwrap)
 from cardbench.parsers.registry import detect_format
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -136,3 +137,69 @@ def test_line_breaks_are_kept_as_they_were():
 def test_old_style_arithmetic_in_a_logged_command():
     assert shell_words("dd if=/dev/zero of=/dev/sdb bs=$[4*1024*1024] count=$((2 * 8))") == [
         "dd", "if=/dev/zero", "of=/dev/sdb", "bs=4194304", "count=16"]
+
+
+# --- the shell around logged commands --------------------------------------------------------
+
+@pytest.mark.parametrize("expr, value", [
+    ("4*1024*1024", 4194304), ("4 << 20", 4194304), ("2**22", 4194304), ("(4 * 1024) * 1024", 4194304),
+    ("7 / 2", 3), ("-7 / 2", -3), ("7 % 4", 3), ("-4", -4), ("0x10", 16),
+    ("2**100000", None), ("1 << 100000", None), ("9" * 19, None), ("1_000", None), ("4M", None), ("a.b", None),
+    ("__import__('os')", None), ("'a' * 3", None), ("1.5 * 2", None), ("2 ** -1", None),
+])
+def test_arithmetic_works_out_integers_only(expr, value):
+    assert arithmetic(expr) == value
+
+
+@pytest.mark.parametrize("lines, argv", [
+    (["$ ERASE=$((4*1024*1024))", "$ flashbench -e $ERASE /dev/sdb"], ["-e", "4194304", "/dev/sdb"]),
+    (["$ export E=4194304 D=/dev/sdb", "$ sudo -E flashbench -e ${E} $D"], ["-e", "4194304", "/dev/sdb"]),
+    (["$ E=4194304; B=$((E/256)); flashbench -b $B -e $(( $E * 2 ))"], ["-b", "16384", "-e", "8388608"]),
+    (["$ let N=2*3", "$ time stdbuf -oL flashbench --open-au-nr=$N > au.txt 2>&1"], ["--open-au-nr=6"]),
+    (["$ flashbench -a /dev/sdb | tee a.txt  # the alignment test"], ["-a", "/dev/sdb"]),
+    (["$ ionice -c3 taskset -c 0 flashbench -a '/dev/disk/by-id/usb-Card Reader-0:0'"],
+     ["-a", "/dev/disk/by-id/usb-Card Reader-0:0"]),
+    (["+ flashbench -a /dev/sdb"], ["-a", "/dev/sdb"]),
+    (["$ flashbench -e $UNSET"], ["-e", "$UNSET"]),  # left as written: the import names it
+])
+def test_shell_reads_commands_as_they_ran(lines, argv):
+    shell = Shell(programs={"flashbench"})
+    found = [shell.read(line) for line in lines][-1]
+    assert [list(c.args) for c in found if c.name == "flashbench"] == [argv]
+
+
+def test_lines_of_output_are_no_commands():
+    shell = Shell(programs={"flashbench", "dd"})
+    for line in ["4MiB    19.9M/s", "align 4096\tpre 1ms\ton 1ms\tpost 1ms\tdiff 1ns", "1+0 records in",
+                 "Good news: The device `/dev/sdb' is the real thing", "f3fix --last-sec=1048575 /dev/sdb",
+                 "temperature : 41°C (314 Kelvin)", "for the first test I used a new card", "Q=" * 5000]:
+        assert shell.read(line) is None, line
+
+
+def test_a_loop_runs_its_body_once_per_value_and_keeps_the_last():
+    shell = Shell()
+    commands = shell.read("$ for b in 1024 2048; do flashbench -a -b $b /dev/sdb; sync; done; echo $b")
+    assert [(c.name, c.args) for c in commands] == [("flashbench", ("-a", "-b", "1024", "/dev/sdb")), ("sync", ()),
+                                                    ("flashbench", ("-a", "-b", "2048", "/dev/sdb")), ("sync", ()),
+                                                    ("echo", ("2048",))]
+    assert len(Shell().read("$ for n in {1..100000}; do flashbench -a; done")) == MAX_LOOP_COMMANDS
+
+
+def test_split_commands_keeps_quotes_and_redirections():
+    assert split_commands("a 'x;y' && b \"p|q\" 2>&1 | c &>log; d # e; f") == [
+        "a 'x;y' ", " b \"p|q\" 2>&1 ", " c &>log", " d "]
+
+
+def test_a_loop_typed_over_several_lines_is_one_command_line():
+    text = "$ for n in 2 3\n> do\n>   flashbench -O --open-au-nr=$n /dev/sdb\n> done\n4MiB 1M/s\n"
+    assert command_lines(text) == [(1, "$ for n in 2 3; do; flashbench -O --open-au-nr=$n /dev/sdb; done"),
+                                   (5, "4MiB 1M/s")]
+
+
+def test_tool_parts_keep_every_line_in_its_place():
+    text = ("$ N=2\n$ dd if=/dev/zero of=/dev/sdb bs=1M count=1\n1+0 records in\n"
+            "$ flashbench -O --open-au-nr=$N /dev/sdb\n4MiB 1M/s\nwords\n$ lsblk\nsdb 8:16\n")
+    parts = tool_parts(text, {"dd": {"dd"}, "flashbench": {"flashbench"}}, claim=lambda chunk: None)
+    assert parts["dd"].split("\n") == ["$ N=2", "$ dd if=/dev/zero of=/dev/sdb bs=1M count=1", "1+0 records in",
+                                        "", "", "", "$ lsblk", ""]
+    assert parts["flashbench"].splitlines()[3:6] == ["$ flashbench -O --open-au-nr=$N /dev/sdb", "4MiB 1M/s", "words"]

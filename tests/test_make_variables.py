@@ -135,3 +135,38 @@ def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
     card = (work / "data" / "cards" / "lexar-play-pro-1tb.yaml").read_text(encoding="utf-8")
     assert yaml.safe_load(card)["sessions"][0]["label"] == f"Imported {name}"
     assert list(work.glob("pwned*")) == []
+
+
+def test_import_passes_new_card_and_dd_values_byte_identical(project):
+    work, trap = project
+    value = hostile(trap)
+    assert received(work, "import", "FILE=x.log", "CARD=card", f"CAPACITY={value}", f"BUS={value}", f"FORM={value}",
+                    f"OP={value}", f"BS={value}") == [
+        "-m", "cardbench", "import", "--card=card", "--format=auto", f"--capacity={value}", f"--bus={value}",
+        f"--form={value}", f"--op={value}", f"--bs={value}", "--", "x.log"]
+    assert list(trap.iterdir()) == []
+
+
+def test_import_makes_a_new_card_from_capacity_bus_form_and_reads_a_dd_log_with_op_bs(tmp_path):
+    """The real importer through `make import`: a name without a capacity, dd summaries without their command."""
+    work = tmp_path / "project"
+    (work / "data" / "cards").mkdir(parents=True)
+    shutil.copy2(ROOT / "Makefile", work / "Makefile")
+    shutil.copytree(ROOT / "data" / "schema", work / "data" / "schema")
+    shutil.copytree(ROOT / "scripts" / "cardbench", work / "scripts" / "cardbench",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    log = ROOT / "tests" / "fixtures" / "import-corpus" / "dd" / "dd--summaries-only-op-bs.out"
+    env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
+    args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed", "import", f"FILE={log}", "CARD=holdout-dd-card",
+            "NAME=Holdout dd card"]
+    refused = subprocess.run(["make", *args], cwd=work, capture_output=True, text=True, env=env, timeout=120)
+    assert refused.returncode != 0 and "CAPACITY=" in refused.stderr
+    done = subprocess.run(["make", *args, "CAPACITY=128GB", "BUS=UHS-II", "FORM=SD", "OP=write", "BS=1M"], cwd=work,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    import yaml
+
+    card = yaml.safe_load((work / "data" / "cards" / "holdout-dd-card.yaml").read_text(encoding="utf-8"))
+    assert (card["capacity_gb"], card["bus"], card["form_factor"]) == (128, "UHS-II", "SD")
+    entry, = card["sessions"][0]["dd"]
+    assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "1M", [22.1, 23.2, 22.3, 21.6])

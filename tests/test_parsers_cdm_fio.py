@@ -48,19 +48,50 @@ def test_names_follow_the_size(size, name, test):
     assert cdm_fio.test_name(name, size) == test
 
 
-def minimal_run(size="Size:1024m Loops:1 Write Only Zeroes:0", skip=()):
+def minimal_run(size="Size:1024m Loops:1 Write Only Zeroes:0", skip=(), mib_s=12, size_mib=1024):
+    """A run printing mib_s for every subtest, with the IOPS the script prints for a run of size_mib."""
     lines = [f"Configuration: {size}"]
     for name in ("Sequential", "512KB", "Sequential Q32T1", "4KB", "4KB Q32T1", "4KB Q8T8"):
+        block = cdm_fio.block_bytes(name, f"{size_mib}m")
         for op in ("Read", "Write"):
             if (name, op) not in skip:
-                lines.append(f"{name} {op}: 12MB/s IOPS=3072")
+                lines.append(f"{name} {op}: {mib_s}MB/s IOPS={int(mib_s * 2**20 // block)}")
     return "\n".join(lines) + "\n"
 
 
 def test_results_without_configuration_assume_the_default_size():
+    # 12 MiB/s: 0 IOPS at 1 GiB and at 32 MiB blocks, which only says the blocks are above 12 MiB:
+    # every size from 512m fits, the script's default among them.
     text = minimal_run().split("\n", 1)[1]
     run, = cdm_fio.parse(text)["runs"]
-    assert run["config"] == {"size": "1024m", "size_assumed": True}
+    assert run["config"]["size"] == "1024m" and run["config"]["size_assumed"] is True
+    assert run["config"]["size_basis"].endswith("fit it, and 512m to 65536m too")
+
+
+def test_results_without_configuration_give_the_size_their_iops_fit():
+    # 90 MiB/s with Size 256m: "Sequential Q32T1 … IOPS=11" (8 MiB blocks); only 256m fits.
+    text = minimal_run(mib_s=90, size_mib=256).split("\n", 1)[1]
+    assert "Sequential Q32T1 Read: 90MB/s IOPS=11" in text
+    run, = cdm_fio.parse(text)["runs"]
+    assert (run["config"]["size"], run["config"]["size_inferred"]) == ("256m", True)
+    assert [r["test"] for r in run["results"]][::2] == ["SEQ256M Q1T1", "SEQ512K Q1T1", "SEQ8M Q32T1", "RND4K Q1T1",
+                                                         "RND4K Q32T1", "RND4K Q8T8"]
+
+
+def test_results_whose_iops_fit_no_single_size_ask_for_it():
+    # 90 MiB/s with IOPS=1 on the Q32 line: 45 to 91 MiB blocks, so 2048m (64 MiB) — but the
+    # Sequential line's IOPS=0 needs a block over 90 MiB: no size fits both.
+    text = minimal_run(mib_s=90, size_mib=2048).split("\n", 1)[1].replace("Sequential Read: 90MB/s IOPS=0",
+                                                                          "Sequential Read: 90MB/s IOPS=1")
+    with pytest.raises(ParseError, match="no 'Configuration: Size:…' line, and the script's default Size 1024m "
+                                         "cannot be right") as err:
+        cdm_fio.parse(text)
+    assert "Add the script's Configuration line" in err.value.message and err.value.line == 1
+
+
+def test_block_of_the_q32_test_is_size_over_32_in_whole_mib():
+    assert cdm_fio.block_bytes("Sequential Q32T1", "100m") == 3 * 2**20  # QSIZE=$((100 / 32))m
+    assert cdm_fio.test_name("Sequential Q32T1", "100m") == "SEQ3M Q32T1"
 
 
 def test_run_missing_subtests_names_its_last_line():

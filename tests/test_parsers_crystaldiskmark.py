@@ -30,8 +30,9 @@ def test_cdm8_default_with_mix():
         "8.0.4", "Default", "1 GiB", 5, "2024-03-02")
     assert parsed["mix_ratio"] == "Read 70%/Write 30%"
     first = parsed["results"][0]
-    assert (first["test"], first["op"], first["mb_s"], first["iops"], first["latency_us"]) == (
+    assert (first["test"], first["op"], first["value"], first["iops"], first["latency_us"]) == (
         "SEQ1M Q8T1", "read", 174.231, 166.2, 45903.11)
+    assert parsed["unit"] == "MB/s" and parsed["mix_read_percent"] == 70 and parsed["missing"] == []
     assert [r["op"] for r in parsed["results"]].count("mix") == 4
 
 
@@ -39,7 +40,7 @@ def test_cdm7_utf16_file():
     raw = (FIXTURES / "crystaldiskmark" / "crystaldiskmark--cdm7-utf16.out").read_bytes()
     assert raw[:2] == b"\xff\xfe"
     parsed = crystaldiskmark.parse(decode_text(raw))
-    assert ("RND4K Q32T16", "write", 2.951) in [(r["test"], r["op"], r["mb_s"]) for r in parsed["results"]]
+    assert ("RND4K Q32T16", "write", 2.951) in [(r["test"], r["op"], r["value"]) for r in parsed["results"]]
 
 
 def test_cdm6_names():
@@ -64,7 +65,8 @@ def test_cdm3_names():
 def test_kdiskmark():
     parsed = kdiskmark.parse(read("kdiskmark", "kdiskmark--default.out"))
     assert (parsed["tool"], parsed["version"], parsed["fio_version"]) == ("KDiskMark", "3.2.0", "fio-3.33")
-    assert parsed["results"][2] == {"test": "RND4K Q32T1", "op": "read", "mb_s": 6.403, "iops": 1563.2,
+    assert parsed["unit"] == "kKiB/s"  # fio's KiB/s ÷ 1000, whatever its "MB/s" line says
+    assert parsed["results"][2] == {"test": "RND4K Q32T1", "op": "read", "value": 6.403, "iops": 1600.8,
                                     "latency_us": 20453.18, "line": 10}
 
 
@@ -73,10 +75,34 @@ def test_two_exports_in_one_file():
     assert len(kdiskmark.parse_all(text + "\n\n" + text)) == 2
 
 
-def test_cut_off_export():
+def test_export_without_its_footer_gives_what_is_there():
     text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out").split("Profile:")[0]
-    with pytest.raises(ParseError, match="footer"):
-        crystaldiskmark.parse(text)
+    parsed = crystaldiskmark.parse(text)
+    assert len(parsed["results"]) == 12 and parsed["date"] is None and parsed["test_size"] is None
+    assert parsed["missing"] == ["the footer ('Test:' line): test size, run count, date and system unknown"]
+
+
+def test_last_section_cut_off_says_which_subtests_are_missing():
+    text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out").split("[Mix]")[0]
+    text = text.split("  RND    4KiB (Q= 32, T= 1):     3.071")[0]
+    parsed = crystaldiskmark.parse(text)
+    assert [(r["test"], r["op"]) for r in parsed["results"]][-1] == ("SEQ1M Q1T1", "write")
+    assert parsed["missing"][1] == "RND4K Q32T1, RND4K Q1T1 write (the text stops there)"
+
+
+def test_section_short_in_the_middle_is_a_contradiction():
+    lines = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out").splitlines()
+    del lines[16]  # the last [Write] line; [Mix] and the footer follow
+    with pytest.raises(ParseError, match=r"\[Write\] has subtests"):
+        crystaldiskmark.parse("\n".join(lines))
+
+
+def test_subtests_not_run_are_left_out_but_count_as_there():
+    text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out")
+    text = text.replace("    91.118 MB/s [     86.9 IOPS] < 87698.00 us>", "     0.000 MB/s [      0.0 IOPS] <     0.00 us>")
+    parsed = crystaldiskmark.parse(text)
+    assert ("SEQ1M Q8T1", "write") not in [(r["test"], r["op"]) for r in parsed["results"]]
+    assert parsed["missing"] == []
 
 
 def test_cut_off_result_line_is_named():
@@ -121,3 +147,77 @@ def test_footer_values_are_stripped():
     parsed = crystaldiskmark.parse(text)
     footer = (parsed["profile"], parsed["test_size"], parsed["test_count"], parsed["os"])
     assert footer == ("Peak", "1 GiB", 5, "Windows 10")
+
+
+CORPUS = FIXTURES / "import-corpus" / "crystaldiskmark"
+
+
+def corpus(name):
+    return decode_text((CORPUS / name).read_bytes())
+
+
+def test_cdm5_names():
+    parsed = crystaldiskmark.parse(corpus("crystaldiskmark--cdm5.out"))
+    assert [(r["test"], r["op"]) for r in parsed["results"]][::2] == [
+        ("SEQ128K Q32T1", "read"), ("RND4K Q32T1", "read"), ("SEQ1M Q1T1", "read"), ("RND4K Q1T1", "read")]
+    assert parsed["results"][2]["iops"] == 1492.7
+
+
+@pytest.mark.parametrize("label, test", [
+    ("SEQ1M Q8T1", "SEQ1M Q8T1"), ("RND4K Q32T16", "RND4K Q32T16"), ("SEQ128K Q32T1", "SEQ128K Q32T1"),
+    ("Seq Q32T1", "SEQ128K Q32T1"), ("4KiB Q8T8", "RND4K Q8T8"), ("4KiB Q1T1", "RND4K Q1T1"),
+    ("4K Q32T1", "RND4K Q32T1"), ("Seq", "SEQ1M Q1T1"), ("512K", "RND512K Q1T1"), ("4K", "RND4K Q1T1"),
+    ("4K QD32", "RND4K Q32T1"), ("Sequential", None),
+])
+def test_window_labels(label, test):
+    assert crystaldiskmark.window_test_name(label) == test
+
+
+def test_window_table_with_translated_headings():
+    parsed = crystaldiskmark.parse(corpus("crystaldiskmark--cdm8-window-table-de.out"))
+    assert parsed["layout"] == "window" and parsed["version"] == "8.0.4"
+    assert [(r["test"], r["op"], r["value"]) for r in parsed["results"]][:2] == [
+        ("SEQ1M Q8T1", "read", 89.77), ("SEQ1M Q8T1", "write", 58.12)]
+    assert parsed["missing"] == ["test size, run count and date (a copy of the window has none)"]
+
+
+def test_markdown_table_and_columns_in_either_order():
+    parsed = crystaldiskmark.parse(corpus("crystaldiskmark--cdm7-window-markdown-fr.out"))
+    assert ("RND4K Q32T16", "write", 8.9) in [(r["test"], r["op"], r["value"]) for r in parsed["results"]]
+    swapped = crystaldiskmark.parse("   Write [MB/s]   Read [MB/s]\nSEQ1M Q8T1   60.1   90.2\n")
+    assert [(r["op"], r["value"]) for r in swapped["results"]] == [("write", 60.1), ("read", 90.2)]
+
+
+def test_labelled_lines_in_translation_with_iops_and_latency():
+    parsed = crystaldiskmark.parse("SEQ1M Q8T1 Lesen: 90.12 MB/s [86.0 IOPS] <92998.5 us>\n"
+                                   "SEQ1M Q8T1 Schreiben: 60.34 MB/s [57.5 IOPS] <139130.4 us>\n")
+    assert [(r["op"], r["value"], r["iops"], r["latency_us"]) for r in parsed["results"]] == [
+        ("read", 90.12, 86.0, 92998.5), ("write", 60.34, 57.5, 139130.4)]
+
+
+def test_window_table_in_gb_s_is_refused():
+    with pytest.raises(ParseError, match="pick MB/s") as err:
+        crystaldiskmark.parse("      Read [GB/s]   Write [GB/s]\nSEQ1M Q8T1   0.090   0.060\n")
+    assert err.value.line == 1
+
+
+def test_window_table_row_with_a_figure_missing():
+    with pytest.raises(ParseError, match="1 figure") as err:
+        crystaldiskmark.parse("      Read [MB/s]   Write [MB/s]\nSEQ1M Q8T1   90.1\n")
+    assert err.value.line == 2
+
+
+def test_export_stating_binary_megabytes_keeps_mib_s():
+    text = ("CrystalDiskMark 2.2 (C) 2007-2008 hiyohiyo\n* MB/s = 1,048,576 byte/s\n\n"
+            "           Sequential Read :   20.117 MB/s\n          Sequential Write :    9.003 MB/s\n\n"
+            "  Test : 100 MB (x5)\n")
+    parsed = crystaldiskmark.parse(text)
+    assert parsed["unit"] == "MiB/s" and [r["value"] for r in parsed["results"]] == [20.117, 9.003]
+
+
+def test_early_kdiskmark_export_is_kdiskmark():
+    text = decode_text((FIXTURES / "import-corpus" / "kdiskmark" / "kdiskmark--early-header.out").read_bytes())
+    assert kdiskmark.detect(text) == 2
+    parsed = kdiskmark.parse(text)
+    assert (parsed["tool"], parsed["version"], parsed["unit"], parsed["date"]) == ("KDiskMark", None, "kKiB/s",
+                                                                                  "2020-07-04")

@@ -1,4 +1,4 @@
-"""f3probe parser: F3 8.0 output (fixtures)."""
+"""f3probe parser: F3 8.0 output (fixtures), also indented, quoted or behind a prompt as pasted."""
 
 import json
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import f3probe
+from cardbench.parsers import NAMED, SHAPED, f3probe
 
 FIXTURES = Path(__file__).parent / "fixtures" / "f3probe"
 
@@ -75,3 +75,39 @@ def test_block_size_exponent_beyond_any_device(tmp_path):
     run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
                          timeout=60, env=dict(os.environ, PYTHONPATH=str(scripts)))
     assert run.returncode == 0 and "beyond any device" in run.stdout, run.stderr
+
+
+@pytest.mark.parametrize("name, kind", [("f3probe--limbo.out", "limbo"), ("f3probe--chain.out", "chain")])
+def test_emulated_fakes(name, kind):
+    parsed = f3probe.parse(read(name))
+    assert (parsed["fake"], parsed["verdict"], parsed["fake_type"]) == (True, "counterfeit", kind)
+    assert (parsed["usable_bytes"], parsed["announced_bytes"]) == (512 * 1024**2, 4 * 1024**3)
+    assert parsed["seconds"] == 0.0026 and parsed["last_good_sector"] == 1048575
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda line: "    " + line,  # indented by a list item or a quote block
+    lambda line: "> " + line if line else ">",  # an e-mail reply
+    lambda line: "\t" + line,
+])
+def test_indented_or_quoted_output(wrap):
+    text = "\n".join(wrap(line) for line in read("f3probe--limbo.out").splitlines())
+    assert f3probe.parse(text) == f3probe.parse(read("f3probe--limbo.out"))
+
+
+@pytest.mark.parametrize("verdict, fake, kind", [
+    ("user@host:~$ Good news: The device `/dev/sdb' is the real thing", False, None),  # glued to a prompt
+    ("   Good news: The device ‘/dev/sdb’ is the real thing", False, None),  # typographic quotes
+    ("Bad news: The device '/dev/sdb' is a counterfeit of type wraparound", True, "wraparound"),
+    ('1. Bad news: The device "/dev/sdc" is damaged', True, None),
+])
+def test_verdict_lines_as_pasted(verdict, fake, kind):
+    text = read("f3probe--good.out").replace("Good news: The device `/dev/loop1' is the real thing", verdict)
+    parsed = f3probe.parse(text)
+    assert (parsed["fake"], parsed["fake_type"]) == (fake, kind)
+
+
+def test_a_logged_command_names_the_tool():
+    body = "\n".join(line for line in read("f3probe--good.out").splitlines() if not line.startswith("F3 probe"))
+    assert f3probe.detect(body) == SHAPED
+    assert f3probe.detect("$ sudo /usr/bin/f3probe --destructive /dev/sdb\n" + body) == NAMED

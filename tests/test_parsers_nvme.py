@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import nvme
+from cardbench.parsers import NOT_MINE, SHAPED, nvme
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nvme"
 
@@ -84,3 +84,25 @@ def test_json_with_a_huge_number_or_deep_nesting_names_the_line():
 def test_key_value_lines_keep_their_text():
     parsed = nvme.parse_id_ctrl("mn        : Lexar Card   \nsn :  ABC  \nfr\t: X0705A\n")
     assert (parsed["model"], parsed["serial"], parsed["firmware"]) == ("Lexar Card", "ABC", "X0705A")
+
+
+def test_json_output_is_detected_without_a_format_option():
+    assert nvme.detect(read("nvme--smart-log-json.out")) == SHAPED
+    id_ctrl = json.dumps({"vid": 7575, "sn": "X1 ", "mn": "EXAMPLE CARD ", "fr": "1.0", "wctemp": 358}, indent=2)
+    assert nvme.detect(id_ctrl) == SHAPED
+    assert nvme.parse(id_ctrl) == {"kind": "id_ctrl", "model": "EXAMPLE CARD", "serial": "X1", "firmware": "1.0",
+                                   "thresholds_c": {"wctemp": 85}}
+    assert nvme.detect('{"jobs": [], "temperature": 1}') == NOT_MINE
+
+
+def test_outputs_one_after_another_are_read_apart():
+    from cardbench.imports.nvme import from_nvme
+    smart = read("nvme--smart-log-json.out")
+    id_ctrl = json.dumps({"sn": "X1", "mn": "EXAMPLE CARD", "fr": "1.0"}, indent=2)
+    fields = from_nvme(id_ctrl + "\n" + smart + smart.replace('"temperature":314', '"temperature":330'))
+    assert fields.measurements["nvme"]["model"] == "EXAMPLE CARD"
+    assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "after": 57, "max": 57}
+    listed = "$ sudo nvme list\nNode  SN  Model\n/dev/nvme0n1  X1  EXAMPLE CARD\n$ sudo nvme smart-log /dev/nvme0 -o json\n"
+    assert from_nvme(listed + smart).measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
+    with pytest.raises(ParseError, match="no nvme-cli"):
+        from_nvme(listed)

@@ -186,9 +186,12 @@ def test_block_size_curves_are_split_so_each_chart_reads(site, browser):
 
 def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
     url, _ = site
-    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/", width=1280)
-    page.locator(".chart[data-drawn]").first.wait_for()
-    page.wait_for_timeout(300)
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/", width=1280, height=900)
+    page.wait_for_function("() => document.querySelector('.chart[data-drawn]')")
+    page.wait_for_timeout(500)
+    # Drawn on load: charts starting within three screens of the top (the view and two below it).
+    tops = page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => [c.getBoundingClientRect().top, !!c.dataset.drawn])")
+    assert all(drawn == (top < 3 * 900) for top, drawn in tops), tops
     last = page.locator(".chart").last
     assert last.get_attribute("data-drawn") is None  # several screens down: not drawn yet
     last.scroll_into_view_if_needed()
@@ -199,7 +202,8 @@ def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
 def test_printing_draws_every_chart(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/cards/{LEXAR_16}/", width=1280)
-    page.locator(".chart[data-drawn]").first.wait_for()
+    page.wait_for_timeout(300)
+    assert page.locator(".chart[data-drawn]").count() < page.locator(".chart").count()
     page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
     page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
     assert problems.messages == []
@@ -302,13 +306,21 @@ def test_comparison_preloads_the_cards_it_draws_first(site, browser):
 
 
 def test_reader_picks_cards_by_address(site, browser):
-    url, _ = site
+    url, public = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},adata-premier-extreme-256gb-microsd-express")
     assert drawn_traces(page, "#picked-charts .chart") == [2]
     assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
     assert page.locator("#picked li").count() == 2
     page.select_option("#picked-charts select", "RND4K Q1T1")  # one subtest at a time, picked from a menu
     page.wait_for_function("() => document.querySelector('#picked-charts figcaption').textContent.startsWith('RND4K Q1T1')")
+    # MiB/s from the cards' own MiB/s figures, in the chart and its table.
+    lexar = twin(public, LEXAR)["pooled"]["RND4K Q1T1 read"]
+    page.locator("[data-unit-switch] input[value=mib]").check()
+    chart = page.locator("#picked-charts .chart")
+    page.wait_for_function("c => c.dataset.drawn && c.layout.xaxis.title.text.startsWith('MiB/s')", arg=chart.element_handle())
+    assert lexar["mib_s"]["mean"] in chart.evaluate("c => c.data[0].x")
+    assert "unit=mib" in page.url and f"cards={LEXAR}" in page.url
+    assert f"{lexar['mib_s']['mean']:.1f}" in page.locator("#picked-charts details table").text_content()
     assert problems.messages == []
 
 
@@ -449,4 +461,9 @@ def test_pasted_plotly_chart_draws(tmp_path, browser):
         page, problems = open_page(browser, f"{url}/pasted/", width=390)
         assert drawn_traces(page) == [10, 3]
         assert sideways(page) <= 1, "a fixed chart width gives way on a phone"
+        # Its figures as a table too: a row per subtest, a column per run.
+        table = page.locator("#plotly-1 details table")
+        assert table.locator("tbody tr").count() == 12 and table.locator("thead th").count() == 10
         assert problems.messages == []
+        if AXE.exists():
+            assert axe_violations(browser, f"{url}/pasted/", dark=True, width=390) == []

@@ -66,7 +66,13 @@
       } else if (role === 'runs') {
         out.marker = merged(out.marker || {}, { color: t.fg, line: { color: t.bg, width: 1 } });
       }
-      if (narrow) out.name = wrapped(out.name, Math.max(20, Math.floor((width - 60) / 6.5)));
+      if (narrow) {
+        out.name = wrapped(out.name, Math.max(20, Math.floor((width - 60) / 6.5)));
+        // Long category names (card titles) on lines of their own, so the bars keep most of the width.
+        if (out.orientation === 'h' && Array.isArray(out.y)) {
+          out.y = out.y.map(function (label) { return typeof label === 'string' ? wrapped(label, 18) : label; });
+        }
+      }
       if (out.error_x) out.error_x = merged(out.error_x, { color: t.fg });
       if (out.error_y) out.error_y = merged(out.error_y, { color: t.fg });
       return out;
@@ -142,7 +148,8 @@
     if (!running) { running = true; setTimeout(drawNext, 0); }
   }
 
-  // Charts within a screen's height of the view are drawn; the rest wait until scrolled near.
+  // Charts within two screens' height below the view are drawn (the summary tables above the first
+  // chart of a card page take more than a screen); the rest wait until scrolled near.
   var waiting = typeof Map === 'function' ? new Map() : null;
   var observer = waiting && 'IntersectionObserver' in window ? new IntersectionObserver(function (entries) {
     entries.forEach(function (entry) {
@@ -151,7 +158,7 @@
       enqueue(entry.target, waiting.get(entry.target));
       waiting.delete(entry.target);
     });
-  }, { rootMargin: '100% 0px' }) : null;
+  }, { rootMargin: '200% 0px' }) : null;
 
   // Draw `el` with the figure `make()` returns, once it is near the screen.
   function later(el, make) {
@@ -177,10 +184,68 @@
     waiting.clear();
   });
 
+  // The figures of a chart that came without a table of its own (one pasted into a review): a row per
+  // category (or x value), a column per trace, in a closed <details> below the chart.
+  function figureTable(figure) {
+    var traces = (figure.data || []).filter(function (tr) { return Array.isArray(tr.x) && Array.isArray(tr.y); });
+    if (!traces.length) return null;
+    var keys = [], columns = traces.map(function (tr) {
+      var across = tr.orientation === 'h' ? tr.y : tr.x, values = tr.orientation === 'h' ? tr.x : tr.y, map = {};
+      across.forEach(function (k, i) {
+        if (!(k in map)) map[k] = values[i];
+        if (keys.indexOf(k) === -1) keys.push(k);
+      });
+      return map;
+    });
+    if (keys.length * traces.length > 5000) return null;
+    var details = document.createElement('details');
+    details.className = 'figures-table';
+    var summary = details.appendChild(document.createElement('summary'));
+    summary.textContent = 'The figures as a table';
+    var scroll = details.appendChild(document.createElement('div'));
+    scroll.className = 'table-scroll';
+    scroll.tabIndex = 0;
+    scroll.setAttribute('role', 'region');
+    var table = scroll.appendChild(document.createElement('table'));
+    table.className = 'figures';
+    var head = table.appendChild(document.createElement('thead')).appendChild(document.createElement('tr'));
+    head.appendChild(document.createElement('td'));
+    traces.forEach(function (tr, i) {
+      var th = head.appendChild(document.createElement('th'));
+      th.scope = 'col';
+      th.className = 'num';
+      th.textContent = tr.name === undefined ? 'Trace ' + (i + 1) : String(tr.name).replace(/<br>/g, ' ');
+    });
+    var body = table.appendChild(document.createElement('tbody'));
+    keys.forEach(function (k) {
+      var row = body.appendChild(document.createElement('tr'));
+      var th = row.appendChild(document.createElement('th'));
+      th.scope = 'row';
+      th.textContent = String(k);
+      columns.forEach(function (map) {
+        var td = row.appendChild(document.createElement('td'));
+        td.className = 'num';
+        td.textContent = map[k] === undefined || map[k] === null ? '' : String(map[k]);
+      });
+    });
+    return details;
+  }
+
   function drawAll() {
     Array.prototype.forEach.call(document.querySelectorAll('.chart-box > script.chart-figure'), function (data) {
-      var el = data.parentNode.querySelector('.chart');
-      if (data.textContent.trim()) later(el, function () { return JSON.parse(data.textContent); });
+      var box = data.parentNode;
+      var el = box.querySelector('.chart');
+      if (!data.textContent.trim()) return;
+      if (!box.querySelector('details')) {
+        try {
+          var table = figureTable(JSON.parse(data.textContent));
+          if (table) {
+            table.querySelector('[role=region]').setAttribute('aria-label', 'The figures of ' + box.id);
+            box.appendChild(table);
+          }
+        } catch (err) { /* the chart itself reports a figure it cannot read */ }
+      }
+      later(el, function () { return JSON.parse(data.textContent); });
     });
   }
 

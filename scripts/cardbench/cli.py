@@ -107,9 +107,12 @@ def cmd_collect(args):
 
 def cmd_import(args):
     from .imports.importer import import_file
+    from .imports.naming import CARD_OPTIONS, GIVEN
 
+    card = {"capacity_gb": args.capacity, "bus": args.bus, "form_factor": args.form}
     result = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
-                         progress=lambda message: print(f"import: {message}", file=sys.stderr))
+                         progress=lambda message: print(f"import: {message}", file=sys.stderr), card=card,
+                         hints={"op": args.op, "block_size": args.bs})
     if result.already_imported:
         print(f"import: {args.file} is already in {result.card_path} (session {result.session_id}); "
               "nothing added", file=sys.stderr)
@@ -120,7 +123,12 @@ def cmd_import(args):
         print(f"import: note: {note}", file=sys.stderr)
     if result.created_card:
         used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in result.defaults.items())
-        print(f"import: new card file with {used}; correct them in {result.card_path} if wrong", file=sys.stderr)
+        assumed = [CARD_OPTIONS[field][0] + "=" for field, (_, why) in result.defaults.items() if why != GIVEN]
+        how = f" (for a new card, {', '.join(assumed)} on make import set them)" if assumed else ""
+        print(f"import: new card file with {used}; correct them in {result.card_path} if wrong{how}", file=sys.stderr)
+    elif not result.already_imported and any(value is not None for value in card.values()):
+        print(f"import: note: {result.card_path} already existed, so CAPACITY=, BUS= and FORM= (--capacity, --bus, "
+              f"--form) were not used; change the card there", file=sys.stderr)
     return 0
 
 
@@ -179,6 +187,12 @@ def build_parser():
     p.add_argument("--label", help="session heading (default: 'Imported <file name>')")
     from .parsers.registry import NAMES as IMPORT_FORMATS
     p.add_argument("--format", default="auto", choices=["auto", *IMPORT_FORMATS])
+    p.add_argument("--capacity", help="a new card's capacity in GB as marketed, e.g. 64 or 1TB (default: from --name)")
+    p.add_argument("--bus", help="a new card's fastest bus: Default/High Speed, UHS-I, UHS-II, UHS-III or SD Express "
+                                 "(default: from --name, else UHS-I)")
+    p.add_argument("--form", help="a new card's size: microSD or SD (default: microSD)")
+    p.add_argument("--op", choices=["read", "write"], help="dd log without its command: whether dd read or wrote the card")
+    p.add_argument("--bs", help="dd log without its command: the block size, e.g. 4M (default: from 'N+0 records out')")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.set_defaults(func=cmd_import)
 

@@ -35,9 +35,12 @@ OBSERVE = """
 })();
 """
 
+# Charts within two screens, or the first chart where a page's summary tables push every chart further down.
 NEAR_DRAWN = """() => {
-  const near = [...document.querySelectorAll('.chart')].filter(c => c.getBoundingClientRect().top < 2 * innerHeight);
-  return near.length > 0 && near.every(c => c.dataset.drawn);
+  const charts = [...document.querySelectorAll('.chart')];
+  const near = charts.filter(c => c.getBoundingClientRect().top < 2 * innerHeight);
+  const wanted = near.length ? near : charts.slice(0, 1);
+  return wanted.length > 0 && wanted.every(c => c.dataset.drawn);
 }"""
 
 SUMMARY = """() => {

@@ -92,7 +92,18 @@ def bus_ceiling(check):
                                  f"claimed.note)", "bus-ceiling", "warning")
             else:
                 check.add(place, f"{shown} is above the {why} of {ceiling} MB/s{count}; the figure cannot be "
-                                 f"right for this card (check the unit, the bus, or host caching)", "bus-ceiling")
+                                 f"right for this card ({_ceiling_hint(check, bus, link, top_mb_s)})", "bus-ceiling")
+
+
+def _ceiling_hint(check, bus, link, mb_s):
+    """What to check when a figure is above the ceiling: first a bus set too low (a card made by an
+    import assumes UHS-I unless told), naming the slowest bus that carries the figure."""
+    faster = next((name for name, ceiling in BUS_CEILING_MB_S.items()
+                   if ceiling > BUS_CEILING_MB_S[bus] and ceiling >= mb_s), None)
+    if link or faster is None:
+        return "check the unit, the PCIe link, or host caching" if link else "check the unit or host caching"
+    return (f"if the card's bus is faster, set bus: \"{faster}\" in data/cards/{check.card.path.stem}.yaml, or "
+            f"BUS=\"{faster}\" on make import for a new card; else check the unit or host caching")
 
 
 def block_size_bytes(test):

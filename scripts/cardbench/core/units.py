@@ -1,15 +1,18 @@
 """Units and sizes, each conversion named by its direction.
 
 Rates: the site shows MB/s = 10^6 bytes/s; a figure stored in MiB/s (cdm_fio.sh prints MiB/s)
-is multiplied by 1.048576 to show it in MB/s. Sizes: tools spell block sizes in binary units
+is multiplied by 1.048576 to show it in MB/s, one in kKiB/s (1000 × 1024 bytes/s: KDiskMark's "MB/s",
+fio's KiB/s ÷ 1000) by 1.024. Sizes: tools spell block sizes in binary units
 ('4K' = 4096 bytes in fio, dd and CrystalDiskMark; '4MiB' in flashbench).
 """
 
 import re
 
 MIB_PER_S_IN_MB_PER_S = 1.048576  # 1 MiB/s = 1.048576 MB/s
-RATE_TO_MB_S = {"MB/s": 1.0, "MiB/s": MIB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
-RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576}  # bytes per second in one unit
+KKIB_PER_S_IN_MB_PER_S = 1.024  # 1 kKiB/s = 1000 KiB/s = 1.024 MB/s
+RATE_TO_MB_S = {"MB/s": 1.0, "MiB/s": MIB_PER_S_IN_MB_PER_S,
+                "kKiB/s": KKIB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
+RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576, "kKiB/s": 1_024_000}  # bytes per second in one unit
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3,
                    "GIB": 1024**3, "T": 1024**4, "TIB": 1024**4}

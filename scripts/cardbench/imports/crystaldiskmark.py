@@ -1,5 +1,7 @@
-"""CrystalDiskMark-style results -> session fields: cdm_fio.sh logs (MiB/s), CrystalDiskMark and
-KDiskMark text exports (MB/s). Each run or export in the file is one run of every subtest."""
+"""CrystalDiskMark-style results -> session fields: cdm_fio.sh logs (MiB/s), CrystalDiskMark exports
+and copies of its window (MB/s), KDiskMark exports (kKiB/s: its "MB/s" is fio's KiB/s ÷ 1000). Each
+run or export in the file is one run of every subtest; figures are stored as printed, in their own
+unit, and the site converts them."""
 
 from ..card import sessions
 from ..errors import ParseError
@@ -24,13 +26,26 @@ def from_cdm_fio(text):
     for result in results:
         result["size"] = config["size"]
     return SessionFields(tools=[{"name": "cdm_fio.sh"}], measurements={"results": results}, runs=len(runs),
-                         notes=_cdm_fio_notes(runs))
+                         notes=_cdm_fio_notes(runs), assumption=_size_assumption(config))
+
+
+def _size_assumption(config):
+    """How the run's Size was come by, when the log does not state it (the tests' names hang on it)."""
+    if config.get("size_assumed"):
+        return (f"Size {config['size']}, the script's default, for the Sequential block sizes: the log has no "
+                f"Configuration line ({config['size_basis']}); add it if the script ran with another Size")
+    if config.get("size_inferred"):
+        return (f"Size {config['size']} for the Sequential block sizes, read from {config['size_basis']} (the log "
+                "has no Configuration line)")
+    return None
 
 
 def _cdm_fio_notes(runs):
     """The runs' configuration (the script's Size, Loops, Write Only Zeroes) and the figures recomputed."""
     config = runs[0]["config"]
-    parts = [f"Size {config['size']}" + (" (script default; not in the log)" if config.get("size_assumed") else "")]
+    how = (" (script default; not in the log: " + config["size_basis"] + ")" if config.get("size_assumed") else
+           " (not in the log; from " + config["size_basis"] + ")" if config.get("size_inferred") else "")
+    parts = [f"Size {config['size']}{how}"]
     loops = sorted({run["config"].get("loops") for run in runs if run["config"].get("loops") is not None})
     if loops:
         parts.append("Loops " + "/".join(str(loop) for loop in loops))
@@ -56,21 +71,43 @@ def _from_exports(parser, text):
     exports = parser.parse_all(text)
     first = exports[0]
     tool = first["tool"] or parser.TOOL
-    table = [[{"test": r["test"], "op": r["op"], "value": r["mb_s"], "iops": r["iops"], "latency_us": r["latency_us"]}
+    units = {export["unit"] for export in exports}
+    if len(units) > 1:
+        raise ParseError(tool, f"the exports in this file state different units ({', '.join(sorted(units))}); "
+                               "import them separately", line=None)
+    table = [[{"test": r["test"], "op": r["op"], "value": r["value"], "iops": r["iops"], "latency_us": r["latency_us"]}
               for r in export["results"]] for export in exports]
     try:
-        results = sessions.results_from_table(table, "MB/s")
+        results = sessions.results_from_table(table, units.pop())
     except ValueError:
         raise ParseError(tool, "the exports in this file do not have the same subtests", line=None) from None
     for result in results:
         if first["test_size"]:
             result["size"] = first["test_size"].replace(" ", "")
-    described = [f"profile {first['profile']}" if first["profile"] else None,
-                 f"test size {first['test_size']} x{first['test_count']}" if first["test_size"] else None,
-                 f"mix {first['mix_ratio']}" if first["mix_ratio"] else None]
+        if result["op"] == "mix" and first["mix_read_percent"] is not None:
+            result["mix_read_percent"] = first["mix_read_percent"]
     tools = [{"name": tool, "version": first["version"]} if first["version"] else {"name": tool}]
     if first.get("fio_version"):
         tools.append({"name": "fio", "version": first["fio_version"]})
-    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports),
-                         notes=[f"{tool} " + ", ".join(d for d in described if d) + "."],
+    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports), notes=_export_notes(tool, exports),
                          date=first["date"], host=first["os"][:200] if first["os"] else None)
+
+
+def _export_notes(tool, exports):
+    first = exports[0]
+    described = [f"profile {first['profile']}" if first["profile"] else None,
+                 f"test size {first['test_size']} x{first['test_count']}" if first["test_size"] else None,
+                 f"mix {first['mix_ratio']}" if first["mix_ratio"] else None,
+                 "typed out from its window" if first["layout"] == "window" else None]
+    described = [d for d in described if d]
+    notes = [f"{tool} " + (", ".join(described) if described else "results") + "."]
+    if first["unit"] == "kKiB/s":
+        notes.append("KDiskMark's 'MB/s' is fio's KiB/s ÷ 1000 (1.024 MB/s); its figures are kept in that unit, "
+                     "kKiB/s.")
+    elif first["unit"] == "MiB/s":
+        notes.append(f"{tool} states MB/s = 1,048,576 bytes/s here; its figures are kept as MiB/s.")
+    for number, export in enumerate(exports, start=1):
+        if export["missing"]:
+            which = f"export {number}" if len(exports) > 1 else "the text"
+            notes.append(f"Missing from {which}: {'; '.join(export['missing'])}.")
+    return notes

@@ -1,81 +1,243 @@
-"""A dd log -> session fields: each logged dd command and the summaries below it are one entry
-(read or write, block size, count and flags taken from the command)."""
+"""A dd log -> session fields: each logged dd command and the summaries below it are one entry.
+
+What the command says: read or write, and whether the card is the raw device or holds a file.
+The side that is a device (/dev/sdc, /dev/mmcblk0p1, /dev/nvme0n1, /dev/disk4, /dev/rdisk4, …)
+is the card: dd wrote the card when it is `of=` (an image or /dev/zero written to it), read it
+when it is `if=` (to /dev/null, or a backup image). Without a device, the card holds a file: the
+side that is an ordinary file (of=/media/user/CARD/test.bin from /dev/zero; if=test.bin to
+/dev/null), or, between two files, the one on a mounted filesystem (/media, /run/media, /mnt,
+/Volumes). The block size (bs=, or obs= / ibs= on the card's side), count= (with dd's suffixes:
+count=10k is 10240) and the flags that change what is measured (iflag/oflag direct, dsync, sync,
+nocache, fullblock; conv=fdatasync, fsync) are kept.
+
+A log without its dd command (output alone, `2>&1 | tail -1`) needs read or write from outside
+(`op`: OP= on make import, --op on cardbench import); its block size comes from `block_size`
+(BS=, --bs) or from the "N+0 records out" line above each summary. A logged attempt that failed
+before copying (no summary, a dd error message) is skipped.
+"""
 
 import re
 
 from ..card import sessions
 from ..errors import ParseError
+from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .result import SessionFields
 from .transcript import command_words, renumbered, segments
 
-NO_COMMAND = ("the dd command is not in the file, so read/write and block size are unknown; put the command line "
-              "(e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output")
+OPS = ("read", "write")
+NOT_THE_CARD = {"/dev/zero", "/dev/null", "/dev/urandom", "/dev/random", "/dev/full", "/dev/stdin", "/dev/stdout",
+                "/dev/stderr", "-"}
+NOT_DEVICES = ("/dev/fd/", "/dev/shm/", "/dev/pts/")  # a shell's pipes, shared memory, terminals
+DATA_SOURCES = ("/dev/zero", "/dev/urandom", "/dev/random")
+MOUNT_POINTS = ("/media/", "/run/media/", "/mnt/", "/Volumes/")
+IO_FLAGS = ("direct", "dsync", "sync", "nocache", "fullblock")  # iflag= / oflag= values that change the figure
+CONV_FLAGS = ("fdatasync", "fsync")  # conv= values that do (conv=sync pads blocks: not a speed matter)
+HOW_TO_SAY = ("give OP=read or OP=write (and BS=, e.g. BS=4M, when the output has no 'N+0 records out' line) on "
+              "make import, or --op/--bs on cardbench import")
+NO_COMMAND = ("the dd command is not in the file, so read or write is unknown: " + HOW_TO_SAY + "; or put the command "
+              "line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output")
+
+# dd's multiplicative suffixes (GNU, BSD and BusyBox spellings), for bs=, count= and --bs.
+_SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "KB": 1000, "kD": 1000, "k": 1024, "K": 1024, "KiB": 1024,
+           "MB": 10**6, "MD": 10**6, "m": 1024**2, "M": 1024**2, "MiB": 1024**2,
+           "GB": 10**9, "GD": 10**9, "g": 1024**3, "G": 1024**3, "GiB": 1024**3,
+           "TB": 10**12, "t": 1024**4, "T": 1024**4, "TiB": 1024**4}
+_FACTOR = re.compile(r"([0-9]{1,18}+)([A-Za-z]{0,3}+)")
+_REDIRECTION = re.compile(r"[0-9]{0,2}+(?:>>?+|<|&>>?+|>&)(\S*+)")
+_SCHEMA_BLOCK = re.compile(r"[0-9]{1,15}+(?:\.[0-9]{1,4}+)?+[KMGT]?+i?+B?+")
 
 
 def dd_command(line):
-    """The arguments of a logged dd command (those after "dd"), or None for any other line."""
+    """The arguments of a logged dd command (those after "dd", "/bin/dd", "busybox dd"), or None for
+    any other line."""
     words = command_words(line, "dd")
-    if words is None or "dd" not in words:
+    if words is None:
         return None
-    args = _own_words(words[words.index("dd") + 1:])
+    at = next((i for i, word in enumerate(words) if word.rpartition("/")[2] == "dd"), None)
+    if at is None:
+        return None
+    args = _own_words(words[at + 1:])
     return args if any(a.startswith(("if=", "of=")) for a in args) else None
 
 
 def _own_words(args):
     """The words of the dd command itself, without what follows it in a logged loop or pipe
-    ("…; done", "| tail -1", "&& sync")."""
-    for i, arg in enumerate(args):
+    ("…; done", "| tail -1", "&& sync") and without redirections ("2>&1", "2> dd.log")."""
+    own, skip = [], False
+    for arg in args:
         if arg.startswith(("|", "&&", ";")) or arg == "&":
-            return args[:i]
+            break
+        redirection = _REDIRECTION.fullmatch(arg)
+        if skip or redirection:
+            if arg.endswith(";"):
+                break
+            skip = not skip and not redirection.group(1)  # "2> dd.log": the target is the next word
+            continue
         if arg.endswith(";"):
-            return args[:i] + [arg.rstrip(";")]
-    return args
+            own.append(arg.rstrip(";"))
+            break
+        own.append(arg)
+    return own
 
 
-def described(args, line):
-    """{"op", "block_size", "count", "flags", "target"} of a dd command's arguments."""
+def size_bytes(text):
+    """Bytes of a dd size operand: '4M' -> 4194304, '10k' -> 10240, '1MB' -> 10**6, '2x512' -> 1024,
+    '8b' -> 4096; None when dd would not take it."""
+    total = 1
+    for factor in str(text).split("x"):  # "2x512": a product
+        match = _FACTOR.fullmatch(factor)
+        if not match or match.group(2) not in _SUFFIX:
+            return None
+        total *= int(match.group(1)) * _SUFFIX[match.group(2)]
+    return total if 0 < total < 10**18 else None
+
+
+def block_text(size):
+    """A block size as the card file writes it: '4m' -> '4M', '64k' -> '64K', '1MB' kept; sizes in
+    other spellings ('2x512', '8b') as bytes in the largest binary unit that divides them."""
+    text = re.sub(r"^([0-9]{1,18})([kmgt])$", lambda m: m.group(1) + m.group(2).upper(), str(size))
+    if _SCHEMA_BLOCK.fullmatch(text) and size_bytes(text) is not None:
+        return text
+    count = size_bytes(size)
+    return None if count is None else block_from_bytes(count)
+
+
+def block_from_bytes(count):
+    """4194304 -> '4M', 65536 -> '64K', 1000 -> '1000': the largest binary unit that divides it, as dd's bs= takes it."""
+    for unit, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if count % factor == 0:
+            return f"{count // factor}{unit}"
+    return str(count)
+
+
+def _is_device(path):
+    return path.startswith("/dev/") and path not in NOT_THE_CARD and not path.startswith(NOT_DEVICES)
+
+
+def card_side(source, target):
+    """(op, target kind) of a dd copy from `source` to `target` ("" for stdin / stdout), or None
+    when the command does not say which side is the card."""
+    source_device, target_device = _is_device(source), _is_device(target)
+    if source_device and target_device:
+        return None  # a device copied to a device: either may be the card
+    if target_device:
+        return "write", "device"
+    if source_device:
+        return "read", "device"
+    source_file = source not in ("", *NOT_THE_CARD) and not source.startswith("/dev/")
+    target_file = target not in ("", *NOT_THE_CARD) and not target.startswith("/dev/")
+    if source_file and target_file:
+        mounted = [side for side in (source, target) if side.startswith(MOUNT_POINTS)]
+        if len(mounted) != 1:
+            return None
+        return ("read" if mounted[0] == source else "write"), "file"
+    if target_file and (source in DATA_SOURCES or source == ""):
+        return "write", "file"
+    if source_file and target in ("", "/dev/null", "-"):
+        return "read", "file"
+    return None
+
+
+def described(args, line, op=None, block_size=None):
+    """{"op", "block_size", "count", "flags", "target"} of a dd command's arguments; `op` and
+    `block_size` (given on the command line) settle what the command leaves open and must agree
+    with what it says."""
     opts = {}
     for arg in args:
         if "=" in arg:
             key, value = arg.split("=", 1)
             opts[key] = value.rstrip(";&|)")  # "oflag=direct;" inside a logged for-loop
     source, target = opts.get("if", ""), opts.get("of", "")
-    if target == "/dev/null" or (source and not source.startswith("/dev/zero") and not source.startswith("/dev/urandom")
-                                  and target in ("", "/dev/null")):
-        op, subject = "read", source
-    elif source in ("/dev/zero", "/dev/urandom", "/dev/random"):
-        op, subject = "write", target
-    else:
-        raise ParseError("dd", "cannot tell whether this dd command reads or writes the card", line=line)
+    side = card_side(source, target)
+    shown = " ".join(f"{key}={opts[key]}" for key in ("if", "of") if key in opts)
+    if side is None and op is None:
+        raise ParseError("dd", f"cannot tell which side of this dd command ({shown}) is the card, so read or write "
+                               f"is unknown: {HOW_TO_SAY}", line=line)
+    if side is None:
+        card = target if op == "write" else source
+        side = op, "device" if card.startswith("/dev/") else "file"
+    elif op is not None and op != side[0]:
+        raise ParseError("dd", f"this dd command ({shown}) {side[0]}s the card, but the import was told op {op}",
+                         line=line)
+    block = opts.get("bs") or opts.get("obs" if side[0] == "write" else "ibs") or "512"
+    written = block_text(block)
+    if written is None:
+        raise ParseError("dd", f"block size bs={block} is not a size dd takes", line=line)
+    if block_size is not None and size_bytes(written) != size_bytes(block_size):
+        raise ParseError("dd", f"this dd command has bs={block}, but the import was told bs {block_size}", line=line)
     flags = []
-    for key in ("iflag", "oflag"):
+    for key, allowed in (("iflag", IO_FLAGS), ("oflag", IO_FLAGS), ("conv", CONV_FLAGS)):
         for flag in opts.get(key, "").split(","):
-            if flag in ("direct", "dsync", "sync", "nocache", "fullblock") and flag not in flags:
+            if flag in allowed and flag not in flags:
                 flags.append(flag)
-    block = opts.get("bs", "512")
-    block = re.sub(r"(?i)^(\d+)([kmgt])$", lambda m: m.group(1) + m.group(2).upper(), block)
-    # str.isdigit() accepts "²", which int() refuses, and int() refuses more than 4300 digits
-    count = int(opts["count"]) if re.fullmatch(r"[0-9]{1,18}", opts.get("count", "")) else None
-    return {"op": op, "block_size": block, "count": count, "flags": flags or None,
-            "target": "device" if subject.startswith("/dev/") else "file"}
+    count = size_bytes(opts["count"]) if "count" in opts and "count_bytes" not in opts.get("iflag", "") else None
+    return {"op": side[0], "block_size": written, "count": count, "flags": flags or None, "target": side[1]}
 
 
-def from_dd(text):
-    entries, runs = [], 0
+def _block_from_records(parsed, line):
+    """The block size of runs without their command: bytes ÷ full blocks of the 'N+0 records out'
+    line above each summary, when every run agrees and no block was partial."""
+    sizes = set()
+    for run in parsed["runs"]:
+        records = run.get("records_out")
+        if not records or records[1] != 0 or records[0] == 0 or run["bytes"] % records[0]:
+            return None
+        sizes.add(run["bytes"] // records[0])
+    if len(sizes) != 1:
+        return None
+    return block_from_bytes(sizes.pop())
+
+
+def _without_command(parsed, start, op, block_size):
+    if op is None:
+        raise ParseError("dd", NO_COMMAND, line=start)
+    block = block_text(block_size) if block_size else _block_from_records(parsed, start)
+    if block is None:
+        raise ParseError("dd", "the dd command is not in the file and the block size cannot be told from its "
+                               "output: give BS= (e.g. BS=4M) on make import, or --bs on cardbench import",
+                         line=start)
+    return {"op": op, "block_size": block, "count": None, "flags": None, "target": None}
+
+
+def _failed_attempt(output):
+    """(line, message) of a logged dd run that stopped before copying anything, else None."""
+    return dd_parser.failure(output) if dd_parser.detect(output) == NOT_MINE else None
+
+
+def check_hints(op, block_size):
+    """ParseError when the op or block size given on the command line is not one dd could have used."""
+    if op is not None and op not in OPS:
+        raise ParseError("dd", f"op {op!r} is neither read nor write")
+    if block_size is not None and block_text(block_size) is None:
+        raise ParseError("dd", f"block size {block_size!r} is not a size dd takes (e.g. 4M, 512K, 1048576)")
+
+
+def from_dd(text, op=None, block_size=None):
+    check_hints(op, block_size)
+    entries, runs, failures = [], 0, []
     parts = segments(text, dd_command)
     for args, start, output in parts:
         try:
             parsed = dd_parser.parse(output)
         except ParseError as exc:
+            failed = _failed_attempt(output)
+            if failed is not None:
+                failures.append((failed[0] + start - 1, failed[1]))
+                continue  # "Permission denied", "Resource busy": tried again below
             if args is None and len(parts) > 1:
                 continue  # text before the first command
             raise renumbered(exc, start) from None
         if args is None:
-            raise ParseError("dd", NO_COMMAND, line=start)
-        command = described(args, start)
+            command = _without_command(parsed, start, op, block_size)
+        else:
+            command = described(args, start, op, block_size)
         entries.append(sessions.dd_entry(command["op"], command["block_size"], parsed, count=command["count"],
                                          flags=command["flags"], target=command["target"],
-                                         command=("dd " + " ".join(args))[:2000]))
+                                         command=("dd " + " ".join(args))[:2000] if args is not None else None))
         runs = max(runs, len(parsed["runs"]))
+    if not entries and failures:
+        line, message = failures[0]
+        raise ParseError("dd", "every dd command in the file failed before copying anything; nothing to import",
+                         line=line, text=message)
     return SessionFields(tools=[{"name": "dd"}], measurements={"dd": entries}, runs=runs)

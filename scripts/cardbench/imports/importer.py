@@ -11,14 +11,17 @@ import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=N
   3. detect: the format (parsers.registry) unless fmt names one of its NAMES.
   4. parse: the format's handler (HANDLERS) gives SessionFields; a file holding N runs gives
      results with N runs each. A file that does not parse, is cut off or contradicts itself
-     raises ParseError naming the line; nothing is written then.
+     raises ParseError naming the line; nothing is written then. So does a figure whose
+     bandwidth and IOPS × block size disagree (figure_check: a unit or size wrongly assumed).
   5. write: ONE session through the card transaction (card.transaction.card_change), the bytes
      copied to data/raw/<slug>/<session-id>/<file name> (listed in data/raw/<slug>/SHA256SUMS)
      and their sha256 kept in the session's `imports`. Nothing is written when the new card text
      would not validate (CardFileError).
 
-A new slug creates the card from `name` (imports.naming); ImportResult.defaults lists what was
-assumed, for the command line to show.
+A new slug creates the card from `name` (imports.naming), with `card` ({"capacity_gb", "bus",
+"form_factor"}, as given on the command line) before what the name suggests; ImportResult.defaults
+lists what was assumed, for the command line to show. `hints` ({"op", "block_size"}) tell a dd log
+without its command what it cannot say.
 """
 
 import datetime
@@ -36,6 +39,7 @@ from ..parsers.registry import NAMES, detect_format
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
+from .figure_check import check_bandwidth_iops
 from .fio import from_fio_json
 from .flashbench import from_flashbench
 from .naming import DEFAULT_SOURCE, card_for_name
@@ -59,7 +63,7 @@ MAX_SHOWN = 200  # characters of a line quoted in an error
 
 
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
-                progress=None):
+                progress=None, card=None, hints=None):
     say = progress or (lambda message: None)
     path = Path(path)
     cards_dir = Path(cards_dir)
@@ -78,9 +82,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     fmt = _format_of(text, fmt)
     say(f"{printable(path.name)}: {fmt}")
 
-    new_card, defaults = card_for_name(slug, name, source, card_path) if card_data is None else (None, {})
+    new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
-        fields = HANDLERS[fmt](text)
+        fields = HANDLERS[fmt](text, **_handler_hints(fmt, hints))
+        check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
         raise _brief(exc) from None
     check_session_size(fields.measurements)
@@ -97,7 +102,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         if earlier is not None:
             return _already_imported(change.path, earlier, digest)
         if change.loaded is None and new_card is None:
-            new_card, defaults = card_for_name(slug, name, source, change.path)
+            new_card, defaults = card_for_name(slug, name, source, change.path, card)
         session_id = change.unique_session_id(sessions.session_id(day, label))
         raw_rel = f"raw/{slug}/{session_id}/{file_name}"
         session = {"id": session_id, "label": label, "date": day}
@@ -118,6 +123,16 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
                         defaults=defaults if created else {})
+
+
+def _handler_hints(fmt, hints):
+    """What the command line tells a handler that the file may not say: read or write and the block
+    size of a dd log without its command ({"op", "block_size"}); only dd takes them."""
+    hints = {key: value for key, value in (hints or {}).items() if value is not None}
+    if hints and fmt != "dd":
+        raise ParseError("import", f"read/write and block size (OP=, BS=; --op, --bs) are for dd logs; this file is "
+                                   f"{fmt} output")
+    return hints
 
 
 def _format_of(text, fmt):

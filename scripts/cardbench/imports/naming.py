@@ -1,16 +1,22 @@
 """A new card from its display name, for an import into a card that does not exist yet.
 
-The name gives the capacity ("64GB", "1TB") and hints at the bus ("Express", "UHS-II"); what the
-name cannot say is assumed and listed, so the command line can ask the contributor to check it.
+Capacity, bus and form factor come from what the contributor gave (CAPACITY=, BUS=, FORM= on
+make import; --capacity, --bus, --form), read as `make new-card` reads them; else from the name:
+the capacity ("64GB", "1TB") and a hint at the bus ("Express", "UHS-II"). What neither says is
+assumed and listed, so the command line can ask the contributor to check it.
 """
 
 import re
 
 from ..card import sessions
+from ..card.newcard import normalize_answer
 from ..errors import CardFileError
 
 DEFAULT_SOURCE = {"name": "contributor's own run (imported)"}
 DEFAULT_FORM_FACTOR = "microSD"
+GIVEN = "given"  # why a value was used: the contributor gave it
+# The card field, the make variable and the cardbench import option that set it.
+CARD_OPTIONS = {"capacity_gb": ("CAPACITY", "--capacity"), "bus": ("BUS", "--bus"), "form_factor": ("FORM", "--form")}
 
 
 def capacity_from_name(name):
@@ -32,17 +38,39 @@ def bus_from_name(name):
     return "UHS-I", "default"
 
 
-def card_for_name(slug, name, source=None, path=None):
-    """A new card dict from a display name, and the defaults assumed ({field: (value, why)})."""
+def given_values(given, path):
+    """The card fields the contributor gave ({"capacity_gb": "1TB", "bus": "uhs-ii", …}), read as
+    make new-card reads them; CardFileError naming the field and its option when one is not valid."""
+    out = {}
+    for field, value in (given or {}).items():
+        if value is None or field not in CARD_OPTIONS:
+            continue
+        try:
+            out[field] = normalize_answer(field, value)
+        except ValueError as exc:
+            variable, option = CARD_OPTIONS[field]
+            raise CardFileError(path, f"{exc} ({variable}= on make import, {option} on cardbench import)",
+                                field=field) from None
+    return out
+
+
+def card_for_name(slug, name, source=None, path=None, given=None):
+    """A new card dict from a display name and the values given for it, and where each of capacity,
+    bus and form factor came from ({field: (value, why)}: "given", "from the name", "default", …)."""
     path = path or f"data/cards/{slug}.yaml"
     if not name:
         raise CardFileError(path, "card does not exist yet; give its name (--name \"Lexar PLAY PRO 1TB\") to create it")
-    capacity = capacity_from_name(name)
-    if capacity is None:
-        raise CardFileError(path, f"cannot tell the capacity from the name {name!r}; include it like '64GB' or "
-                                  "'1TB'", field="capacity_gb")
-    bus, why = bus_from_name(name)
-    defaults = {"capacity_gb": (capacity, "from the name"), "bus": (bus, why),
-                "form_factor": (DEFAULT_FORM_FACTOR, "default")}
-    card = sessions.new_card(slug, name, capacity, DEFAULT_FORM_FACTOR, bus, source or DEFAULT_SOURCE)
+    chosen = {field: (value, GIVEN) for field, value in given_values(given, path).items()}
+    if "capacity_gb" not in chosen:
+        capacity = capacity_from_name(name)
+        if capacity is None:
+            raise CardFileError(path, f"cannot tell the capacity from the name {name!r}: give CAPACITY= (e.g. "
+                                      "CAPACITY=64GB) on make import, --capacity on cardbench import, or include it "
+                                      "in the name like '64GB' or '1TB'", field="capacity_gb")
+        chosen["capacity_gb"] = (capacity, "from the name")
+    chosen.setdefault("bus", bus_from_name(name))
+    chosen.setdefault("form_factor", (DEFAULT_FORM_FACTOR, "default"))
+    defaults = {field: chosen[field] for field in ("capacity_gb", "bus", "form_factor")}
+    card = sessions.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
+                             source or DEFAULT_SOURCE)
     return card, defaults

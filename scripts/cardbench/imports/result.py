@@ -18,6 +18,9 @@ class SessionFields:
     notes: list = field(default_factory=list)  # sentences for the session's notes
     date: str | None = None  # when the output says it ran (a CrystalDiskMark footer), "YYYY-MM-DD"
     host: str | None = None  # the system the output names (a CrystalDiskMark "OS:" line)
+    # What reading the figures took for granted beyond the unit (e.g. cdm_fio.sh's default Size), named
+    # when a figure's bandwidth and IOPS disagree.
+    assumption: str | None = None
 
     @property
     def entries(self):

@@ -19,8 +19,13 @@ A log may hold many runs (`seq 10 | xargs -I{} ./cdm_fio.sh /mnt/`) with shell p
 progress lines, ANSI colours and headings in between; those lines are skipped. A new run starts
 at a "Configuration:" line, or when a subtest repeats. Every run must have the same subtests,
 each with Read and Write; a run that lacks some (cut off) is an error naming its last line.
-A run without a Configuration line uses the script's default Size (1024m) and says so
-(config["size_assumed"] = True). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
+A run without a Configuration line has no stated Size, on which the Sequential tests' names and
+block sizes hang. The Size is then read from the Sequential lines, whose block is the Size
+("Sequential") or Size/32 ("Sequential Q32T1"): bandwidth ÷ IOPS, both floored as printed, fits
+only some sizes. One power of two from 16m to 64g fits: that Size (config["size_inferred"] = True,
+config["size_basis"] says from which lines). Several fit, the script's default 1024m among them,
+or no IOPS was printed: 1024m (config["size_assumed"] = True). Else the size is asked for (a
+ParseError naming the assumption). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
 from IOPS when IOPS was printed (result["from_iops"] = True).
 
 detect(text) -> SHAPED when a line is a cdm_fio.sh result line, else NOT_MINE (the script never
@@ -37,6 +42,9 @@ from .numbers import refuse_long_numbers
 TOOL = "cdm_fio.sh"
 UNIT = "MiB/s"
 DEFAULT_SIZE = "1024m"
+MIB = 1024**2
+# Sizes tried when the log does not state one: powers of two, 16 MiB to 64 GiB (in MiB).
+CANDIDATE_SIZES_MIB = tuple(2**n for n in range(4, 17))
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\\033\[[0-9;]*m|\\e\[[0-9;]*m")
 # Possessive quantifiers (*+, ++, ?+) keep what they matched, so runs of spaces or digits cannot make
@@ -94,17 +102,65 @@ def size_bytes(size):
     return int(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " ")
 
 
-def test_name(name, size):
-    kind, block, queue, threads = NAMES[name]
+def block_bytes(name, size):
+    """Block size of a subtest for the run's Size: the Size itself for "Sequential", Size/32 in
+    whole MiB for "Sequential Q32T1" (the script's QSIZE=$(($SIZE / 32))m), else fixed."""
+    block = NAMES[name][1]
     total = size_bytes(size)
     if block == "size":
-        block = total
-    elif block == "size/32":
-        block = total // 32 if total else None
+        return total
+    if block == "size/32":
+        if not total:
+            return None
+        return (total // MIB // 32) * MIB if total % MIB == 0 else total // 32
+    return block
+
+
+def test_name(name, size):
+    kind, _, queue, threads = NAMES[name]
+    block = block_bytes(name, size)
     label = size_label_from_bytes(block) if block else None
     if not label:
         return None
     return f"{kind}{label} Q{queue}T{threads}"
+
+
+def _fits(result, size_mib):
+    """Whether a Sequential line's figures can come from a run of this Size: some bandwidth in
+    [printed, printed + 1) MiB/s equals some IOPS in [printed, printed + 1) times the block."""
+    block = block_bytes(result["name"], f"{size_mib}m")
+    if not block:
+        return False
+    low, high = result["value"] * MIB, (result["value"] + 1) * MIB
+    return result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block
+
+
+def _sizes_text(sizes):
+    return " to ".join((sizes[0], sizes[-1])) if len(sizes) > 3 else " and ".join(sizes)
+
+
+def size_from_figures(results):
+    """(size, how, basis) for a run without a Configuration line: see the module's description. `how`
+    is "inferred" or "assumed", `basis` says why; a ParseError when no size, or several sizes but not
+    the default, fit."""
+    telling = [r for r in results if r["name"] in ("Sequential", "Sequential Q32T1") and r["iops_printed"] is not None]
+    if not telling:
+        return DEFAULT_SIZE, "assumed", "no IOPS printed for the Sequential tests"
+    fitting = [size for size in CANDIDATE_SIZES_MIB if all(_fits(r, size) for r in telling)]
+    # The lines with IOPS above 0 tell most (a block size, not only a lower bound): shown first.
+    shown = "; ".join(f"{r['name']} {r['op'].title()}: {r['value']:g}MB/s IOPS={r['iops_printed']:g}"
+                      for r in sorted(telling, key=lambda r: r["iops_printed"] == 0)[:2])
+    if len(fitting) == 1:
+        return f"{fitting[0]}m", "inferred", f"bandwidth ÷ IOPS of {shown}"
+    default_mib = size_bytes(DEFAULT_SIZE) // MIB
+    others = [f"{s}m" for s in fitting if s != default_mib]
+    if default_mib in fitting:
+        return DEFAULT_SIZE, "assumed", f"{shown} fit it, and {_sizes_text(others)} too"
+    fit = f"fit {_sizes_text([f'{s}m' for s in fitting])}" if fitting else "fit no test size from 16m to 64g"
+    raise ParseError(TOOL, f"the log has no 'Configuration: Size:…' line, and the script's default Size "
+                           f"{DEFAULT_SIZE} cannot be right: {shown} {fit}; the Sequential tests' names and block "
+                           "sizes hang on it. Add the script's Configuration line (e.g. 'Configuration: Size:256m "
+                           "Loops:5 Write Only Zeroes:0') above the results", line=results[0]["line"])
 
 
 def detect(text):
@@ -170,10 +226,10 @@ def parse(text):
         iops_text = match.group("iops")
         run["_seen"].add(key)
         run["_last"] = line_no
-        # IOPS is floored too: 0 (e.g. SEQ1G at < 1024 MiB/s) says nothing and is left out.
-        iops = float(iops_text) if iops_text and float(iops_text) > 0 else None
+        # IOPS is floored too: 0 (e.g. SEQ1G at < 1024 MiB/s) is no figure, though it bounds the block.
+        printed = float(iops_text) if iops_text else None
         run["results"].append({"name": key[0], "op": key[1].lower(), "value": float(value_text),
-                               "iops": iops, "line": line_no})
+                               "iops": printed if printed else None, "iops_printed": printed, "line": line_no})
     if run and run["results"]:
         runs.append(run)
     if not runs:
@@ -197,8 +253,9 @@ def _finish(run, wanted):
                          line=run["_last"])
     config = dict(run["config"])
     if "size" not in config:
-        config["size"] = DEFAULT_SIZE
-        config["size_assumed"] = True
+        config["size"], how, basis = size_from_figures(run["results"])
+        config[f"size_{how}"] = True
+        config["size_basis"] = basis
     results = []
     for result in run["results"]:
         test = test_name(result["name"], config["size"])
@@ -208,10 +265,7 @@ def _finish(run, wanted):
         value = result["value"]
         entry = {"test": test, "op": result["op"], "value": value, "iops": result["iops"], "line": result["line"]}
         if value == 0 and result["iops"]:
-            block = size_bytes(config["size"]) if NAMES[result["name"]][1] == "size" else None
-            kind_block = NAMES[result["name"]][1]
-            block = block or (size_bytes(config["size"]) // 32 if kind_block == "size/32" else kind_block)
-            entry["value"] = round(result["iops"] * block / 2**20, 3)
+            entry["value"] = round(result["iops"] * block_bytes(result["name"], config["size"]) / MIB, 3)
             entry["from_iops"] = True
         results.append(entry)
     return {"config": config, "line": run["line"], "results": results}

@@ -1,7 +1,8 @@
 """dd transfer summaries.
 
 parse(text) -> {"runs": [{"bytes": int, "seconds": float, "rate": float,
-                          "rate_unit": "B/s"|"kB/s"|"MB/s"|"GB/s"|"TB/s", "mb_s": float, "line": int}]}
+                          "rate_unit": "B/s"|"kB/s"|"MB/s"|"GB/s"|"TB/s"|"KiB/s"|"MiB/s"|"GiB/s"|"TiB/s",
+                          "mb_s": float, "records_out": [full, partial] | None, "line": int}]}
 
 One run per summary line, in order. Understood forms:
   coreutils 9:  1073741824 bytes (1.1 GB, 1.0 GiB) copied, 12.7332 s, 84.3 MB/s
@@ -9,15 +10,27 @@ One run per summary line, in order. Understood forms:
   one byte:     1 byte copied, 0.000239 s, 4.2 kB/s
   translated:   3145728 Bytes (3,1 MB, 3,0 MiB) kopiert, 0,0038 s, 830 MB/s   (any wording or word
                 order, decimal comma, full-width comma; the byte count is the line's first number)
-  BSD/macOS:    1073741824 bytes transferred in 12.7 secs (84300000 bytes/sec)
+  BSD/macOS:    1073741824 bytes transferred in 12.700000 secs (84546758 bytes/sec)
+  BusyBox:      33554432 bytes (32.0MB) copied, 1.636270 seconds, 19.6MB/s
+dd's units are decimal (kB/s = 10^3 B/s, MB/s = 10^6 B/s) and mb_s is the printed rate in MB/s;
+BusyBox alone prints binary units with one decimal ("19.6MB/s" is 19.6 MiB/s), so its mb_s is
+bytes ÷ seconds (printed to the microsecond), to four significant digits. records_out is the
+"N+M records out" count printed just above the summary (full and partial blocks), None without it.
+
 "N+M records in/out" lines (in any language) and other text are ignored, and so are
 status=progress updates: segments ending in a carriage return (dd overwrites them), and, since
 text read in universal-newline mode has lost those carriage returns, summary-shaped lines with
 whole seconds ("…, 2 s, 20.7 MB/s": progress prints whole seconds, the final summary prints
-decimals) that do not directly follow a "records out" line. dd's units are decimal:
-kB/s = 10^3 B/s, MB/s = 10^6 B/s. A summary whose bytes / seconds cannot round to the rate it
-prints (edited or corrupted) is an error naming the line and both figures.
+decimals) that do not directly follow a "records out" line, and lines holding two rates (the last
+update with the final one written after it, as a terminal shows them). A summary whose bytes / seconds cannot
+round to the rate it prints (edited or corrupted) is an error naming the line and both figures.
+A summary below a dd error message ("dd: error writing '/dev/sdc': No space left on device",
+"dd: error reading '/dev/sdb': Input/output error", in any language) is an error naming that
+message: the copy stopped early, so its speed is not the card's.
 
+failure(text) -> (line, message) of the first dd error message in text, or None: a logged attempt
+    that failed before copying ("dd: failed to open '/dev/sdc': Permission denied") has one and
+    no summary.
 detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
 """
 
@@ -30,7 +43,9 @@ from .numbers import number, refuse_long_numbers
 
 TOOL = "dd"
 
-TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6}
+TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6,
+           "KiB/s": 1024 / 1e6, "MiB/s": 1024**2 / 1e6, "GiB/s": 1024**3 / 1e6, "TiB/s": 1024**4 / 1e6}
+_BINARY_UNIT = {"": "B/s", "K": "KiB/s", "M": "MiB/s", "G": "GiB/s", "T": "TiB/s"}
 
 # Possessive quantifiers (*+, ++, ?+) never give back what they matched, and the searches start only
 # where a number starts: a long line of digits, spaces or separators is scanned in linear time.
@@ -40,13 +55,38 @@ _NUM = r"\d++(?:[.,]\d++)?+(?:[eE][-+]?\d++)?+"
 _GNU_TAIL = re.compile(
     rf"(?<!\d)(?<!\d[.,])(?P<seconds>{_NUM})\s*+(?:s|secs?|seconds)\s*+[,，、]\s*+(?P<rate>{_NUM}|[^\s\d]++)\s++"
     r"(?P<unit>[kKMGT]?B/s)\s*+$")
-_BSD = re.compile(rf"^\s*(?P<bytes>\d+) bytes transferred in (?P<seconds>{_NUM}) secs \((?P<rate>\d+) bytes/sec\)\s*$")
-_RECORDS = re.compile(r"(^|\s)\d+\+\d+(\s|$)")
+_BSD = re.compile(rf"^\s*+(?P<bytes>\d++) bytes transferred in (?P<seconds>{_NUM}) secs \((?P<rate>\d++) bytes/sec\)\s*+$")
+# BusyBox's third status line: sizes in its own binary shorthand, no space before the unit.
+_BUSYBOX = re.compile(r"^\s*+(?P<bytes>\d++) bytes \(\d++(?:\.\d)?+[KMGTPE]?+B\) copied, (?P<seconds>\d++\.\d++) "
+                      r"seconds, (?P<rate>\d++(?:\.\d)?+)(?P<prefix>[KMGT]?+)B/s\s*+$")
+_RECORDS = re.compile(r"(?<!\S)(?P<full>\d{1,30}+)\+(?P<partial>\d{1,30}+)(?!\S)")
 
 
 def detect(text):
-    """SHAPED when a line is a dd summary (coreutils in any language, or BSD)."""
-    return SHAPED if any(_GNU_TAIL.search(line) or _BSD.match(line) for line in text.splitlines()) else NOT_MINE
+    """SHAPED when a line is a dd summary (coreutils in any language, BSD or BusyBox)."""
+    return SHAPED if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line)
+                         for line in text.splitlines()) else NOT_MINE
+
+
+def dd_message(line):
+    """The message of a line dd printed about itself ("dd: …", "/bin/dd: …"), else None."""
+    head, sep, message = line.strip().partition(": ")
+    return message if sep and head.rpartition("/")[2] == "dd" and message else None
+
+
+def _is_error(line):
+    message = dd_message(line)
+    # GNU's only warning above a complete run: "partial read (…); suggest iflag=fullblock", translated
+    # in every language but for the option name.
+    return message is not None and "fullblock" not in message
+
+
+def failure(text):
+    """(line number, line) of the first dd error message in text, or None."""
+    for number_, line in enumerate(text.split("\n"), start=1):
+        if _is_error(line):
+            return number_, line.strip()
+    return None
 
 
 def parse(text):
@@ -54,6 +94,7 @@ def parse(text):
     lines = text.split("\n")
     runs = []
     previous = ""
+    error = None  # a dd error message since the last summary: (line number, line)
     for number_, raw in enumerate(lines, start=1):
         if "\r" in raw.rstrip("\r"):
             # status=progress: each update starts with a carriage return and is overwritten.
@@ -62,15 +103,32 @@ def parse(text):
         run = _parse_line(line, number_)
         if run:
             whole_seconds = run.pop("seconds_text").isdigit()
-            if not whole_seconds or _RECORDS.search(previous):
+            records = _RECORDS.search(previous)
+            if not whole_seconds or records:
+                if error is not None:
+                    _refuse_failed_run(*error)
+                run["records_out"] = [int(records.group("full")), int(records.group("partial"))] if records else None
                 runs.append(run)
+        elif _is_error(line):
+            error = error or (number_, line.strip())
         if line.strip():
             previous = line
     if not runs:
         lines = text.splitlines()
+        if any(_RECORDS.search(line) for line in lines):
+            raise ParseError(TOOL, "only record counts ('N+M records out'), no summary with bytes, seconds and speed: "
+                                   "this dd (BusyBox built without its status line, or status=noxfer) printed no speed "
+                                   "to import", line=len(lines), text=lines[-1])
         raise ParseError(TOOL, "no dd summary line ('… bytes … copied, … s, … MB/s') found",
                          line=len(lines) or None, text=lines[-1] if lines else None)
     return {"runs": runs}
+
+
+def _refuse_failed_run(line_no, line):
+    reason = dd_message(line).rpartition(": ")[2]
+    raise ParseError(TOOL, f"dd stopped with an error ({reason}) before the summary below it: the copy did not "
+                           "finish, so its speed is not the card's; import the runs that ended without one",
+                     line=line_no, text=line)
 
 
 def _parse_line(line, line_no):
@@ -80,12 +138,25 @@ def _parse_line(line, line_no):
         _check_rate(int(bsd.group("bytes")), bsd.group("seconds"), bsd.group("rate"), "B/s", line, line_no)
         return {"bytes": int(bsd.group("bytes")), "seconds": number(bsd.group("seconds")), "rate": rate,
                 "rate_unit": "B/s", "mb_s": rate / 1e6, "line": line_no, "seconds_text": bsd.group("seconds")}
+    busybox = _BUSYBOX.match(line)
+    if busybox:
+        bytes_, seconds = int(busybox.group("bytes")), number(busybox.group("seconds"))
+        if not seconds:
+            raise ParseError(TOOL, "0 seconds: the copy took no measurable time", line=line_no, text=line)
+        unit = _BINARY_UNIT[busybox.group("prefix")]
+        _check_rate(bytes_, busybox.group("seconds"), busybox.group("rate"), unit, line, line_no)
+        mb_s = float(f"{bytes_ / seconds / 1e6:.4g}")
+        return {"bytes": bytes_, "seconds": seconds, "rate": number(busybox.group("rate")), "rate_unit": unit,
+                "mb_s": mb_s, "line": line_no, "seconds_text": busybox.group("seconds")}
     tail = _GNU_TAIL.search(line)
     if not tail:
         return None
     head = line[: tail.start()]
     first = re.search(r"\d+", head)
-    if not first:
+    if not first or "B/s" in head:
+        # "…, 1 s, 62.2 MB/s100663296 bytes …, 1.09719 s, 91.7 MB/s": the last status=progress update
+        # with the final one written after it (coreutils ends its progress so when the byte count
+        # moved since the last update); the summary proper follows the records lines.
         return None
     unit = tail.group("unit")
     unit = "kB/s" if unit.lower() == "kb/s" else unit
@@ -113,8 +184,9 @@ def _check_rate(bytes_, seconds_text, rate_text, unit, line, line_no):
 
     dd computes the rate and the printed seconds from one elapsed time, then rounds each for
     printing (coreutils: seconds to 6 significant digits, the rate to 3 with autoscaled units;
-    BSD: whole bytes/sec), so the true time lies within half a unit of the seconds' last digit and
-    the true rate within half a unit of the rate's last digit. A line outside both is edited."""
+    BSD: whole bytes/sec; BusyBox: microseconds, the rate to one decimal of autoscaled binary
+    units), so the true time lies within half a unit of the seconds' last digit and the true rate
+    within half a unit of the rate's last digit. A line outside both is edited."""
     seconds, rate = number(seconds_text), number(rate_text)
     half_s, half_r = _half_step(seconds_text), _half_step(rate_text)
     if None in (half_s, half_r) or not (math.isfinite(seconds) and math.isfinite(rate)):

@@ -12,7 +12,11 @@ parse(text) -> {
               --destructive; f3 prints binary units as "MB/s" = 2^20 B/s; value in MB/s = 10^6 B/s)
     "version": "8.0" | None,
 }
-detect(text) -> NAMED (the "F3 probe 8.0" banner), SHAPED (a verdict line) or NOT_MINE.
+detect(text) -> NAMED (the "F3 probe 8.0" banner, or a logged f3probe command above a verdict),
+SHAPED (a verdict line) or NOT_MINE.
+
+Lines may be indented, quoted with "> " or follow a prompt; the verdict is found anywhere in its
+line, with the device name in `…', '…', ‘…’ or "…" quotes. The last verdict in the text counts.
 """
 
 import re
@@ -23,27 +27,42 @@ from .numbers import MAX_DIGITS, refuse_long_numbers
 
 TOOL = "f3probe"
 
-_VERDICT_GOOD = re.compile(r"^Good news: The device `(.*)' is the real thing")
-_VERDICT_DAMAGED = re.compile(r"^Bad news: The device `(.*)' is damaged")
-_VERDICT_FAKE = re.compile(r"^Bad news: The device `(.*)' is a counterfeit of type (\w+)")
-_SIZE_LINE = re.compile(r"^\s*(\*Usable\* size|Announced size|Approximate cache size):\s*([\d.]+) (\w+) \((\d+) blocks?\)")
-_ORDER_LINE = re.compile(r"^\s*(Module|Physical block size):\s*([\d.]+) (\w+) \(2\^(\d+) Bytes?\)")
-_FIX = re.compile(r"^f3fix --last-sec=(\d+)")
-_SPEED = re.compile(r"^\s*(Sequential write|Random write|Random read):\s*([\d.]+) (\w+)/s")
-_PROBE_TIME = re.compile(r"^Probe time:(.+)$")  # parse_duration() strips: a lazy (.+?)\s*$ is quadratic
-_VERSION = re.compile(r"^F3 probe (\S+)")
+# Lines may come indented, quoted ("> ") or behind a prompt ("$ ", "user@host:~$ ", a list
+# item's "1. "): the verdict is found where it is in the line; the device name's quotes may have
+# been turned into typographic ones or Markdown backticks by the page it was pasted into.
+_LEAD = r"^[ \t]*+(?:>[ \t]*+){0,3}+"
+_DEVICE = r"[`'‘’\"]([^`'‘’\"\r\n]{0,4096}+)[`'‘’\"]"
+_VERDICT_GOOD = re.compile(rf"Good news: The device {_DEVICE} is the real thing")
+_VERDICT_DAMAGED = re.compile(rf"Bad news: The device {_DEVICE} is damaged")
+_VERDICT_FAKE = re.compile(rf"Bad news: The device {_DEVICE} is a counterfeit of type (\w++)")
+_SIZE_LINE = re.compile(_LEAD + r"(\*Usable\* size|Announced size|Approximate cache size):\s*+([\d.]++) (\w++) "
+                        r"\((\d++) blocks?+\)")
+_ORDER_LINE = re.compile(_LEAD + r"(Module|Physical block size):\s*+([\d.]++) (\w++) \(2\^(\d++) Bytes?+\)")
+_FIX = re.compile(_LEAD + r"(?:\$[ \t]++)?+(?:sudo[ \t]++)?+f3fix --last-sec=(\d++)")
+_SPEED = re.compile(_LEAD + r"(Sequential write|Random write|Random read):\s*+([\d.]++) (\w++)/s")
+_PROBE_TIME = re.compile(_LEAD + r"Probe time:(.+)$")  # parse_duration() strips: a lazy (.+?)\s*$ is quadratic
+_VERSION = re.compile(_LEAD + r"F3 probe (\S++)")
+_COMMAND = re.compile(r"^[ \t]*+\$[ \t]++(?:\S*+[ \t]++){0,6}?(?:\S*/)?+f3probe(?:[ \t]|$)")
 
 BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4, "PB": 1024**5}
 
 
+def _verdict(line):
+    if "news: The device" not in line:  # most lines: no regex at all
+        return None
+    return _VERDICT_GOOD.search(line) or _VERDICT_DAMAGED.search(line) or _VERDICT_FAKE.search(line)
+
+
 def detect(text):
-    """NAMED when a line starts "F3 probe <version>"; SHAPED when a line is a verdict; else NOT_MINE."""
+    """NAMED when a line starts "F3 probe <version>", or a verdict follows a logged f3probe command
+    ("$ f3probe …"); SHAPED when a line is a verdict; else NOT_MINE."""
     lines = text.splitlines()
     if any(_VERSION.match(line) for line in lines):
         return NAMED
-    if any(_VERDICT_GOOD.match(line) or _VERDICT_DAMAGED.match(line) or _VERDICT_FAKE.match(line) for line in lines):
-        return SHAPED
-    return NOT_MINE
+    if not any(_verdict(line) for line in lines):
+        return NOT_MINE
+    commanded = any("f3probe" in line and len(line) < 4096 and _COMMAND.match(line) for line in lines)
+    return NAMED if commanded else SHAPED
 
 
 def parse_duration(text):
@@ -83,14 +102,13 @@ def parse(text):
     for number_, line in enumerate(text.splitlines(), start=1):
         if (m := _VERSION.match(line)):
             out["version"] = m.group(1)
-        elif _VERDICT_GOOD.match(line):
-            out.update(fake=False, verdict="good")
-            verdict_line = number_
-        elif _VERDICT_DAMAGED.match(line):
-            out.update(fake=True, verdict="damaged")
-            verdict_line = number_
-        elif (m := _VERDICT_FAKE.match(line)):
-            out.update(fake=True, verdict="counterfeit", fake_type=m.group(2))
+        elif (m := _verdict(line)):
+            if m.re is _VERDICT_GOOD:
+                out.update(fake=False, verdict="good", fake_type=None)
+            elif m.re is _VERDICT_DAMAGED:
+                out.update(fake=True, verdict="damaged", fake_type=None)
+            else:
+                out.update(fake=True, verdict="counterfeit", fake_type=m.group(2))
             verdict_line = number_
         elif (m := _SIZE_LINE.match(line)):
             blocks[m.group(1)] = int(m.group(4))
@@ -111,7 +129,7 @@ def parse(text):
             seconds = parse_duration(m.group(1))
             if seconds is None:
                 raise ParseError(TOOL, "probe time not understood", line=number_, text=line)
-            out["seconds"] = seconds
+            out["seconds"] = round(seconds, 6)  # 2.6ms: 0.0026, not 0.0026000000000000003
     if verdict_line is None:
         raise ParseError(TOOL, "no verdict line ('Good news: …' or 'Bad news: …'); the probe did not finish",
                          line=len(text.splitlines()) or None)

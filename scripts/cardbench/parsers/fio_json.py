@@ -2,10 +2,14 @@
 
 parse(text) -> {
     "fio_version": "fio-3.33",
+    "date": "2020-01-29" (the day fio's "time" line names, else its "timestamp" as a UTC day; None),
     "jobs": [{
         "name", "rw", "op": "read"|"write", "bs_bytes", "iodepth", "numjobs",
         "test": CrystalDiskMark-style name ("SEQ1M Q8T1", "RND4K Q32T1"), or None when the block
                 size has no such name (not a whole number of KiB, or bsrange/bssplit),
+        "mix_read_percent": share of reads of a job mixing reads and writes (rw, readwrite, randrw:
+                  rwmixread, else 100 - rwmixwrite, else fio's 50), None for a pure job (or a
+                  mix of 0 or 100 %); its figures are not those of pure reads or writes,
         "bw_bytes" (B/s), "mb_s" (= bw_bytes / 1e6), "iops",
         "lat_us": {"mean", "p50", "p90", "p99", "p99_9", "max"} (completion latency; a value is
                   None when fio did not report it),
@@ -14,6 +18,9 @@ parse(text) -> {
         the global ones), "line" (line of the job in the text),
     }],
 }
+
+fio 2.x documents import too: they give `bw` (KiB/s) without `bw_bytes`, and latencies as `clat` /
+`lat` in µs instead of `clat_ns` / `lat_ns`.
 
 Text before the JSON (fio warnings, shell lines) and after it is ignored. A job with reads and
 writes (rw, randrw) gives one entry per direction. A job with numjobs=N reported without
@@ -27,6 +34,7 @@ detect(text) -> NAMED for text holding fio JSON, else NOT_MINE.
 """
 
 import bisect
+import datetime
 import json
 import math
 import re
@@ -141,7 +149,37 @@ def _document(data, text, start, end, first_line, line_at):
             raise ParseError(TOOL, f"job '{job.get('jobname')}' is malformed ({type(exc).__name__}: {exc})",
                              line=line) from None
         index += len(group)
-    return {"fio_version": str(data.get("fio version", "")), "jobs": entries}
+    return {"fio_version": str(data.get("fio version", "")), "date": _run_day(data), "jobs": entries}
+
+
+def _run_day(data):
+    """The day fio ran: the date of its "time" line ("Wed Jan 29 10:00:00 2020", the machine's
+    local time), else its "timestamp" (seconds since 1970) as a UTC day; None when neither reads."""
+    text = data.get("time")
+    if isinstance(text, str):
+        try:
+            return datetime.datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y").date().isoformat()
+        except ValueError:
+            pass
+    stamp = data.get("timestamp")
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and 0 < stamp < 253402300800:
+        return datetime.datetime.fromtimestamp(int(stamp), datetime.timezone.utc).date().isoformat()
+    return None
+
+
+def _mix_read_percent(rw, options, line):
+    """Share of reads of a mixed job (rw, readwrite, randrw), None for a pure one."""
+    if len(RW_KINDS[rw][1]) < 2:
+        return None
+    if options.get("rwmixread") not in (None, ""):
+        share = _int_option(options, "rwmixread", 50, line)
+    elif options.get("rwmixwrite") not in (None, ""):
+        share = 100 - _int_option(options, "rwmixwrite", 50, line)
+    else:
+        share = 50
+    if not 0 <= share <= 100:
+        raise ParseError(TOOL, f"rwmixread={share} is not a share between 0 and 100", line=line)
+    return None if share in (0, 100) else share  # all reads or all writes: a pure job after all
 
 
 def _int_option(options, name, default, line):
@@ -292,6 +330,7 @@ def _entries(group, options, line):
     read_bs, write_bs = _block_sizes(options, line)
     iodepth = _int_option(options, "iodepth", 1, line)
     numjobs = _int_option(options, "numjobs", 1, line)
+    mix = _mix_read_percent(rw, options, line)
     out = []
     for op in directions:
         sections = []
@@ -317,6 +356,7 @@ def _entries(group, options, line):
             "iodepth": iodepth,
             "numjobs": numjobs,
             "test": f"{kind}{label} Q{iodepth}T{numjobs}" if label else None,
+            "mix_read_percent": mix,
             "bw_bytes": bw_bytes,
             "mb_s": bw_bytes / 1e6,
             "iops": sum(float(s.get("iops", 0)) for s in sections),

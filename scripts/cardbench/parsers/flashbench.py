@@ -10,33 +10,49 @@ The same functions are parse_align, parse_open_au and parse_find_fat.
 
 Units: times come as ns, µs, ms or s and are stored in ns; throughput "M/s" is 10^6 B/s and is
 stored as MB/s ("K/s", "G/s", "B/s" scaled to match); sizes "KiB"/"MiB"/"GiB" are binary.
-Every row comes out in the order flashbench printed it (largest block first). Shell prompt and
-command lines ("$ ./flashbench …") and a "^C" line are allowed; any other line is an error.
+Every row comes out in the order flashbench printed it (largest block first). A line that starts
+like a row ("align …", "Aligned @ …", "<size> …") must read as one; any other line (shell prompt and
+command lines, "^C", a wrapper script's messages, "sched_setscheduler: Operation not permitted")
+is skipped.
+
+flashbench prints each time into 7 characters (snprintf into char[8]), so a unit may be cut: a
+negative diff always comes in ns, "-14207n" is -14207 ns, "-412331" is -412331 ns, and a diff of
+-1 ms or more has lost digits as well: "-707165" stands for -7071650 ns (or -70716500 …). Such a
+bare 7-character diff is scaled by the power of ten that brings it nearest to on − (pre + post) / 2
+worked out from the printed times (which differ from it by their rounding to three digits only).
+"1e+03µ" (999.5 to 999.999 µs) is read as µs.
 
 An --open-au sweep is `interrupted` when the text holds "^C" or, if the caller passes
 smallest_block_bytes (the -b of the command), when the last row is above that size.
 
-detect(text) -> SHAPED when a line is a row of any of the three, else NOT_MINE.
+runs(text) -> [(first line, text)]: the outputs of several runs pasted one after another (a loop
+over --open-au-nr, or over -b for -a) cut apart where the block size or offset grows again, each
+text with as many blank lines before it as the input has before that run, so that an error names
+the input's line. has_rows(text) -> whether any line starts like a row.
+
+detect(text) -> NAMED when a logged flashbench command comes with rows of any of the three,
+SHAPED for rows alone, else NOT_MINE.
 """
 
 import re
 
 from ..core.units import bytes_from_size_text
 from ..errors import ParseError
-from . import NOT_MINE, SHAPED
+from . import NAMED, NOT_MINE, SHAPED
 from .numbers import refuse_long_numbers
 
 TOOL = "flashbench"
 
-TIME_NS = {"ns": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "ms": 1e6, "s": 1e9}
+TIME_NS = {"ns": 1, "n": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "µ": 1e3, "μ": 1e3, "Âµ": 1e3, "ms": 1e6,
+           "s": 1e9}
 RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}
 
 # Possessive quantifiers (*+, ++, ?+) keep what they matched: no quadratic backtracking over long runs.
-_TIME = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s)"
-# flashbench formats each time into 7 characters, so a negative diff (always printed in ns) can
-# lose its unit: "-14207n" is still -14207 ns, but "-142070" has lost a digit too, so such a
-# diff is recomputed from pre, on and post.
-_DIFF = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s|n)?+"
+# "µ" alone: "1e+03µs" cut to 7 bytes (µ is two).
+_TIME = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s|µ|μ|Âµ)"
+# A diff may have lost its unit or part of it when cut to 7 characters (see above).
+_DIFF = r"(-?\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)\s*+(ns|µs|μs|us|Âµs|ms|s|n|µ|μ|Âµ)?+"
+DIFF_WIDTH = 7  # characters flashbench prints a time in
 _ALIGN_NEW = re.compile(rf"^align\s++(\d++)\s++pre\s++{_TIME}\s++on\s++{_TIME}\s++post\s++{_TIME}"
                         rf"\s++diff\s++{_DIFF}\s*+$")
 _ALIGN_OLD = re.compile(rf"^Aligned\s*+@\s*+(\d++)\s++Delay:?+\s*+{_TIME}\s*+$")
@@ -44,15 +60,22 @@ _SIZE = r"\d++(?:\.\d++)?+(?:[KMG]iB|B)"
 # flashbench prints rates in 7 characters, so a fast one loses its "s": "1.462G/".
 _RATE = re.compile(r"^(\d++(?:\.\d++)?+(?:e[-+]?\d++)?+)([BKMG])/s?$")
 _ROW = re.compile(rf"^({_SIZE})\s++(.*)$")
+# A logged command line: behind the "$ " every prompt is written as, or traced by `set -x`.
+_COMMAND = re.compile(r"^[ \t]*+(?:\$|\+{1,8}+)[ \t]++(?:[^\r\n]{0,2000}?[ \t;&|/])?flashbench(?:[ \t]|$)")
+# Lines that start like a row must read as one; any other line is not flashbench's.
+_ROW_START = re.compile(r"^(?:align\s|Aligned\b|\d++(?:\.\d++)?+\s?+(?:[KMG]i?+B|B)(?:\s|$))")
+_OFFSET_OR_SIZE = re.compile(rf"^(?:align\s++(\d{{1,30}}+)|Aligned\s*+@\s*+(\d{{1,30}}+)|({_SIZE})(?:\s|$))")
 
 
 def detect(text):
-    """SHAPED when a line is an -a row ("align …", "Aligned @ …") or an --open-au / -f row."""
-    for line in text.splitlines():
-        if (_ALIGN_NEW.match(line.replace("\t", " ").strip()) or _ALIGN_OLD.match(line.strip())
-                or _ROW.match(line.strip())):
-            return SHAPED
-    return NOT_MINE
+    """NAMED when a logged flashbench command ("$ sudo ./flashbench -a …", "+ flashbench …") comes
+    with -a, --open-au or -f rows; SHAPED for the rows alone."""
+    lines = text.splitlines()
+    if not any(_ALIGN_NEW.match(line.replace("\t", " ").strip()) or _ALIGN_OLD.match(line.strip())
+               or _ROW.match(line.strip()) for line in lines):
+        return NOT_MINE
+    commanded = any(TOOL in line and len(line) < 4096 and _COMMAND.match(line) for line in lines)
+    return NAMED if commanded else SHAPED
 
 
 def _ns(value, unit):
@@ -60,10 +83,25 @@ def _ns(value, unit):
 
 
 def _is_noise(line):
-    """Lines a pasted terminal log may hold around the figures."""
-    stripped = line.strip()
-    return (not stripped or stripped == "^C" or stripped.startswith(("$", "#", "./flashbench", "flashbench", "sudo "))
-            or stripped.endswith("\\") or stripped.startswith("-"))
+    """Lines a pasted log may hold around the figures: anything that does not start like a row."""
+    return not _ROW_START.match(line.strip())
+
+
+def has_rows(text):
+    """Whether any line of text starts like a row (and so must read as one)."""
+    return any(_ROW_START.match(line.strip()) for line in text.splitlines())
+
+
+def _diff_ns(printed, unit, point):
+    """The printed diff in ns; a bare number cut to DIFF_WIDTH characters scaled as the docstring says."""
+    value = float(printed)
+    if unit:
+        return _ns(printed, unit)
+    if len(printed) < DIFF_WIDTH:
+        return value
+    worked_out = point["on_ns"] - (point["pre_ns"] + point["post_ns"]) / 2
+    scales = [10**k for k in range(13)]
+    return value * min(scales, key=lambda scale: abs(value * scale - worked_out))
 
 
 def _lines(text):
@@ -81,10 +119,7 @@ def parse_align(text):
             g = new.groups()
             point = {"offset_bytes": int(g[0]), "pre_ns": _ns(g[1], g[2]), "on_ns": _ns(g[3], g[4]),
                      "post_ns": _ns(g[5], g[6])}
-            if g[8] is None:
-                point["diff_ns"] = round(point["on_ns"] - (point["pre_ns"] + point["post_ns"]) / 2, 3)
-            else:
-                point["diff_ns"] = _ns(g[7], "ns" if g[8] == "n" else g[8])
+            point["diff_ns"] = round(_diff_ns(g[7], g[8], point), 3)
             kind = "pre-on-post"
         elif old:
             point = {"offset_bytes": int(old.group(1)), "delay_ns": _ns(old.group(2), old.group(3))}
@@ -145,6 +180,29 @@ def parse_open_au(text, smallest_block_bytes=None):
 def parse_find_fat(text):
     rows = _rows(text, "-f")
     return {"kind": "find_fat", "rows": [{"block_size_bytes": size, "values": values} for _, size, values, _ in rows]}
+
+
+def runs(text):
+    """[(first line, text)] of each run in text: a new run starts at a row whose offset or block
+    size is not below the row before it (flashbench prints largest first)."""
+    starts, previous = [], None
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        found = _OFFSET_OR_SIZE.match(line.replace("\t", " ").strip())
+        if not found:
+            continue
+        offset, aligned, size = found.groups()
+        current = int(offset or aligned) if (offset or aligned) else bytes_from_size_text(size)
+        if current is None:
+            continue
+        if previous is None or current >= previous:
+            starts.append(index)
+        previous = current
+    if len(starts) < 2:
+        return [(1, text)]
+    bounds = [0] + starts[1:] + [len(lines)]
+    return [(bounds[k] + 1, "\n" * bounds[k] + "\n".join(lines[bounds[k]:bounds[k + 1]]))
+            for k in range(len(bounds) - 1)]
 
 
 def parse(text):

@@ -1,10 +1,15 @@
 """KDiskMark text export ("Save" / "Copy" in KDiskMark), same layout as CrystalDiskMark's.
 
-parse(text) / parse_all(text): as crystaldiskmark.parse, with "tool": "KDiskMark" and
-"fio_version" ("fio-3.39") from the header. Lines look like
+parse(text) / parse_all(text): as crystaldiskmark.parse, with "tool": "KDiskMark", "unit": "kKiB/s"
+and "fio_version" ("fio-3.39") from the header. Lines look like
   "Sequential   1 MiB (Q=  8, T= 1):    50.851 MB/s [     49.7 IOPS] < 158255.28 us>"
 (right-aligned to 80 columns), the footer "Profile: Default", "Test: 1 GiB (x2) [Measure: 5 sec /
-Interval: 5 sec]", "Date: 2026-02-26 16:29:06", "OS: …". Figures are MB/s = 10^6 B/s.
+Interval: 5 sec]", "Date: 2026-02-26 16:29:06", "OS: …".
+
+KDiskMark's "MB/s" is not 10^6 B/s: it adds up fio's `bw` (KiB/s) and divides by 1000, so its figure
+is in units of 1000 KiB/s = 1,024,000 B/s ("kKiB/s", 1.024 MB/s), 2.34 % below the MB/s figure,
+while its IOPS column is fio's own. So "508.897 MB/s [497.0 IOPS]" at 1 MiB is 497.0 × 1024 KiB/s
+÷ 1000, i.e. 521.1 MB/s. The figures are kept as printed, in kKiB/s.
 detect(text) -> NAMED when KDiskMark's header is there, else NOT_MINE.
 """
 
@@ -13,12 +18,14 @@ import re
 from . import NAMED, NOT_MINE, crystaldiskmark
 
 TOOL = "KDiskMark"
+UNIT = "kKiB/s"
 
-_HEADER = re.compile(r"^\s*KDiskMark \(")
+_HEADER = re.compile(r"^\s*+KDiskMark(?: \(|: )")
 
 
 def detect(text):
-    """NAMED when a line starts with KDiskMark's header ("KDiskMark (3.1.4): https://…")."""
+    """NAMED when a line starts with KDiskMark's header ("KDiskMark (3.1.4): https://…", early
+    versions "KDiskMark: https://…")."""
     return NAMED if any(_HEADER.match(line) for line in text.splitlines()) else NOT_MINE
 
 

@@ -14,7 +14,8 @@ nvme-cli does (°C = K - 273); °F alone is converted to °C and rounded to 0.1.
 Thresholds that the card leaves at 0 (not reported) are left out.
 
 detect(text) -> SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal
-threshold, else NOT_MINE (JSON output is read only when --format nvme says so).
+threshold, or the text is their `-o json` output (an object with id-ctrl's "mn", "sn", "fr" or
+smart-log's "critical_warning", "temperature", "avail_spare"), else NOT_MINE.
 """
 
 import json
@@ -36,11 +37,19 @@ _NUMBER = r"(?<!\d)(?<!\d\.)(-?\d++(?:\.\d++)?+)"
 _THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
 
 
+# `-o json` output: the keys id-ctrl and smart-log always print, quoted as JSON keys.
+_JSON_KEYS = (('"mn"', '"sn"', '"fr"'), ('"critical_warning"', '"temperature"', '"avail_spare"'))
+
+
 def detect(text):
-    """SHAPED when a line is id-ctrl's or smart-log's heading, or names a thermal threshold."""
+    """SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal threshold, or the
+    text is id-ctrl's or smart-log's `-o json` output (a line opening an object, and their keys)."""
     for line in text.splitlines():
         if "NVME Identify Controller" in line or "Smart Log for NVME" in line or _THRESHOLD.search(line):
             return SHAPED
+    if any(all(key in text for key in keys) for keys in _JSON_KEYS) and any(
+            line.lstrip().startswith("{") for line in text.splitlines()):
+        return SHAPED
     return NOT_MINE
 
 

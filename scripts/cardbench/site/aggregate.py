@@ -14,7 +14,7 @@ from .grid import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines
 from .stats import (LATENCY_STATS, iops_block, latency_block, number, printed_block, run_iops, runs_frame,
                     session_entries, statistics, unit_figures)
-from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
+from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, is_mixed, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
@@ -168,7 +168,7 @@ def _best_random_iops(pooled, op):
     """Best mean 4 KiB random IOPS of any queue depth: (iops, test, derived) or None."""
     best = None
     for (test, test_op), r in pooled.items():
-        if test.startswith("RND4K ") and test_op == op and r["iops_count"]:
+        if test.startswith("RND4K ") and not is_mixed(test) and test_op == op and r["iops_count"]:
             if best is None or r["iops_mean"] > best[0]:
                 best = (r["iops_mean"], test, bool(r["iops_derived"]))
     return best

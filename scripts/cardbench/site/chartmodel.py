@@ -66,6 +66,8 @@ def chart(chart_id, title, figure, note=None, table=None, sources=None):
     """A chart as the templates place it; None when there is no figure."""
     if not figure:
         return None
+    if table:  # named after its chart: a page has several, each a region of its own
+        table = dict(table, caption=f"{table['caption']}: {title}")
     return {"id": chart_id, "title": title, "note": note, "figure": _js(figure),
             "height": int(figure["layout"]["height"]), "table": table, "sources": sources or []}
 
@@ -141,7 +143,7 @@ def runs_table(subtests, fmt, raw_link):
                 cell["note"] = "excluded"
             cells.append(cell)
         rows.append({"head": f"{s['test']} {s['op']}", "cells": cells, "raw": [raw_link(r) for r in s.get("raw") or []]})
-    return {"caption": "Every run, in the unit shown above (excluded runs marked)", "head": head, "rows": rows}
+    return {"caption": "Every run", "head": head, "rows": rows}
 
 
 # --- curves: one table for the traces of a line chart --------------------------------------------
@@ -163,7 +165,7 @@ def curve_table(traces, x_head, x_text, fmt, y_head=None, rate=True, raws=None):
             else:
                 cells.append({"text": fmt(value)})
         rows.append({"head": x_text(x), "cells": cells})
-    return {"caption": "The figures behind the chart", "head": head, "rows": rows}
+    return {"caption": "The figures", "head": head, "rows": rows}
 
 
 def with_mib_curves(figure, axis="y"):

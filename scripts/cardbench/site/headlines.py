@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, bytes_from_size_text, size_text_from_bytes
 from .stats import number, printed_block, printed_decimals, round_half_even, session_entries, summary, block_bytes_of_test
+from .suites import is_mixed
 
 HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
 LARGE_DD_BLOCK = 1024**2  # dd blocks from 1 MiB on: per-call overhead no longer limits the rate
@@ -41,7 +42,7 @@ def _fio_test(name):
 
 
 def _other_fio_seq(kind, entry, test, op):
-    return kind == "fio" and test.startswith("SEQ") and test not in _NAMED_SEQ
+    return kind == "fio" and test.startswith("SEQ") and test not in _NAMED_SEQ and not is_mixed(test)
 
 
 def _queue_depth(test):

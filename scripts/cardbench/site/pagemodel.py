@@ -270,9 +270,10 @@ def claimed_rows(card):
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
-            row["by"] = basis_text(measured) + (f" (recorded in {unit}: {num(measured['mean'])})"
-                                                if unit and unit != "MB/s" and measured.get("mean") is not None
-                                                else "")
+            row["by"] = basis_text(measured)
+            row["raw"] = [raw_link(r) for r in measured.get("raw") or []]
+            if unit and unit != "MB/s" and measured.get("mean") is not None:
+                row["recorded"] = f"recorded in {unit}: {num(measured['mean'])}"
         else:
             row["by"] = NOT_MEASURED
         rows.append(row)

@@ -27,6 +27,12 @@ KNOWN_TEST_ORDER = ["SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ1G Q1T1", "SEQ512K Q1T1", "S
                     "RND4K Q32T16", "RND4K Q32T1", "RND4K Q1T1", "RND4K Q8T8"]
 
 
+def is_mixed(test):
+    """True for a job that mixed reads and writes ('RND4K Q1T1 mix 35/65'): its figures never stand
+    for pure reads or writes."""
+    return " mix " in test
+
+
 def test_order(test):
     """Known tests in CrystalDiskMark's order, then SEQ before RND before dd."""
     known = KNOWN_TEST_ORDER.index(test) if test in KNOWN_TEST_ORDER else len(KNOWN_TEST_ORDER)
@@ -48,4 +54,4 @@ def suite_of_tests(tests):
     return None
 
 
-__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "test_order", "subtest_order", "suite_of_tests"]
+__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "is_mixed", "test_order", "subtest_order", "suite_of_tests"]

@@ -1,0 +1,129 @@
+"""Importing CrystalDiskMark, KDiskMark and cdm_fio.sh output: figures kept as the tool printed them, in
+the tool's own unit (KDiskMark's "MB/s" is 1000 KiB/s), bandwidth checked against IOPS × block size
+before anything is written, and what the text lacks (a footer, a Configuration line) said or asked for."""
+
+from pathlib import Path
+
+import pytest
+
+from cardbench import cli
+from cardbench.card.load import load_card
+from cardbench.errors import ParseError
+from cardbench.imports.figure_check import check_bandwidth_iops
+from cardbench.imports.importer import import_file
+from cardbench.site.aggregate import aggregate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPUS = FIXTURES / "import-corpus"
+KDISKMARK = FIXTURES / "kdiskmark" / "kdiskmark--default.out"
+
+
+@pytest.fixture
+def cards(tmp_path):
+    folder = tmp_path / "data" / "cards"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def session_of(cards, slug="test-card"):
+    return load_card(cards / f"{slug}.yaml").data["sessions"][-1]
+
+
+def kdiskmark_text(read_value, read_iops):
+    """The KDiskMark fixture with its first line (SEQ1M Q8T1 read) replaced."""
+    lines = KDISKMARK.read_text(encoding="utf-8").splitlines()
+    body = f"Sequential 1 MiB (Q= 8, T= 1): {read_value:9.3f} MB/s [ {read_iops:8.1f} IOPS] < 16097.56 us>"
+    lines[7] = body.rjust(80)
+    return "\n".join(lines) + "\n"
+
+
+def test_kdiskmark_figure_is_kept_in_its_unit_and_shown_in_mb_s(cards, tmp_path):
+    # KDiskMark adds fio's KiB/s and divides by 1000: 497.0 IOPS x 1 MiB = 521.1 MB/s prints as 508.897.
+    path = tmp_path / "kdiskmark.txt"
+    path.write_text(kdiskmark_text(508.897, 497.0), encoding="utf-8")
+    result = import_file(path, cards, "test-card", name="Lexar PLAY PRO microSD Express 1TB")
+    assert result.format == "kdiskmark"
+    entry = session_of(cards)["results"][0]
+    assert (entry["test"], entry["op"], entry["unit"], entry["runs"], entry["iops"]) == (
+        "SEQ1M Q8T1", "read", "kKiB/s", [508.897], [497.0])
+    card = load_card(cards / "test-card.yaml").data
+    shown = aggregate([card])["cards"]["test-card"]["sessions"][0]["subtests"]
+    seq = next(s for s in shown if (s["test"], s["op"]) == ("SEQ1M Q8T1", "read"))
+    assert seq["mb_s"]["mean"] == pytest.approx(497.0 * 2**20 / 1e6, rel=1e-4)  # 521.1 MB/s, not 508.9
+    assert seq["printed"]["unit"] == "kKiB/s" and seq["printed"]["mean"] == 508.897
+
+
+def test_kdiskmark_figure_read_as_mb_s_is_refused_naming_the_unit():
+    # What the import did before: the printed figure stored as MB/s. Its IOPS say otherwise.
+    results = [{"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [508.897], "iops": [497.0]}]
+    with pytest.raises(ParseError) as err:
+        check_bandwidth_iops("KDiskMark", {"results": results})
+    message = err.value.message
+    assert "SEQ1M Q8T1 read" in message and "508.897 MB/s but 497 IOPS × 1 MiB = 521.142 MB/s" in message
+    assert "its figures read as MB/s = 10^6 bytes/s" in message
+
+
+def test_crystaldiskmark_whose_iops_disagree_is_refused_and_nothing_written(cards, tmp_path, capsys):
+    text = (CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-default.out").read_text(encoding="utf-8")
+    path = tmp_path / "cdm.txt"
+    path.write_text(text.replace("[     89.9 IOPS]", "[     92.1 IOPS]"), encoding="utf-8")
+    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards)])
+    err = capsys.readouterr().err
+    assert code == 2 and not (cards / "test-card.yaml").exists()
+    assert "SEQ1M Q8T1 read: bandwidth and IOPS disagree: 94.312 MB/s but 92.1 IOPS × 1 MiB" in err
+    assert "its figures read as MB/s = 10^6 bytes/s, the block size 1 MiB from the name" in err
+
+
+def test_crystaldiskmark_without_its_footer_lands_and_says_what_is_missing(cards):
+    path = CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-no-footer.out"
+    result = import_file(path, cards, "test-card", name="Acme Fast 64GB")
+    assert result.entries == 8
+    assert "Missing from the text: the footer ('Test:' line): test size, run count, date and system unknown." in result.notes
+    assert "Missing from the text" in session_of(cards)["notes"]
+
+
+def test_older_versions_keep_their_own_tests(cards):
+    import_file(CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm3.out", cards, "test-card", name="Acme Fast 8GB")
+    tests = [(r["test"], r["op"]) for r in session_of(cards)["results"]]
+    # Sequential (1 MiB, Q1) and 4K QD32 are CrystalDiskMark 8's SEQ1M Q1T1 and RND4K Q32T1; 512K random is its own.
+    assert tests[::2] == [("SEQ1M Q1T1", "read"), ("RND512K Q1T1", "read"), ("RND4K Q1T1", "read"), ("RND4K Q32T1", "read")]
+
+
+def test_mix_section_records_its_read_share(cards):
+    import_file(CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-peak-mix.out", cards, "test-card", name="Acme Fast 64GB")
+    mixed = [r for r in session_of(cards)["results"] if r["op"] == "mix"]
+    assert [r["mix_read_percent"] for r in mixed] == [70, 70]
+    assert all("mix_read_percent" not in r for r in session_of(cards)["results"] if r["op"] != "mix")
+
+
+def test_cdm_fio_without_configuration_takes_the_size_its_iops_fit(cards):
+    # Our own run with Size 256m, pasted without its Configuration line: "Sequential Q32T1 Read:
+    # 38MB/s IOPS=4" fits 8 MiB blocks, i.e. Size 256m, where the default 1024m gave SEQ32M names.
+    result = import_file(CORPUS / "cdm_fio" / "cdm_fio--size256-no-configuration.out", cards, "test-card",
+                         name="Acme Fast 64GB")
+    tests = [r["test"] for r in session_of(cards)["results"]][::2]
+    assert tests == ["SEQ256M Q1T1", "SEQ512K Q1T1", "SEQ8M Q32T1", "RND4K Q1T1", "RND4K Q32T1", "RND4K Q8T8"]
+    assert "not in the log; from bandwidth ÷ IOPS of Sequential Q32T1 Read: 38MB/s IOPS=4" in result.notes[0]
+
+
+def test_cdm_fio_size_that_fits_nothing_is_asked_for(cards, capsys):
+    path = CORPUS / "cdm_fio" / "cdm_fio--size100-no-configuration.out"
+    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards)])
+    err = capsys.readouterr().err
+    assert code == 2 and "default Size 1024m cannot be right" in err and "Add the script's Configuration line" in err
+
+
+def test_a_size_assumption_is_named_when_the_figures_disagree():
+    results = [{"test": "SEQ32M Q32T1", "op": "read", "unit": "MiB/s", "runs": [38], "iops": [4]}]
+    assumption = "Size 1024m, the script's default, for the Sequential block sizes"
+    with pytest.raises(ParseError) as err:
+        check_bandwidth_iops("cdm_fio.sh", {"results": results}, assumption)
+    assert "38 MiB/s but 4 IOPS × 32 MiB = 128 MiB/s" in err.value.message
+    assert err.value.message.endswith(f"the block size 32 MiB from the name; {assumption}. One of these is wrong for "
+                                      "this file")
+
+
+def test_floored_figures_agree_within_their_precision():
+    # cdm_fio.sh floors both: 5 MiB/s with 1328 IOPS at 4 KiB is 5.19 MiB/s.
+    results = [{"test": "RND4K Q1T1", "op": "read", "unit": "MiB/s", "runs": [5], "iops": [1328]}]
+    check_bandwidth_iops("cdm_fio.sh", {"results": results})

@@ -1,0 +1,291 @@
+"""dd logs as people have them: which side of the command is the card, what it says about block size,
+count and flags, logs without their command, failed attempts and runs that ended with an error; and
+new cards made by an import (capacity, bus and form factor given, the bus-ceiling hint)."""
+
+from pathlib import Path
+
+import pytest
+
+from cardbench import cli
+from cardbench.card.dump import new_card_text
+from cardbench.card.load import load_card, parse_card_text
+from cardbench.card.validate import check_card
+from cardbench.errors import CardFileError, ParseError
+from cardbench.imports.dd import described, from_dd, size_bytes
+from cardbench.imports.naming import card_for_name
+from cardbench.parsers import dd as dd_parser
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPUS = FIXTURES / "import-corpus" / "dd"
+SUMMARY = "8+0 records in\n8+0 records out\n33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
+
+
+def described_command(command, **hints):
+    return described(command.split(), 1, **hints)
+
+
+# --- which side is the card ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, op, target", [
+    ("if=raspios.img of=/dev/sdc bs=4M", "write", "device"),  # an image written to the card
+    ("if=/dev/mmcblk0 of=backup.img bs=4M", "read", "device"),  # the card backed up
+    ("if=/dev/zero of=/media/user/CARD/test.bin bs=1M", "write", "file"),
+    ("if=/media/user/CARD/test.bin of=/dev/null bs=1M", "read", "file"),
+    ("if=/dev/zero of=test bs=4M", "write", "file"),  # a file in the card's folder
+    ("if=test of=/dev/null bs=4M", "read", "file"),
+    ("if=/dev/nvme1n1p1 of=/dev/null", "read", "device"),
+    ("if=/dev/urandom of=/dev/rdisk4 bs=1m", "write", "device"),
+    ("if=/dev/disk4 of=/dev/null bs=1m", "read", "device"),
+    ("if=/dev/disk/by-id/usb-Generic_SD-0:0 of=/dev/null", "read", "device"),
+    ("of=/dev/sdc bs=4M", "write", "device"),  # xzcat image.xz | dd of=/dev/sdc
+    ("if=/dev/sdc bs=4M", "read", "device"),  # dd if=/dev/sdc | gzip > backup.gz
+    ("if=/home/user/big.iso of=/run/media/user/CARD/big.iso bs=1M", "write", "file"),
+    ("if=/Volumes/CARD/big.iso of=/Users/me/big.iso bs=1m", "read", "file"),
+])
+def test_the_card_is_the_device_or_the_file_on_its_filesystem(command, op, target):
+    got = described_command(command)
+    assert (got["op"], got["target"]) == (op, target)
+
+
+@pytest.mark.parametrize("command", [
+    "if=/dev/sda of=/dev/sdc bs=4M",  # a disk cloned onto the card, or the card onto a disk
+    "if=a.img of=b.img",  # two files, neither on a mounted filesystem
+    "if=/dev/zero of=/dev/null bs=1M",  # no card at all
+])
+def test_a_command_that_does_not_say_asks_for_op(command):
+    with pytest.raises(ParseError) as err:
+        described_command(command)
+    assert "OP=read or OP=write" in err.value.message and "--op" in err.value.message
+    assert described_command(command, op="write")["op"] == "write"
+
+
+def test_op_given_against_the_command_is_refused():
+    with pytest.raises(ParseError, match="writes the card, but the import was told op read"):
+        described_command("if=/dev/zero of=/dev/sdc bs=4M", op="read")
+    with pytest.raises(ParseError, match="bs=4M, but the import was told bs 1M"):
+        described_command("if=/dev/zero of=/dev/sdc bs=4M", block_size="1M")
+    assert described_command("if=/dev/zero of=/dev/sdc bs=4M", op="write", block_size="4194304")["op"] == "write"
+
+
+# --- block size, count, flags -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, size", [
+    ("512", 512), ("4k", 4096), ("4K", 4096), ("10k", 10240), ("1M", 2**20), ("1m", 2**20), ("1MB", 10**6),
+    ("1kB", 1000), ("2x512", 1024), ("8b", 4096), ("1w", 2), ("1G", 2**30), ("4KiB", 4096), ("4Q", None), ("", None),
+    ("-1", None), ("1.5M", None),
+])
+def test_dd_sizes(text, size):
+    assert size_bytes(text) == size
+
+
+@pytest.mark.parametrize("bs, written", [("4m", "4M"), ("64k", "64K"), ("1MB", "1MB"), ("4096", "4096"),
+                                          ("2x512", "1K"), ("8b", "4K"), ("1kB", "1000")])
+def test_block_size_as_the_card_file_writes_it(bs, written):
+    assert described_command(f"if=/dev/sdc of=/dev/null bs={bs}")["block_size"] == written
+
+
+def test_block_size_of_the_card_side_and_the_default():
+    assert described_command("if=/dev/sdc of=/dev/null ibs=64k obs=1M")["block_size"] == "64K"
+    assert described_command("if=/dev/zero of=/dev/sdc ibs=64k obs=1M")["block_size"] == "1M"
+    assert described_command("if=/dev/sdc of=/dev/null")["block_size"] == "512"
+    with pytest.raises(ParseError, match="bs=4Q is not a size"):
+        described_command("if=/dev/sdc of=/dev/null bs=4Q")
+
+
+def test_count_with_suffixes_and_count_bytes():
+    assert described_command("if=/dev/zero of=/dev/sdc bs=4k count=10k")["count"] == 10240
+    assert described_command("if=/dev/zero of=/dev/sdc bs=4k count=256")["count"] == 256
+    assert described_command("if=/dev/sdc of=/dev/null bs=4k count=1M iflag=count_bytes")["count"] is None
+
+
+def test_flags_that_change_the_figure_are_kept():
+    got = described_command("if=/dev/sdc of=/dev/null bs=1M iflag=direct,fullblock oflag=dsync,nonblock "
+                            "conv=fdatasync,notrunc,sync status=progress")
+    assert got["flags"] == ["direct", "fullblock", "dsync", "fdatasync"]
+    assert described_command("if=/dev/zero of=/dev/sdc conv=fsync")["flags"] == ["fsync"]
+    assert described_command("if=/dev/zero of=/dev/sdc conv=sync,noerror")["flags"] is None  # padding, not speed
+
+
+# --- logs without their command -----------------------------------------------------------------
+
+def test_output_without_command_needs_op_and_says_how():
+    with pytest.raises(ParseError) as err:
+        from_dd(SUMMARY)
+    assert "OP=read or OP=write" in err.value.message and "--op/--bs" in err.value.message and err.value.line == 1
+    entry, = from_dd(SUMMARY, op="write").measurements["dd"]
+    assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "4M", [20.5])  # 33554432 B / 8 blocks
+    assert "target" not in entry and "command" not in entry
+
+
+def test_block_size_without_records_needs_bs():
+    tail_only = "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
+    with pytest.raises(ParseError, match="give BS="):
+        from_dd(tail_only, op="read")
+    assert from_dd(tail_only, op="read", block_size="4m").measurements["dd"][0]["block_size"] == "4M"
+    partial = (FIXTURES / "dd" / "dd--partial-read-warning.out").read_text()  # 0+8 records: no block size
+    with pytest.raises(ParseError, match="give BS="):
+        from_dd(partial, op="read")
+
+
+def test_hints_that_dd_could_not_take_are_refused():
+    with pytest.raises(ParseError, match="neither read nor write"):
+        from_dd(SUMMARY, op="both")
+    with pytest.raises(ParseError, match="not a size dd takes"):
+        from_dd(SUMMARY, op="read", block_size="fast")
+
+
+# --- failed attempts and runs that ended with an error ------------------------------------------
+
+def test_attempt_that_failed_before_copying_is_skipped():
+    text = ("$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n"
+            "dd: failed to open '/dev/sdc': Permission denied\n"
+            "$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n" + SUMMARY)
+    entry, = from_dd(text).measurements["dd"]
+    assert entry["runs"] == [20.5] and entry["op"] == "write"
+
+
+def test_only_failed_attempts_name_the_first_failure():
+    text = ("$ dd if=/dev/zero of=/dev/rdisk4 bs=1m\ndd: /dev/rdisk4: Resource busy\n"
+            "$ dd if=/dev/zero of=/dev/rdisk4 bs=1m\ndd: /dev/rdisk4: Permission denied\n")
+    with pytest.raises(ParseError, match="failed before copying") as err:
+        from_dd(text)
+    assert err.value.line == 2 and err.value.text == "dd: /dev/rdisk4: Resource busy"
+
+
+@pytest.mark.parametrize("path, reason, line", [
+    (CORPUS / "dd--no-space-left.out", "No space left on device", 2),
+    (CORPUS / "dd--input-output-error.out", "Input/output error", 2),
+    (FIXTURES / "dd" / "dd--de-no-space.out", "Auf dem Gerät ist kein Speicherplatz mehr verfügbar", 1),
+])
+def test_run_below_an_error_is_refused_by_name(path, reason, line):
+    with pytest.raises(ParseError) as err:
+        from_dd(path.read_text(encoding="utf-8"))
+    assert f"({reason})" in err.value.message and err.value.line == line
+    assert err.value.text.startswith("dd: ")
+
+
+def test_error_in_one_run_of_a_loop_refuses_the_file():
+    text = "$ for i in 1 2; do dd if=/dev/zero of=/dev/sdc bs=4M count=8; done\n" + SUMMARY
+    text += "dd: error writing '/dev/sdc': Input/output error\n" + SUMMARY
+    with pytest.raises(ParseError, match=r"\(Input/output error\)") as err:
+        from_dd(text)
+    assert err.value.line == 5
+
+
+def test_partial_read_warning_is_no_error():
+    run, = dd_parser.parse((FIXTURES / "dd" / "dd--partial-read-warning.out").read_text())["runs"]
+    assert run["records_out"] == [0, 8] and run["mb_s"] == 235
+
+
+# --- other dd programs --------------------------------------------------------------------------
+
+def test_busybox_without_its_status_line_says_there_is_no_speed():
+    # All that BusyBox 1.35 as Debian builds it (no third status line) printed for a 16 MiB read here.
+    with pytest.raises(ParseError, match="printed no speed") as err:
+        dd_parser.parse("16+0 records in\n16+0 records out\n")
+    assert err.value.line == 2
+
+
+def test_busybox_figures_are_bytes_over_seconds_and_checked_against_its_binary_rate():
+    first, second = dd_parser.parse((FIXTURES / "dd" / "dd--busybox-status-line.out").read_text())["runs"]
+    assert (first["rate"], first["rate_unit"]) == (16.4, "MiB/s")
+    assert first["mb_s"] == pytest.approx(67108864 / 3.911207 / 1e6, rel=1e-3)  # 17.16 MB/s = 16.36 MiB/s
+    assert second["mb_s"] == pytest.approx(40.61)
+    with pytest.raises(ParseError, match="edited or corrupted"):  # 16.36 MiB/s printed as 17.2
+        dd_parser.parse("67108864 bytes (64.0MB) copied, 3.911207 seconds, 17.2MB/s\n")
+
+
+def test_last_progress_update_glued_to_the_final_one_is_no_run():
+    text = (FIXTURES / "dd" / "dd--progress-final-glued.out").read_bytes().decode()
+    for shown in (text, text.replace("\r", "\n")):  # as saved, and as a terminal or universal newlines give it
+        run, = dd_parser.parse(shown)["runs"]
+        assert (run["mb_s"], run["seconds"]) == (17.3, 5.82115)
+
+
+# --- new cards made by an import ----------------------------------------------------------------
+
+def test_card_values_given_come_before_the_name():
+    card, used = card_for_name("holdout-dd-card", "Holdout dd card",
+                               given={"capacity_gb": "1TB", "bus": "uhs-ii", "form_factor": "sd"})
+    assert (card["capacity_gb"], card["bus"], card["form_factor"]) == (1000, "UHS-II", "SD")
+    assert used == {"capacity_gb": (1000, "given"), "bus": ("UHS-II", "given"), "form_factor": ("SD", "given")}
+    card, used = card_for_name("x-card", "Acme Fast Express 256GB", given={"bus": None})
+    assert used["bus"] == ("SD Express", "the name says Express") and used["capacity_gb"] == (256, "from the name")
+
+
+def test_name_without_capacity_says_how_to_give_it():
+    with pytest.raises(CardFileError) as err:
+        card_for_name("holdout-dd-card", "Holdout dd card")
+    assert "CAPACITY=" in err.value.message and "--capacity" in err.value.message
+
+
+@pytest.mark.parametrize("field, value, option", [("bus", "UHS-4", "BUS="), ("form_factor", "mini", "FORM="),
+                                                  ("capacity_gb", "lots", "CAPACITY=")])
+def test_invalid_card_values_name_their_option(field, value, option):
+    with pytest.raises(CardFileError) as err:
+        card_for_name("x-card", "Acme Fast 64GB", given={field: value})
+    assert option in err.value.message and err.value.field == field
+
+
+def test_ceiling_message_says_how_to_set_the_bus(tmp_path):
+    data = {"schema_version": 1, "slug": "acme-fast-64gb", "brand": "Acme", "model": "Fast", "capacity_gb": 64,
+            "form_factor": "microSD", "bus": "UHS-I", "source": {"name": "test"},
+            "sessions": [{"id": "s1", "label": "Reader", "date": "2025-05-01", "results": [
+                {"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [384.2]}]}]}
+    card = parse_card_text(new_card_text(data), tmp_path / "acme-fast-64gb.yaml")
+    [finding] = [f for f in check_card(card) if f.rule == "bus-ceiling"]
+    # 384 MB/s is beyond UHS-II's 312: the slowest bus that carries it is named
+    assert ('set bus: "UHS-III" in data/cards/acme-fast-64gb.yaml, or BUS="UHS-III" on make import'
+            in finding.error.message)
+
+
+# --- through the command line -------------------------------------------------------------------
+
+def run_cli(tmp_path, capsys, case, *options, card="holdout-dd-card", name="Holdout dd card"):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True, exist_ok=True)
+    code = cli.main(["import", str(CORPUS / f"dd--{case}.out"), "--card", card, "--name", name,
+                     "--cards-dir", str(cards), *options])
+    return code, capsys.readouterr().err, cards / f"{card}.yaml"
+
+
+def test_fast_card_refused_as_uhs_i_lands_with_its_bus(tmp_path, capsys):
+    code, err, path = run_cli(tmp_path, capsys, "nvme-sd-express-bus", "--capacity", "256GB")
+    assert code == 2 and 'BUS="SD Express" on make import' in err and not path.exists()
+    code, err, path = run_cli(tmp_path, capsys, "nvme-sd-express-bus", "--capacity", "256GB", "--bus", "sd express",
+                              "--form", "SD")
+    assert code == 0, err
+    card = load_card(path).data
+    assert (card["capacity_gb"], card["bus"], card["form_factor"]) == (256, "SD Express", "SD")
+    assert "bus=SD Express (given)" in err and card["sessions"][0]["dd"][0]["runs"] == [897, 904, 866]
+
+
+def test_defaults_assumed_are_shown_with_how_to_set_them(tmp_path, capsys):
+    code, err, _ = run_cli(tmp_path, capsys, "card-backup", name="Holdout dd card 64GB")
+    assert code == 0, err
+    assert "bus=UHS-I (default)" in err and "BUS=, FORM= on make import" in err
+
+
+def test_card_values_for_an_existing_card_are_not_used_and_said_so(tmp_path, capsys):
+    assert run_cli(tmp_path, capsys, "card-backup", name="Holdout dd card 64GB")[0] == 0
+    code, err, path = run_cli(tmp_path, capsys, "disk-by-id", "--bus", "UHS-II")
+    assert code == 0 and "were not used" in err and load_card(path).data["bus"] == "UHS-I"
+
+
+def test_op_and_bs_through_the_command_line(tmp_path, capsys):
+    code, err, path = run_cli(tmp_path, capsys, "summaries-only-op-bs", "--capacity", "64")
+    assert code == 2 and "OP=read or OP=write" in err
+    code, err, path = run_cli(tmp_path, capsys, "summaries-only-op-bs", "--capacity", "64", "--op", "write",
+                              "--bs", "1M")
+    assert code == 0, err
+    entry, = load_card(path).data["sessions"][0]["dd"]
+    assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "1M", [22.1, 23.2, 22.3, 21.6])
+
+
+def test_op_for_another_format_is_refused(tmp_path, capsys):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    code = cli.main(["import", str(FIXTURES / "cdm_fio" / "cdm_fio--lexar-10-runs.out"), "--card", "lexar-1tb",
+                     "--name", "Lexar PLAY PRO microSD Express 1TB", "--cards-dir", str(cards), "--op", "read"])
+    assert code == 2 and "are for dd logs" in capsys.readouterr().err
+    assert list(cards.iterdir()) == []
