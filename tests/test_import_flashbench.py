@@ -68,6 +68,12 @@ def test_flashbench_defaults_fill_what_the_command_leaves_out():
     assert (entry["open_au"], entry["erase_size_bytes"], entry["block_size_bytes"]) == (2, 4 * MiB, 16384)
 
 
+def test_rows_larger_than_the_commands_erase_size_are_refused():
+    with pytest.raises(ParseError, match="--erasesize=2097152, but the rows start at 4194304") as err:
+        imported("$ ls\n$ flashbench -O -e 2097152 /dev/sdb\n" + SEQUENTIAL)
+    assert err.value.line == 2
+
+
 def test_open_au_output_without_its_command_says_which_option_to_give():
     with pytest.raises(ParseError, match="--open-au-nr") as err:
         imported("Results:\n" + SEQUENTIAL)

@@ -203,3 +203,31 @@ def test_tool_parts_keep_every_line_in_its_place():
     assert parts["dd"].split("\n") == ["$ N=2", "$ dd if=/dev/zero of=/dev/sdb bs=1M count=1", "1+0 records in",
                                         "", "", "", "$ lsblk", ""]
     assert parts["flashbench"].splitlines()[3:6] == ["$ flashbench -O --open-au-nr=$N /dev/sdb", "4MiB 1M/s", "words"]
+
+
+def test_nvme_readings_around_a_dd_run_make_one_session():
+    smart = (FIXTURES / "nvme" / "nvme--smart-log.out").read_text()
+    json_log = (FIXTURES / "nvme" / "nvme--smart-log-json.out").read_text()
+    dd = ("8+0 records in\n8+0 records out\n"
+          "33554432 bytes (34 MB, 32 MiB) copied, 1.78899 s, 18.8 MB/s\n")  # our run of the command below
+    log = unwrap(f"# nvme smart-log /dev/nvme0\n{smart}# dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n"
+                 f"{dd}# nvme smart-log /dev/nvme0 -o json\n{json_log}")
+    fmt = detect_format(log)
+    fields = HANDLERS[fmt.name](log)
+    assert fmt.name == "nvme" and [t["name"] for t in fields.tools] == ["nvme-cli", "dd"]
+    assert fields.measurements["dd"][0]["runs"] == [18.8]
+    assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "after": 41, "max": 41}
+
+
+def test_a_dd_log_with_f3probe_output_after_it_keeps_both(data, capsys):
+    """A dd run, then f3probe's command and its output without the banner: one session holds both."""
+    dd_log = "$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n" + "".join(
+        (FIXTURES / "dd" / "dd--c-write-3-runs.out").read_text().splitlines(True)[:3])
+    f3_lines = (FIXTURES / "f3probe" / "f3probe--good.out").read_text().splitlines(True)
+    f3_log = "$ f3probe --time-ops /dev/sdc\n" + "".join(f3_lines[f3_lines.index("\n", 4) + 1:])
+    path = data / "mixed.log"
+    path.write_text(dd_log + f3_log)
+    args = ["import", str(path), "--card", "test-card", "--name", "Test Card 64GB", "--cards-dir", str(data / "cards")]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    session = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]
+    assert "dd" in session and "f3probe" in session, sorted(session)

@@ -32,15 +32,7 @@ _LONG = {"out": ("o", True), "scatter": ("s", False), "scatter-order": ("S", Tru
          "random": ("r", False), "verbose": ("v", False), "count": ("c", True), "blocksize": ("b", True),
          "erasesize": ("e", True)}
 _SHORT_VALUED = set("oFcbe")  # "o:siafF:Ovrc:b:e:p"
-_NUMERIC = {"0": "--open-au-nr", "b": "--blocksize", "e": "--erasesize", "c": "--count", "t": "--offset"}
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w{0,63})")
-
-
-def flashbench_command(line, shell=None):
-    """The arguments of the first flashbench command a logged line runs, or None for any other line."""
-    commands = (shell or Shell(programs={TOOL})).read(line)
-    found = [command for command in commands or [] if command.name == TOOL]
-    return list(found[0].args) if found else None
 
 
 def options(args, line=None):
@@ -140,14 +132,14 @@ def from_flashbench(text):
         if commands and 1 < len(commands) < len(pieces):
             raise ParseError(TOOL, f"the loop runs flashbench {len(commands)} times, but {len(pieces)} outputs "
                                    "follow it", line=segment["line"])
-        for index, (_, piece) in enumerate(pieces):
+        for index, (first, piece) in enumerate(pieces):
+            first += segment["first"] - 1  # the piece's first line, counted in the file
             try:
                 parsed = flashbench_parser.parse(piece)
             except ParseError as exc:
-                raise renumbered(exc, segment["first"]) from None
+                raise renumbered(exc, first) from None
             command = commands[min(index, len(commands) - 1)] if commands else None
-            first_row = segment["first"] + next(i for i, line in enumerate(piece.splitlines())
-                                                if flashbench_parser.has_rows(line))
+            first_row = first + next(i for i, line in enumerate(piece.splitlines()) if flashbench_parser.has_rows(line))
             key, entry = _entry(parsed, command, segment["line"], first_row)
             found[key].append(entry)
     return SessionFields(tools=[{"name": TOOL}], measurements={k: v for k, v in found.items() if v}, runs=1)
@@ -164,6 +156,10 @@ def _entry(parsed, command, command_line, first_row):
     largest = (parsed["rows"] if parsed["kind"] == "find_fat" else parsed["points"])[0]["block_size_bytes"]
     # flashbench's sweeps start at the erase size: the output says it when the command does not
     erase = opts["erase"] or (DEFAULT_ERASE_BYTES if command else int(largest))
+    if largest > erase:
+        given = f"--erasesize={erase}" if opts["erase"] else f"no --erasesize (flashbench's default is {erase})"
+        raise ParseError(TOOL, f"the command gives {given}, but the rows start at {int(largest)} bytes: is it the "
+                               "command that printed them?", line=command_line)
     if parsed["kind"] == "find_fat":
         return "flashbench_find_fat", sessions.find_fat_entry(parsed, erase, block, text)
     if command is None:

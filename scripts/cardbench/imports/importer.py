@@ -46,7 +46,7 @@ from .naming import DEFAULT_SOURCE, card_for_name
 from .nvme import from_nvme
 from .read import check_length, decode_text, printable, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
-from .transcript import unwrap
+from .transcript import LOGGED_TOOLS, several_tools, unwrap
 
 # Registry name -> handler(text) -> SessionFields.
 HANDLERS = {
@@ -84,7 +84,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
 
     new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
-        fields = HANDLERS[fmt](text, **_handler_hints(fmt, hints))
+        # A log of several tools (dd, then flashbench, then f3probe…) is one session whichever tool detection
+        # named; hints (OP=, BS=) speak of one tool's log, so they leave it to that tool.
+        mixed = several_tools(text) if fmt in LOGGED_TOOLS and not any((hints or {}).values()) else None
+        fields = mixed or HANDLERS[fmt](text, **_handler_hints(fmt, hints))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
         raise _brief(exc) from None

@@ -17,15 +17,21 @@ shell_words(command) -> argv; arithmetic(expr) -> the integer value of + - * / %
 renumbered(exc, first_line) -> a segment's ParseError with its line counted in the whole file.
 
 The shell around logged commands, read without running anything:
-Shell().read(line) -> the commands a logged line ran ([Command(program, args)], [] for a line that
-    only sets variables), or None for a line of output. Variables assigned earlier in the log
-    (NAME=value, export, readonly, declare, let) are expanded ($NAME, ${NAME}, inside $((..)) and
-    $[..]); "a; b && c | d" gives each command; a script's `set -x` trace ("+ cmd") counts; sudo, time, nice, stdbuf and the like are taken
-    off; a for loop over words, {1..8} or $(seq ..) gives its body once per value, in order.
+Shell(programs).read(line) -> the commands a logged line ran ([Command(program, args)], [] for a
+    line that only sets variables), or None for a line of output. Variables assigned earlier in
+    the log (NAME=value, export, readonly, declare, let) are expanded ($NAME, ${NAME}, and inside
+    $((..)) and $[..]); "a; b && c | d" gives each command; a script's `set -x` trace ("+ cmd")
+    counts as a command line, and so does a line without a prompt that starts with one of
+    `programs`; sudo, time, nice, stdbuf and the like are taken off; a for loop over words,
+    {1..8} or $(seq ..) gives its body once per value, in order. Nothing is run or evaluated:
+    arithmetic() reads integers and operators only.
 command_lines(text) -> [(first line number, logical line)]: logical_lines() with a for loop typed
     over several lines ("for n in 2 3; do" / "> …" / "> done") joined into one.
-tool_parts(text, tools) -> {tool: text}: a log holding commands of several tools cut into one text
-    per tool, line for line (other lines blank), for each tool's own import.
+tool_parts(text, tools, claim) -> {tool: text}: a log holding commands of several tools cut into
+    one text per tool, line for line (other lines blank), for each tool's own import.
+several_tools(text) -> SessionFields of a log of dd, flashbench, f3probe and nvme-cli commands
+    together (each tool's part read by its own import, the results merged), or None for a log of
+    one tool: the flashbench, f3probe and nvme imports start with it.
 """
 
 import ast
@@ -298,7 +304,7 @@ def renumbered(exc, first_line):
 
 MAX_VARIABLES = 256  # names a log may set; more are not kept
 MAX_VALUE = 1024  # characters of a value kept; a variable with a longer one stays unexpanded
-MAX_EXPANDED = 4 * MAX_COMMAND  # characters variables may add to one command line
+MAX_EXPANDED = MAX_COMMAND  # characters variables may add to one command line
 MAX_LOOP_COMMANDS = 256  # commands one logged for loop may give
 MAX_LOG_LOOP_COMMANDS = 4096  # and all the loops of one log: past that, a loop's body is not run
 MAX_LOOP_LINES = 20  # lines of a for loop typed over several lines
@@ -651,6 +657,9 @@ def _claim_unowned(physical, owners, claim):
 
 # Tools whose commands a log may hold together: {tool: program names}, in the registry's names.
 LOGGED_TOOLS = {"dd": {"dd"}, "flashbench": {"flashbench"}, "f3probe": {"f3probe"}, "nvme": {"nvme"}}
+# A tool's name as a command's first word could be (a quick look before the log is read as shell).
+_MENTIONS = {tool: re.compile(rf"(?:^|[\s/;&|(`]){'|'.join(names)}(?:[ \t]|$)", re.M)
+             for tool, names in LOGGED_TOOLS.items()}
 
 
 def several_tools(text):
@@ -658,6 +667,8 @@ def several_tools(text):
     (dd, flashbench, f3probe, nvme-cli in one pasted session): each tool's part read by that
     tool's own import, the results put together as one session. None when one tool's output is
     all the log holds."""
+    if sum(1 for mention in _MENTIONS.values() if mention.search(text)) < 2:
+        return None  # one tool at most: no need to read the log twice
     from ..parsers.registry import format_named
     from . import dd, f3probe, flashbench, nvme  # each of them imports this module
     handlers = {"dd": dd.from_dd, "flashbench": flashbench.from_flashbench, "f3probe": f3probe.from_f3probe,

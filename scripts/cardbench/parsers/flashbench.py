@@ -25,10 +25,9 @@ worked out from the printed times (which differ from it by their rounding to thr
 An --open-au sweep is `interrupted` when the text holds "^C" or, if the caller passes
 smallest_block_bytes (the -b of the command), when the last row is above that size.
 
-runs(text) -> [(first line, text)]: the outputs of several runs pasted one after another (a loop
-over --open-au-nr, or over -b for -a) cut apart where the block size or offset grows again, each
-text with as many blank lines before it as the input has before that run, so that an error names
-the input's line. has_rows(text) -> whether any line starts like a row.
+runs(text) -> [(first, text)]: the outputs of several runs pasted one after another (a loop over
+--open-au-nr, or over -b for -a) cut apart where the block size or offset grows again, each run's
+text's line 1 being the input's line `first`. has_rows(text) -> whether any line starts like a row.
 
 detect(text) -> NAMED when a logged flashbench command comes with rows of any of the three,
 SHAPED for rows alone, else NOT_MINE.
@@ -201,8 +200,7 @@ def runs(text):
     if len(starts) < 2:
         return [(1, text)]
     bounds = [0] + starts[1:] + [len(lines)]
-    return [(bounds[k] + 1, "\n" * bounds[k] + "\n".join(lines[bounds[k]:bounds[k + 1]]))
-            for k in range(len(bounds) - 1)]
+    return [(bounds[k] + 1, "\n".join(lines[bounds[k]:bounds[k + 1]])) for k in range(len(bounds) - 1)]
 
 
 def parse(text):
