@@ -238,7 +238,7 @@ def pathological_inputs(module, lines_per_module=16):
 _PATHOLOGICAL_SCRIPT = r"""
 import importlib, re, sys
 from test_fuzz_parsers import PARSERS, PUMP, pathological_inputs
-from cardbench.imports import dd, flashbench, nvme, transcript
+from cardbench.imports import dd, flashbench, mixed, nvme, shell, transcript
 from cardbench.parsers import registry
 from cardbench.errors import ParseError
 target = sys.argv[1]
@@ -252,8 +252,8 @@ if target == "importer":
     texts += ["dd if=/dev/zero " + "$((" * PUMP, "$((1" * PUMP, "$[" * PUMP, "a \\\n" * PUMP]  # logged commands
     funcs = [transcript.unwrap, registry.detect_format, dd.from_dd, flashbench.from_flashbench, nvme.from_nvme]
     for command in texts[-4:]:
-        transcript.shell_words(command)
-    patterns = [v for module in (transcript, dd, flashbench, nvme) for v in vars(module).values()
+        shell.shell_words(command)
+    patterns = [v for module in (transcript, shell, mixed, dd, flashbench, nvme) for v in vars(module).values()
                 if isinstance(v, re.Pattern)]
 else:
     texts = pathological_inputs(target)

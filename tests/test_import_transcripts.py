@@ -12,8 +12,9 @@ from cardbench.card.load import load_card
 from cardbench.errors import ParseError
 from cardbench.imports.importer import HANDLERS, import_file
 from cardbench.imports.read import decode_text
-from cardbench.imports.transcript import (MAX_LOOP_COMMANDS, Shell, arithmetic, command_lines, shell_words,
-                                          split_commands, tool_parts, unwrap)
+from cardbench.imports.mixed import tool_parts
+from cardbench.imports.shell import MAX_LOOP_COMMANDS, Shell, arithmetic, command_lines, shell_words, split_commands
+from cardbench.imports.transcript import unwrap
 from cardbench.parsers.registry import detect_format
 
 FIXTURES = Path(__file__).parent / "fixtures"

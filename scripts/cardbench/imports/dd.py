@@ -23,7 +23,8 @@ from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .result import SessionFields
-from .transcript import command_words, renumbered, segments
+from .shell import command_words
+from .transcript import renumbered, segments
 
 OPS = ("read", "write")
 NOT_THE_CARD = {"/dev/zero", "/dev/null", "/dev/urandom", "/dev/random", "/dev/full", "/dev/stdin", "/dev/stdout",

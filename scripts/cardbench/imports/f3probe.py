@@ -1,11 +1,11 @@
 """f3probe output -> the session's f3probe block: real against announced capacity, with the
 verdict (and the counterfeit's type) in the session's notes. A log holding other tools' commands
-too is cut apart by transcript.several_tools."""
+too is cut apart by mixed.several_tools."""
 
 from ..card import sessions
 from ..parsers import f3probe as f3probe_parser
 from .result import SessionFields
-from .transcript import several_tools
+from .mixed import several_tools
 
 
 def from_f3probe(text):

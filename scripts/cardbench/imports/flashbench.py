@@ -1,7 +1,7 @@
 """A flashbench log -> session fields: each logged flashbench command and the rows below it are
 one -a, --open-au or -f entry, with block, erase and open-AU sizes taken from the command.
 
-The log is read as a shell would have run it (imports.transcript.Shell): variables set earlier
+The log is read as a shell would have run it (imports.shell.Shell): variables set earlier
 (ERASE=$((4*1024*1024)); flashbench -O --erasesize=$ERASE …), arithmetic ($[4*1024*1024]), sudo,
 pipes and for loops (for n in 2 3 4; do flashbench -O --open-au-nr=$n …; done gives one sweep per
 value, cut apart where the block size grows again). Options flashbench was not given take its
@@ -9,7 +9,7 @@ defaults (-b 16 KiB, -e 4 MiB, --open-au-nr 2). Output pasted without its comman
 output says (-a, -f), or, for an --open-au sweep, whose number of open erase blocks flashbench does
 not print, is refused with the option to give. Lines of no flashbench row (a wrapper script's
 messages, perror lines) are skipped; a log holding other tools' commands too is cut apart by
-transcript.several_tools.
+mixed.several_tools.
 """
 
 import re
@@ -18,7 +18,9 @@ from ..card import sessions
 from ..errors import ParseError
 from ..parsers import flashbench as flashbench_parser
 from .result import SessionFields
-from .transcript import Shell, command_lines, renumbered, several_tools
+from .mixed import several_tools
+from .shell import Shell, command_lines
+from .transcript import renumbered
 
 TOOL = "flashbench"
 DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none

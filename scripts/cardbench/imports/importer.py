@@ -46,7 +46,8 @@ from .naming import DEFAULT_SOURCE, card_for_name
 from .nvme import from_nvme
 from .read import check_length, decode_text, printable, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
-from .transcript import LOGGED_TOOLS, several_tools, unwrap
+from .mixed import LOGGED_TOOLS, several_tools
+from .transcript import unwrap
 
 # Registry name -> handler(text) -> SessionFields.
 HANDLERS = {

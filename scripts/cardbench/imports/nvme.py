@@ -5,7 +5,7 @@ A file may hold several outputs one after another, with or without the commands 
 them (behind any prompt, with sudo); smart-log readings in file order are taken as the
 temperature before the tests (the first), after them (the last) and the highest. Output of other
 commands (nvme list, lsblk) is skipped; a log holding other tools' commands too (dd, flashbench)
-is cut apart by transcript.several_tools."""
+is cut apart by mixed.several_tools."""
 
 import re
 
@@ -14,7 +14,9 @@ from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers import nvme as nvme_parser
 from .result import SessionFields
-from .transcript import Shell, renumbered, several_tools
+from .mixed import several_tools
+from .shell import Shell
+from .transcript import renumbered
 
 _OUTPUT_START = re.compile(r"^(NVME Identify Controller|Smart Log for NVME device|get-feature:)")
 _TEMPERATURE = re.compile(r"^\s*+temperature\s*+:", re.I)  # smart-log's composite reading, not a sensor's

@@ -1,0 +1,420 @@
+"""The shell around logged commands, read without running anything.
+
+command_words(line, program) -> argv of a logged command line mentioning `program` (prompt taken
+    off, $((..)) and $[..] arithmetic worked out), or None.
+shell_words(command) -> argv; arithmetic(expr) -> the integer value of + - * / % << >> ** ( )
+    arithmetic (names of variables worked out by the caller).
+Shell(programs).read(line) -> the commands a logged line ran ([Command(program, args)], [] for a
+    line that only sets variables), or None for a line of output. Variables assigned earlier in
+    the log (NAME=value, export, readonly, declare, let) are expanded ($NAME, ${NAME}, and inside
+    $((..)) and $[..]); "a; b && c | d" gives each command; a script's `set -x` trace ("+ cmd")
+    counts as a command line, and so does a line without a prompt that starts with one of
+    `programs`; sudo, time, nice, stdbuf and the like are taken off; a for loop over words,
+    {1..8} or $(seq ..) gives its body once per value, in order. Nothing is run or evaluated:
+    arithmetic() reads integers and operators only.
+command_lines(text) -> [(first line number, logical line)]: logical_lines() with a for loop typed
+    over several lines ("for n in 2 3; do" / "> …" / "> done") joined into one.
+"""
+
+import ast
+import os
+import re
+import shlex
+from dataclasses import dataclass
+
+from .transcript import PROMPT, logical_lines
+
+MAX_COMMAND = 4096  # a longer line is not taken for a logged command
+MAX_ARITHMETIC = 200  # a logged block size or count; longer input is not worth parsing
+
+MAX_SHIFT = 64  # 1 << 20, 2 ** 22: sizes; larger exponents are no size and would not end
+
+
+def _power(a, b):
+    if not 0 <= b <= MAX_SHIFT or abs(a) > 2**32:
+        raise ValueError("exponent out of range")
+    return a**b
+
+
+def _shift(a, b, left):
+    if not 0 <= b <= MAX_SHIFT:
+        raise ValueError("shift out of range")
+    return a << b if left else a >> b
+
+
+def _divide(a, b):
+    quotient = abs(a) // abs(b)  # the shell's division truncates toward zero
+    return quotient if (a < 0) == (b < 0) else -quotient
+
+
+def _remainder(a, b):
+    return a - b * _divide(a, b)
+
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.FloorDiv: _divide, ast.Div: _divide, ast.Mod: _remainder, ast.Pow: _power,
+              ast.LShift: lambda a, b: _shift(a, b, True), ast.RShift: lambda a, b: _shift(a, b, False)}
+_UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a}
+
+
+# --- logged commands ---------------------------------------------------------------------------
+
+def arithmetic(expr):
+    """Integer value of shell arithmetic made of numbers and + - * / % << >> ** ( ); None otherwise.
+    Nothing is evaluated but these operators on integers (Python's own parser reads the expression)."""
+    def value(node):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            result = _OPERATORS[type(node.op)](value(node.left), value(node.right))
+            if abs(result) >= 10**18:  # no size is that large; keeps every step small
+                raise ValueError("out of range")
+            return result
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            return _UNARY[type(node.op)](value(node.operand))
+        raise ValueError("not plain arithmetic")
+
+    if len(expr) > MAX_ARITHMETIC:
+        return None
+    text = expr.strip()
+    if "_" in text:
+        return None  # Python reads 1_000 as a number, the shell does not
+    try:
+        result = value(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, MemoryError, RecursionError):
+        return None
+    return result if abs(result) < 10**18 else None  # str() refuses more than 4300 digits
+
+
+def shell_words(command):
+    """argv of a logged command, with $(( a * b )) and $[ a * b ] arithmetic worked out."""
+    def arith(match):
+        value = arithmetic(match.group(1) if match.group(1) is not None else match.group(2))
+        return match.group(0) if value is None else str(value)
+    # [^$]: a search from each "$((" or "$[" stops at the next one, so a line of many is not quadratic
+    command = re.sub(r"\$\(\(([^$]*?)\)\)|\$\[([^$\[\]]*+)\]", arith, command)
+    if not any(c in command for c in "'\"\\"):
+        # What shlex.split gives without quotes or escapes, fifty times faster: a log can hold 10^5 lines.
+        return [word for word in re.split(r"[ \t\r\n]+", command) if word]
+    try:
+        return shlex.split(command, comments=False)
+    except ValueError:
+        return command.split()
+
+
+def command_words(line, program):
+    """The words of a logged command line that mentions `program`, its prompt ('$ ', '# ') taken
+    off; None when `program` is not in the line or the line is too long to be a command."""
+    if program not in line or len(line) > MAX_COMMAND:
+        return None
+    return shell_words(line.lstrip("$# ").strip())
+
+
+# --- the shell around logged commands: variables, loops, several commands a line ---------------
+
+MAX_VARIABLES = 256  # names a log may set; more are not kept
+MAX_VALUE = 1024  # characters of a value kept; a variable with a longer one stays unexpanded
+MAX_EXPANDED = MAX_COMMAND  # characters variables may add to one command line
+MAX_LOOP_COMMANDS = 256  # commands one logged for loop may give
+MAX_LOG_LOOP_COMMANDS = 4096  # and all the loops of one log: past that, a loop's body is not run
+MAX_LOOP_LINES = 20  # lines of a for loop typed over several lines
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]{0,63}+"
+_ASSIGNMENT = re.compile(rf"({_NAME})=(.*+)", re.S)  # fullmatch on one word
+_REFERENCE = re.compile(rf"\$(?:\{{({_NAME})\}}|({_NAME}))")
+_ARITHMETIC = re.compile(r"\$\(\(([^$]*?)\)\)|\$\[([^$\[\]]*+)\]")
+_ARITHMETIC_NAME = re.compile(rf"(?<![0-9A-Za-z_]){_NAME}")
+_FOR = re.compile(rf"for[ \t]++({_NAME})[ \t]++in(?:[ \t]++(.*+))?+", re.S)  # fullmatch on one command
+_SEQ = re.compile(r"\$\(seq((?:[ \t]++-?\d{1,9}+){1,3}+)[ \t]*+\)|`seq((?:[ \t]++-?\d{1,9}+){1,3}+)[ \t]*+`")
+_RANGE = re.compile(r"\{(-?\d{1,9}+)\.\.(-?\d{1,9}+)(?:\.\.(-?\d{1,9}+))?+\}")  # fullmatch on one word
+# A line without a prompt that is still shell: an assignment, a declaration, a for loop, `let`.
+_BARE_SHELL = re.compile(rf"(?:(?:export|readonly|declare|typeset|local)[ \t]++(?:-[A-Za-z]{{1,8}}+[ \t]++)*+)?+"
+                         rf"{_NAME}=|for[ \t]++{_NAME}[ \t]++in(?:[ \t]|$)|let[ \t]++{_NAME}=")
+_TRACED = re.compile(r"\+{1,8}+[ \t]++(?=\S)")  # `set -x`: "+ flashbench …", "++ seq 1 3"
+# Runs of ordinary characters are taken whole, so a line is scanned in a few steps.
+_COMMAND_TOKEN = re.compile(r"""[^'"\\;&|#]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.|&&|\|\||\|&|[;&|#'"\\]""", re.S)
+_WORD = re.compile(r"""(?:[^\s'"\\]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.)++""", re.S)
+_WORD_PIECE = re.compile(r"""[^'"\\]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)""", re.S)
+_REDIRECTION = re.compile(r"\d{0,2}+(?:>>?+|<|&>>?+|>&)(.*+)", re.S)  # fullmatch on one word
+_DECLARATIONS = {"export", "readonly", "declare", "typeset", "local"}
+# Programs that run the next word as the command, with their options that take a value.
+_WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "doas": {"-u", "-C"},
+             "time": {"-f", "-o"}, "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"},
+             "taskset": {"-c", "-p"}, "chrt": {"-p"}, "env": {"-u", "-C", "-S"}, "nohup": set(), "command": set(),
+             "exec": set(), "unbuffer": set(), "script": {"-c"}}
+_WRAPPER_VALUE = re.compile(r"-?\d++|0[xX][0-9a-fA-F]++|[0-9,-]{1,64}+")  # nice -10, taskset 0x3, chrt 99
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command a logged line ran: the program as typed (./flashbench, /usr/sbin/nvme) and its arguments."""
+    program: str
+    args: tuple
+
+    @property
+    def name(self):
+        return os.path.basename(self.program)
+
+
+class Shell:
+    """The variables a logged session has set so far, for reading its command lines in order.
+
+    programs: names of programs whose lines count as commands without a prompt ("./flashbench -a …")."""
+
+    def __init__(self, programs=()):
+        self.variables = {}
+        self.programs = frozenset(programs)
+        self.loop_budget = MAX_LOG_LOOP_COMMANDS
+
+    def read(self, line):
+        """The commands a logged line ran, in order ([] when it only sets variables); None when the
+        line is not a command line."""
+        body = self._command_text(line)
+        if body is None:
+            return None
+        commands, parts, i = [], split_commands(body), 0
+        while i < len(parts):
+            loop = _FOR.fullmatch(parts[i].strip())
+            if not loop:
+                commands += self._simple(parts[i])
+                i += 1
+                continue
+            end = next((j for j in range(i + 1, len(parts)) if parts[j].strip() == "done"), None)
+            if end is None:
+                break  # a loop cut off: what it ran is not known
+            commands += self._loop(loop.group(1), loop.group(2) or "", parts[i + 1:end])
+            i = end + 1
+        return commands
+
+    def _command_text(self, line):
+        if len(line) > MAX_COMMAND:
+            return None
+        stripped = line.strip()
+        if stripped.startswith(PROMPT) or stripped == PROMPT.strip():
+            return stripped[1:].strip()
+        if stripped.startswith("+"):
+            traced = _TRACED.match(stripped)  # a script run with `set -x` shows each command so
+            if traced:
+                return stripped[traced.end():]
+        if _BARE_SHELL.match(stripped):
+            return stripped
+        if self.programs and stripped:
+            words = stripped.split(None, 12)[:12]
+            program = _unwrapped(words)
+            if program and os.path.basename(program[0]) in self.programs:
+                return stripped
+        return None
+
+    def _loop(self, name, listed, body):
+        body = [part.strip() for part in body]
+        if body and re.match(r"do(?:[ \t]|$)", body[0]):
+            body[0] = body[0][2:].strip()
+        body = [part for part in body if part]
+        commands = []
+        values = self._loop_values(listed)
+        most = min(MAX_LOOP_COMMANDS, self.loop_budget)
+        for value in values:
+            if len(commands) >= most:
+                break
+            for part in body:
+                commands += self._simple(part, {name: value})
+        if values:
+            self._set(name, values[-1])  # the shell keeps the last value
+        self.loop_budget -= min(len(commands), most)
+        return commands[:most]
+
+    def _loop_values(self, listed):
+        def seq(match):
+            numbers = [int(n) for n in (match.group(1) or match.group(2)).split()]
+            first, step, last = (numbers[0], 1, numbers[1]) if len(numbers) == 2 else (
+                (1, 1, numbers[0]) if len(numbers) == 1 else numbers)
+            return " ".join(str(n) for n in _counted(first, step, last))
+        values = []
+        for word in _words(_SEQ.sub(seq, self.expand(listed))):
+            counted = _RANGE.fullmatch(word)
+            if counted:
+                first, last = int(counted.group(1)), int(counted.group(2))
+                step = abs(int(counted.group(3) or 1)) or 1
+                values += [str(n) for n in _counted(first, step if last >= first else -step, last)]
+            else:
+                values.append(word)
+            if len(values) > MAX_LOOP_COMMANDS:
+                break
+        return values[:MAX_LOOP_COMMANDS]
+
+    def _simple(self, part, loop=None):
+        words = _without_redirections(_words(self.expand(part, loop)))
+        leading = []
+        while words and _ASSIGNMENT.fullmatch(words[0]):
+            leading.append(_ASSIGNMENT.fullmatch(words[0]).groups())
+            words = words[1:]
+        if not words:  # NAME=value alone sets it for the rest of the session
+            for name, value in leading:
+                self._set(name, value)
+            return []
+        if words[0] in _DECLARATIONS or words[0] == "let":
+            for word in words[1:]:
+                assignment = _ASSIGNMENT.fullmatch(word)
+                if assignment and words[0] == "let":
+                    value = self._arithmetic(assignment.group(2), self.variables)
+                    if value is not None:
+                        self._set(assignment.group(1), str(value))
+                elif assignment:
+                    self._set(*assignment.groups())
+            return []
+        if words[0] == "unset":
+            for word in words[1:]:
+                self.variables.pop(word, None)
+            return []
+        words = _unwrapped(words)
+        return [Command(words[0], tuple(words[1:]))] if words else []
+
+    def _set(self, name, value):
+        if len(value) > MAX_VALUE or (name not in self.variables and len(self.variables) >= MAX_VARIABLES):
+            self.variables.pop(name, None)
+            return
+        self.variables[name] = value
+
+    def expand(self, text, loop=None):
+        """text with the variables set so far ($NAME, ${NAME}) and $((..)) / $[..] arithmetic worked
+        out; what is not known is left as written."""
+        if "$" not in text:
+            return text
+        variables = {**self.variables, **loop} if loop else self.variables
+        budget = [MAX_EXPANDED]
+
+        def reference(match):
+            value = variables.get(match.group(1) or match.group(2))
+            if value is None or len(value) > budget[0]:
+                return match.group(0)
+            budget[0] -= len(value)
+            return value
+
+        def arithmetic_of(match):
+            value = self._arithmetic(match.group(1) if match.group(1) is not None else match.group(2), variables)
+            return match.group(0) if value is None else str(value)
+
+        return _ARITHMETIC.sub(arithmetic_of, _REFERENCE.sub(reference, text))
+
+    @staticmethod
+    def _arithmetic(expr, variables):
+        """Shell arithmetic whose bare names (ERASE / 2) are variables holding integers."""
+        if len(expr) > MAX_ARITHMETIC:
+            return None
+        unknown = []
+
+        def name(match):
+            value = variables.get(match.group(0), "")
+            if not re.fullmatch(r"-?\d{1,18}", value):
+                unknown.append(match.group(0))
+                return match.group(0)
+            return f"({value})"
+        worked = _ARITHMETIC_NAME.sub(name, expr)
+        return None if unknown else arithmetic(worked)
+
+
+def _counted(first, step, last):
+    """first, first + step, … up to last (seq and {a..b}), at most MAX_LOOP_COMMANDS + 1 numbers."""
+    if step == 0 or (last - first) * step < 0:
+        return []
+    count = min((last - first) // step + 1, MAX_LOOP_COMMANDS + 1)
+    return [first + step * i for i in range(count)]
+
+
+def split_commands(text):
+    """The commands of one shell line: split at ; && || | & outside quotes (not in 2>&1 or &>), a
+    trailing # comment left out."""
+    if not any(c in text for c in ";&|#'\"\\"):
+        return [text]
+    parts, current = [], ""
+    for match in _COMMAND_TOKEN.finditer(text):
+        token = match.group(0)
+        if token == "#" and (not current or current[-1] in " \t"):
+            break  # a comment
+        redirection = current[-1:] in ("<", ">") or text[match.end():match.end() + 1] == ">"
+        if token in (";", "&&", "||", "|", "|&", "&") and not (token in ("&", "|") and redirection):
+            parts.append(current)
+            current = ""
+        else:
+            current += token
+    parts.append(current)
+    return [part for part in parts if part.strip()]
+
+
+def _words(text):
+    """argv of one command as the shell splits and unquotes it ('a b', "a b", a\\ b); a line with an
+    unclosed quote split at blanks. Regular expressions do the scanning: a log may hold 10^5 lines."""
+    words, end = [], 0
+    for match in _WORD.finditer(text):
+        if text[end:match.start()].strip():
+            return text.split()  # an unclosed quote or a lone backslash
+        words.append("".join(_unquoted(piece) for piece in _WORD_PIECE.finditer(match.group(0))))
+        end = match.end()
+    return words if not text[end:].strip() else text.split()
+
+
+def _unquoted(piece):
+    single, double, escaped = piece.group(1), piece.group(2), piece.group(3)
+    if single is not None:
+        return single
+    if double is not None:  # inside "…" a backslash escapes only \ " $ ` and a line break
+        return re.sub(r'\\([\\"$`\n])', r"\1", double)
+    if escaped is not None:
+        return escaped
+    return piece.group(0)
+
+
+def _without_redirections(words):
+    """argv without "> file", "2>&1", "<in" and the like."""
+    out, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        redirection = _REDIRECTION.fullmatch(word)
+        if redirection:
+            skip = not redirection.group(1)  # "> file": the file is the next word
+            continue
+        out.append(word)
+    return out
+
+
+def _unwrapped(words):
+    """The words from the program on: sudo, time, nice, stdbuf … with their options taken off."""
+    i = 0
+    while i < len(words) and os.path.basename(words[i]) in _WRAPPERS:
+        valued = _WRAPPERS[os.path.basename(words[i])]
+        i += 1
+        while i < len(words) and (words[i].startswith("-") or _WRAPPER_VALUE.fullmatch(words[i])
+                                  or _ASSIGNMENT.fullmatch(words[i])):
+            i += 2 if words[i] in valued else 1
+    return words[i:]
+
+
+def command_lines(text):
+    """(first line number, line): logical_lines() with a for loop typed over several lines
+    ("$ for n in 2 3; do", "> flashbench …", "> done") joined into one line."""
+    lines = logical_lines(text)
+    out, i = [], 0
+    while i < len(lines):
+        number, line = lines[i]
+        stripped = line.strip()
+        body = stripped[1:].strip() if stripped.startswith(PROMPT) else stripped
+        opened = (len(line) <= MAX_COMMAND and body.startswith("for") and _FOR.fullmatch(split_commands(body)[0].strip())
+                  and not any(part.strip() == "done" for part in split_commands(body)))
+        if opened:
+            pieces, end = [body], None
+            for j in range(i + 1, min(len(lines), i + 1 + MAX_LOOP_LINES)):
+                piece = re.sub(r"^(?:>|\$)(?:[ \t]|$)", "", lines[j][1].strip()).strip()
+                pieces.append(piece)
+                if any(part.strip() == "done" for part in split_commands(piece)):
+                    end = j
+                    break
+            joined = "; ".join(piece for piece in pieces if piece)
+            if end is not None and len(joined) <= MAX_COMMAND:
+                out.append((number, (PROMPT if stripped.startswith(PROMPT) else "") + joined))
+                i = end + 1
+                continue
+        out.append((number, line))
+        i += 1
+    return out
