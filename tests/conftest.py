@@ -3,9 +3,19 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
+
+
+@pytest.fixture
+def cards(tmp_path):
+    """An empty data/cards/ folder in the test's own temporary folder."""
+    folder = tmp_path / "data" / "cards"
+    folder.mkdir(parents=True)
+    return folder
 
 
 def field_paths(value, path=()):

@@ -18,13 +18,6 @@ CORPUS = FIXTURES / "import-corpus"
 KDISKMARK = FIXTURES / "kdiskmark" / "kdiskmark--default.out"
 
 
-@pytest.fixture
-def cards(tmp_path):
-    folder = tmp_path / "data" / "cards"
-    folder.mkdir(parents=True)
-    return folder
-
-
 def session_of(cards, slug="test-card"):
     return load_card(cards / f"{slug}.yaml").data["sessions"][-1]
 

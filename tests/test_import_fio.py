@@ -14,13 +14,6 @@ from cardbench.site.aggregate import aggregate
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "fio"
 
 
-@pytest.fixture
-def cards(tmp_path):
-    folder = tmp_path / "data" / "cards"
-    folder.mkdir(parents=True)
-    return folder
-
-
 def card_of(cards, slug="test-card"):
     return load_card(cards / f"{slug}.yaml").data
 

@@ -116,14 +116,20 @@ def test_missing_arguments_stop_make_before_it_installs_anything(project, args, 
     assert not (work / ".venv").exists() and not (work / "node_modules").exists()
 
 
-def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
-    """The real importer, run by `make import`, reads a file whose name would run commands in a shell."""
+def project_copy(tmp_path):
+    """The Makefile, the schema and the package in a folder of their own, with no cards: for the real importer."""
     work = tmp_path / "project"
     (work / "data" / "cards").mkdir(parents=True)
     shutil.copy2(ROOT / "Makefile", work / "Makefile")
     shutil.copytree(ROOT / "data" / "schema", work / "data" / "schema")
     shutil.copytree(ROOT / "scripts" / "cardbench", work / "scripts" / "cardbench",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    return work
+
+
+def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
+    """The real importer, run by `make import`, reads a file whose name would run commands in a shell."""
+    work = project_copy(tmp_path)
     name = "-dd `touch pwned-bt` $(touch pwned-dollar) $(shell touch pwned-make) 'q\" ; touch pwned-semi; x.out"
     (work / name).write_bytes((ROOT / "tests" / "fixtures" / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes())
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
@@ -149,12 +155,7 @@ def test_import_passes_new_card_and_dd_values_byte_identical(project):
 
 def test_import_makes_a_new_card_from_capacity_bus_form_and_reads_a_dd_log_with_op_bs(tmp_path):
     """The real importer through `make import`: a name without a capacity, dd summaries without their command."""
-    work = tmp_path / "project"
-    (work / "data" / "cards").mkdir(parents=True)
-    shutil.copy2(ROOT / "Makefile", work / "Makefile")
-    shutil.copytree(ROOT / "data" / "schema", work / "data" / "schema")
-    shutil.copytree(ROOT / "scripts" / "cardbench", work / "scripts" / "cardbench",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    work = project_copy(tmp_path)
     log = ROOT / "tests" / "fixtures" / "import-corpus" / "dd" / "dd--summaries-only-op-bs.out"
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
     args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed", "import", f"FILE={log}", "CARD=holdout-dd-card",
