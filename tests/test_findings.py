@@ -135,7 +135,7 @@ def test_the_sm2708_card_file_holds_no_fill_so_no_cache_finding():
 
 def test_captured_fill_log_of_an_emulated_1gib_cache():
     samples = fio_bwlog.parse((FIXTURES / "fio_bwlog" / "fio_bwlog--throttle-drop.out").read_text())["samples"]
-    points = fio_bwlog.fill_points(samples, total_bytes=1476395008, total_seconds=44.813)
+    points = sessions.fill_points(sessions.bwlog_spans(samples, total_bytes=1476395008, total_seconds=44.813))
     found = by_id(fill_findings({"sessions": [session_with(fill=[{"op": "write", "unit": "MB/s",
                                                                       "points": points}])]})[0])
     assert found["slc_cache"][0]["value"] == pytest.approx(GiB, rel=0.15)

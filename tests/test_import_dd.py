@@ -13,7 +13,9 @@ from cardbench.card.validate import check_card
 from cardbench.errors import CardFileError, ParseError
 from cardbench.imports.dd import described, from_dd, size_bytes
 from cardbench.imports.naming import card_for_name
+from cardbench.imports.transcript import unwrap
 from cardbench.parsers import dd as dd_parser
+from cardbench.site.aggregate import aggregate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus" / "dd"
@@ -104,6 +106,64 @@ def test_flags_that_change_the_figure_are_kept():
     assert got["flags"] == ["direct", "fullblock", "dsync", "fdatasync"]
     assert described_command("if=/dev/zero of=/dev/sdc conv=fsync")["flags"] == ["fsync"]
     assert described_command("if=/dev/zero of=/dev/sdc conv=sync,noerror")["flags"] is None  # padding, not speed
+
+
+# --- the same test run again -------------------------------------------------------------------
+
+WRITE = "dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct"
+# The five 4M writes of the corpus case dd--repeated-command-five-times (a loop device limited to 20 MB/s).
+WRITE_RUNS = ((1.61928, 20.7), (1.66029, 20.2), (1.7071, 19.7), (1.63312, 20.5), (1.66433, 20.2))
+
+
+def logged(*commands):
+    """A log of the commands, each (a prompt and sudo as typed) followed by the next of WRITE_RUNS' summaries."""
+    return unwrap("".join(f"{command}\n8+0 records in\n8+0 records out\n"
+                          f"33554432 bytes (34 MB, 32 MiB) copied, {seconds} s, {rate} MB/s\n"
+                          for command, (seconds, rate) in zip(commands, WRITE_RUNS * 2)))
+
+
+def test_a_command_typed_again_is_one_entry_with_every_run():
+    fields = from_dd(logged(f"user@bench:~$ sudo {WRITE}", f"user@bench:~$ sudo {WRITE}", f"$ {WRITE}",
+                            f"root@bench:~# {WRITE}", "# dd of=/dev/sdc if=/dev/zero count=8 bs=4096K oflag=direct"))
+    entry, = fields.measurements["dd"]
+    assert entry["runs"] == [20.7, 20.2, 19.7, 20.5, 20.2] and entry["seconds"][2] == 1.7071
+    assert entry["command"] == WRITE and entry["bytes"] == 33554432 and fields.runs == 5
+
+
+def test_a_traced_loop_is_one_entry():
+    loop = f"$ set -x; for i in 1 2 3; do sudo {WRITE}; done"
+    entry, = from_dd(logged(f"{loop}\n+ {WRITE}", f"+ {WRITE}", f"+ {WRITE}")).measurements["dd"]
+    assert entry["runs"] == [20.7, 20.2, 19.7]
+
+
+def test_other_output_files_are_the_same_test():
+    entry, = from_dd(logged(*(f"$ dd if=/dev/zero of=/media/user/CARD/test{n}.bin bs=4M count=8 conv=fdatasync"
+                              for n in (1, 2, 3)))).measurements["dd"]
+    assert (entry["target"], entry["runs"]) == ("file", [20.7, 20.2, 19.7])
+    assert entry["command"].endswith("test1.bin bs=4M count=8 conv=fdatasync")  # the first one, as typed
+
+
+@pytest.mark.parametrize("other", [
+    "dd if=/dev/zero of=/dev/sdc bs=1M count=32 oflag=direct",  # the same bytes in other blocks
+    "dd if=/dev/zero of=/dev/sdc bs=4M count=16 oflag=direct",
+    "dd if=/dev/sdc of=/dev/null bs=4M count=8 iflag=direct",  # the other direction
+    "dd if=/dev/zero of=/dev/sdc bs=4M count=8",  # through the page cache
+    "dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct conv=fdatasync",
+    "dd if=/dev/zero of=/media/user/CARD/test.bin bs=4M count=8 oflag=direct",  # a file, not the device
+])
+def test_another_command_is_another_entry_and_order_is_kept(other):
+    first, second = from_dd(logged(f"$ {WRITE}", f"$ {other}", f"$ {WRITE}", f"$ {other}")).measurements["dd"]
+    assert first["command"] == WRITE and first["runs"] == [20.7, 19.7]
+    assert second["command"] == other and second["runs"] == [20.2, 20.5]
+
+
+def test_flags_in_another_order_are_the_same_test_and_count_bytes_are_the_extent():
+    entry, = from_dd(logged("$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct,dsync",
+                            "$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=dsync,direct")).measurements["dd"]
+    assert len(entry["runs"]) == 2
+    by_bytes = "dd if=/dev/sdc of=/dev/null bs=4M iflag=count_bytes count="
+    entries = from_dd(logged(f"$ {by_bytes}32M", f"$ {by_bytes}33554432", f"$ {by_bytes}64M")).measurements["dd"]
+    assert [len(entry["runs"]) for entry in entries] == [2, 1]
 
 
 # --- logs without their command -----------------------------------------------------------------
@@ -280,6 +340,16 @@ def test_op_and_bs_through_the_command_line(tmp_path, capsys):
     assert code == 0, err
     entry, = load_card(path).data["sessions"][0]["dd"]
     assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "1M", [22.1, 23.2, 22.3, 21.6])
+
+
+def test_repeated_command_shows_its_runs_and_statistics_on_the_card_page(tmp_path, capsys):
+    code, err, path = run_cli(tmp_path, capsys, "repeated-command-five-times", "--capacity", "64")
+    assert code == 0, err
+    subtests = aggregate([load_card(path).data])["cards"]["holdout-dd-card"]["sessions"][0]["subtests"]
+    write = next(s for s in subtests if s["op"] == "write" and s["block_size"] == "4M")
+    assert (write["run_count"], write["min"], write["max"]) == (5, 19.7, 20.7)
+    assert write["mean"] == pytest.approx((20.7 + 20.2 + 19.7 + 20.5 + 20.2) / 5, abs=0.01)
+    assert sorted(s["run_count"] for s in subtests) == [1, 2, 5]
 
 
 def test_op_for_another_format_is_refused(tmp_path, capsys):

@@ -224,10 +224,15 @@ def test_file_name_with_line_breaks_and_shell_syntax(data, tmp_path):
 
 def test_more_dd_commands_than_a_session_holds(data, tmp_path):
     # Refused before the card text is built: 10^5 entries took minutes to write out and check.
+    # 20,000 different commands (count=1 … 20000, each summary's bytes, seconds and rate agreeing)
+    # are 20,000 entries; the same command typed 20,000 times is one entry of 20,000 runs.
     path = tmp_path / "dd.log"
+    path.write_text("".join(f"$ dd if=/dev/zero of=/dev/sdb bs=4M count={n}\n"
+                            f"{n * 4194304} bytes copied, {n * 0.2:.1f} s, 21.0 MB/s\n" for n in range(1, 20_001)))
+    refused(data, path, "import output: the file gives 20000 dd entries; a session holds at most")
     path.write_text("$ dd if=/dev/zero of=/dev/sdb bs=4M count=8\n"
                     "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n" * 20_000)
-    refused(data, path, "import output: the file gives 20000 dd entries; a session holds at most")
+    refused(data, path, "import output: the file gives 20000 runs of one dd entry; a session holds at most")
 
 
 def test_more_exports_than_a_session_holds_runs(data, tmp_path):

@@ -14,7 +14,8 @@ from cardbench.parsers import NAMED, NOT_MINE, SHAPED, registry
 FIXTURES = Path(__file__).parent / "fixtures"
 PACKAGE = Path(registry.__file__).resolve().parents[1]
 FOLDER_FORMAT = {"fio": "fio-json", "cdm_fio": "cdm-fio", "crystaldiskmark": "crystaldiskmark",
-                 "kdiskmark": "kdiskmark", "dd": "dd", "flashbench": "flashbench", "nvme": "nvme", "f3probe": "f3probe"}
+                 "kdiskmark": "kdiskmark", "dd": "dd", "flashbench": "flashbench", "nvme": "nvme", "f3probe": "f3probe",
+                 "fio_bwlog": "fio-bwlog"}
 
 
 def test_every_format_has_a_parser_a_detector_a_description_and_a_handler():

@@ -15,6 +15,10 @@ the session field named in brackets; optional arguments left as None are left ou
       parsed_runs: dd.parse()["runs"] (or the dict itself); runs in MB/s as dd printed them.
   dd_sweep_entry(op, points, flags=None, target=None, command=None, raw=None)       [dd_sweeps]
       points: [(block_size_bytes, dd run dict or MB/s number)] or [{"block_size_bytes", "value"}].
+  fill_entry(op, spans, command=None, raw=None, max_points=FILL_MAX_POINTS)        [fill]
+      spans: [(bytes, seconds)] in order, each the data moved over one interval and its length, from
+      bwlog_spans() (a fio bandwidth log) or progress_spans() (dd's status=progress updates);
+      ValueError when no point has data written. fill_points(spans) gives the points alone.
   open_au_entry(parsed, mode, open_au, erase_size_bytes, block_size_bytes, command=None, offset_bytes=None, raw=None)
                                                                                     [flashbench_open_au]
       interrupted when the parser says so or the sweep stops above block_size_bytes.
@@ -37,6 +41,7 @@ the session field named in brackets; optional arguments left as None are left ou
 """
 
 import datetime
+import math
 import re
 from pathlib import Path
 
@@ -165,6 +170,71 @@ def dd_sweep_entry(op, points, flags=None, target=None, command=None, raw=None):
         out.append({"block_size_bytes": size, "value": _num(value)})
     return _drop_none({"op": op, "flags": list(flags) if flags else None, "target": target, "unit": "MB/s",
                        "points": out, "command": command, "raw": list(raw) if raw else None})
+
+
+# --- fills ------------------------------------------------------------------------------------
+
+FILL_MAX_POINTS = 1000  # a card file keeps at most this many points of a fill; its raw log keeps every sample
+
+
+def bwlog_spans(samples, op="write", total_bytes=None, total_seconds=None):
+    """[(bytes, seconds)] of one direction of fio_bwlog.parse() samples: each sample's bytes are its
+    rate (KiB/s) times its interval. total_bytes/total_seconds (fio's JSON summary) add the last
+    partial interval that the log leaves out."""
+    spans, previous_ms = [], 0
+    for sample in samples:
+        if sample["op"] != op or sample["ms"] <= previous_ms:
+            continue
+        seconds = (sample["ms"] - previous_ms) / 1000.0
+        spans.append((sample["kib_s"] * 1024.0 * seconds, seconds))
+        previous_ms = sample["ms"]
+    written = sum(b for b, _ in spans)
+    if total_bytes is not None and total_seconds is not None:
+        rest_bytes, rest_seconds = total_bytes - written, total_seconds - previous_ms / 1000.0
+        if rest_bytes > 0 and rest_seconds > 0:
+            spans.append((float(rest_bytes), rest_seconds))
+    return spans
+
+
+def progress_spans(points):
+    """[(bytes, seconds)] between consecutive dd progress points ({"bytes", "seconds_range"}: bytes
+    copied so far and the elapsed time the line allows, from dd.progress()), from the start of the
+    copy. Each point's time is the middle of its range; a point no later than the one before (two
+    ranges that overlap) is taken together with the next."""
+    spans, done_bytes, done_seconds = [], 0, 0.0
+    for point in points:
+        low, high = point["seconds_range"]
+        seconds = (low + high) / 2
+        if seconds <= done_seconds or point["bytes"] < done_bytes:
+            continue
+        spans.append((float(point["bytes"] - done_bytes), seconds - done_seconds))
+        done_bytes, done_seconds = point["bytes"], seconds
+    return spans
+
+
+def fill_points(spans, max_points=FILL_MAX_POINTS):
+    """[{written_gb, value (MB/s), seconds}] from [(bytes, seconds)] spans. More than max_points spans
+    are merged in equal runs, each keeping its bytes and time, so the rate of a merged point is exact."""
+    size = max(1, math.ceil(len(spans) / max_points))
+    points, done_bytes, done_seconds = [], 0.0, 0.0
+    for start in range(0, len(spans), size):
+        chunk = spans[start:start + size]
+        chunk_bytes, chunk_seconds = sum(b for b, _ in chunk), sum(s for _, s in chunk)
+        done_bytes += chunk_bytes
+        done_seconds += chunk_seconds
+        if round(done_bytes / 1e9, 4) <= 0:
+            continue  # nothing written yet (a stall at the start): no point at 0 GB
+        points.append({"written_gb": round(done_bytes / 1e9, 4), "value": round(chunk_bytes / chunk_seconds / 1e6, 3),
+                       "seconds": round(done_seconds, 3)})
+    return points
+
+
+def fill_entry(op, spans, command=None, raw=None, max_points=FILL_MAX_POINTS):
+    points = fill_points(spans, max_points)
+    if not points:
+        raise ValueError("no data written in any interval")
+    return _drop_none({"op": op, "unit": "MB/s", "points": points, "command": command,
+                       "raw": list(raw) if raw else None})
 
 
 # --- flashbench -------------------------------------------------------------------------------

@@ -173,12 +173,13 @@ def run_fill(ctx, step):
     if job is None:
         raise ValueError(f"fill: no write job in {name}")
     log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
-    points = fio_bwlog.fill_points(log["samples"], total_bytes=job["io_bytes"],
-                                   total_seconds=job["runtime_ms"] / 1000.0, max_points=step.max_points)
-    if not points:
-        raise ValueError(f"fill: no bandwidth samples in {step.log_name}")
-    entry = {"op": "write", "unit": "MB/s", "points": points, "command": tools.display(argv),
-             "raw": [ctx.rel(name), ctx.rel(step.log_name)]}
+    spans = sessions.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
+    try:
+        entry = sessions.fill_entry("write", spans, command=tools.display(argv),
+                                    raw=[ctx.rel(name), ctx.rel(step.log_name)], max_points=step.max_points)
+    except ValueError:
+        raise ValueError(f"fill: no bandwidth samples in {step.log_name}") from None
+    points = entry["points"]
     low = min(p["value"] for p in points)
     written, seconds = points[-1]["written_gb"], points[-1]["seconds"]
     return Outcome(entries=[("fill", entry)],

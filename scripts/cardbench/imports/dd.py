@@ -1,4 +1,5 @@
-"""A dd log -> session fields: each logged dd command and the summaries below it are one entry.
+"""A dd log -> session fields: the summaries below every logged dd command that means the same test
+(read or write, block size, count, flags, device or file) are the runs of one entry.
 
 What the command says: read or write, and whether the card is the raw device or holds a file.
 The side that is a device (/dev/sdc, /dev/mmcblk0p1, /dev/nvme0n1, /dev/disk4, /dev/rdisk4, …)
@@ -13,7 +14,8 @@ nocache, fullblock; conv=fdatasync, fsync) are kept.
 A log without its dd command (output alone, `2>&1 | tail -1`) needs read or write from outside
 (`op`: OP= on make import, --op on cardbench import); its block size comes from `block_size`
 (BS=, --bs) or from the "N+0 records out" line above each summary. A logged attempt that failed
-before copying (no summary, a dd error message) is skipped.
+before copying (no summary, a dd error message) is skipped. A command whose status=progress
+updates make a long series (a write over a whole card) is a sustained fill instead (imports.fill).
 """
 
 import re
@@ -22,6 +24,7 @@ from ..card import sessions
 from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
+from .fill import dd_fills, is_fill, with_fills
 from .result import SessionFields
 from .shell import command_words
 from .transcript import renumbered, segments
@@ -206,6 +209,25 @@ def _failed_attempt(output):
     return dd_parser.failure(output) if dd_parser.detect(output) == NOT_MINE else None
 
 
+def _progress_fills(args, start, output, op, block_size):
+    """(fill entries, notes) of a logged dd command whose status=progress updates make a series long
+    enough to chart (imports.fill), or None: a shorter copy is a dd entry like any other."""
+    try:
+        series = dd_parser.progress(output)
+    except ParseError as exc:
+        raise renumbered(exc, start) from None
+    if not is_fill(series):
+        return None
+    if args is not None:
+        command = described(args, start, op, block_size)
+    elif op is None:
+        raise ParseError("dd", NO_COMMAND, line=start)
+    else:
+        command = {"op": op, "flags": None}
+    text = ("dd " + " ".join(args))[:2000] if args is not None else None
+    return dd_fills(series, command["op"], command["flags"], text, start)
+
+
 def check_hints(op, block_size):
     """ParseError when the op or block size given on the command line is not one dd could have used."""
     if op is not None and op not in OPS:
@@ -214,11 +236,31 @@ def check_hints(op, block_size):
         raise ParseError("dd", f"block size {block_size!r} is not a size dd takes (e.g. 4M, 512K, 1048576)")
 
 
+def _same_test(command, args):
+    """What makes logged dd commands one test with several runs, whatever their text: read or
+    write, block size and count in bytes, the flags in any order, and whether the card is the
+    device or holds a file. Another output file, device name, prompt or sudo is the same test."""
+    count = command["count"]
+    if count is None and args is not None:  # iflag=count_bytes: count= is then bytes, still the test's extent
+        given = dict(arg.split("=", 1) for arg in args if "=" in arg).get("count", "").rstrip(";&|)")
+        count = size_bytes(given) or given or None
+    return (command["op"], size_bytes(command["block_size"]), count, frozenset(command["flags"] or ()),
+            command["target"])
+
+
 def from_dd(text, op=None, block_size=None):
+    """A dd log's entries: the runs of every logged command that means the same test (_same_test)
+    in one entry, in the order each test first appears; the entry keeps the first command's text."""
     check_hints(op, block_size)
-    entries, runs, failures = [], 0, []
+    tests, failures = {}, []  # _same_test() -> the first command's description and text, every run
     parts = segments(text, dd_command)
+    fills, fill_notes = [], []  # runs whose progress updates make a series: sustained fills, not dd entries
     for args, start, output in parts:
+        progress = _progress_fills(args, start, output, op, block_size)
+        if progress is not None:
+            fills += progress[0]
+            fill_notes += progress[1]
+            continue
         try:
             parsed = dd_parser.parse(output)
         except ParseError as exc:
@@ -233,12 +275,18 @@ def from_dd(text, op=None, block_size=None):
             command = _without_command(parsed, start, op, block_size)
         else:
             command = described(args, start, op, block_size)
-        entries.append(sessions.dd_entry(command["op"], command["block_size"], parsed, count=command["count"],
-                                         flags=command["flags"], target=command["target"],
-                                         command=("dd " + " ".join(args))[:2000] if args is not None else None))
-        runs = max(runs, len(parsed["runs"]))
-    if not entries and failures:
+        test = tests.setdefault(_same_test(command, args), {
+            "command": command, "runs": [],
+            "text": ("dd " + " ".join(args))[:2000] if args is not None else None})
+        test["runs"] += parsed["runs"]
+    entries = [sessions.dd_entry(test["command"]["op"], test["command"]["block_size"], test["runs"],
+                                 count=test["command"]["count"], flags=test["command"]["flags"],
+                                 target=test["command"]["target"], command=test["text"])
+               for test in tests.values()]
+    if not entries and not fills and failures:
         line, message = failures[0]
         raise ParseError("dd", "every dd command in the file failed before copying anything; nothing to import",
                          line=line, text=message)
-    return SessionFields(tools=[{"name": "dd"}], measurements={"dd": entries}, runs=runs)
+    runs = max((len(entry["runs"]) for entry in entries), default=0)
+    return with_fills(SessionFields(tools=[{"name": "dd"}], measurements={"dd": entries}, runs=runs), fills,
+                      fill_notes)

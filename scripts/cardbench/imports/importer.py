@@ -40,6 +40,7 @@ from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
 from .figure_check import check_bandwidth_iops
+from .fill import from_fio_bwlog
 from .fio import from_fio_json
 from .flashbench import from_flashbench
 from .naming import DEFAULT_SOURCE, card_for_name
@@ -52,6 +53,7 @@ from .transcript import unwrap
 # Registry name -> handler(text) -> SessionFields.
 HANDLERS = {
     "fio-json": from_fio_json,
+    "fio-bwlog": from_fio_bwlog,
     "kdiskmark": from_kdiskmark,
     "cdm-fio": from_cdm_fio,
     "crystaldiskmark": from_crystaldiskmark,

@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # Session fields that hold measurements, in the order a session lists them.
-MEASUREMENT_KEYS = ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "f3probe",
-                    "nvme")
+MEASUREMENT_KEYS = ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill",
+                    "f3probe", "nvme")
 
 
 @dataclass

@@ -31,6 +31,18 @@ message: the copy stopped early, so its speed is not the card's.
 failure(text) -> (line, message) of the first dd error message in text, or None: a logged attempt
     that failed before copying ("dd: failed to open '/dev/sdc': Permission denied") has one and
     no summary.
+progress(text) -> [{"points": [{"bytes": int, "seconds": float, "seconds_range": [low, high],
+                                "final": bool, "line": int}],
+                    "error": (line, message) | None}]
+    The status=progress updates of each dd run in text, one series per run, in order: bytes copied
+    so far against elapsed time, then the run's summary as its last point ("final") when the text
+    has one; "error" is a dd error message among them (a write over a whole card ends with "No
+    space left on device", in the system's language). Updates are the segments parse() leaves out,
+    in any language it reads: those ending in a carriage return, the two glued on one line, and
+    the whole-second lines of text that has lost its carriage returns (`| tr '\\r' '\\n'`). A series
+    ends at a summary, or where bytes or seconds go back (another run whose summary is missing).
+    dd prints an update's seconds rounded to whole ones and its rate (bytes ÷ the exact time) to
+    three digits: seconds_range is the elapsed time both allow, far narrower than ±0.5 s early on.
 detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
 """
 
@@ -122,6 +134,59 @@ def parse(text):
         raise ParseError(TOOL, "no dd summary line ('… bytes … copied, … s, … MB/s') found",
                          line=len(lines) or None, text=lines[-1] if lines else None)
     return {"runs": runs}
+
+
+_GLUED = re.compile(r"(?<=B/s)(?=[ \t]*+\d)")  # "… 62.2 MB/s100663296 bytes …": two updates on one line
+
+
+def progress(text):
+    refuse_long_numbers(text, TOOL, newline_only=True)
+    series, current = [], {"points": [], "error": None}
+    previous = ""
+    for number_, raw in enumerate(text.split("\n"), start=1):
+        pieces = [part for piece in raw.split("\r") for part in _GLUED.split(piece)]
+        standalone = len([piece for piece in pieces if piece.strip()]) == 1
+        for piece in pieces:
+            run = _parse_line(piece, number_)
+            if run is None:
+                if _is_error(piece) and current["error"] is None:
+                    current["error"] = (number_, piece.strip())
+                continue
+            whole_seconds = run["seconds_text"].isdigit()
+            final = standalone and (not whole_seconds or bool(_RECORDS.search(previous)))
+            point = {"bytes": run["bytes"], "seconds": run["seconds"], "seconds_range": _elapsed(piece, run),
+                     "final": final, "line": number_}
+            last = current["points"][-1] if current["points"] else None
+            if last is not None and not final and (point["bytes"] < last["bytes"] or point["seconds"] < last["seconds"]):
+                series.append(current)  # a new run: the one before ended without its summary in the text
+                current = {"points": [], "error": None}
+            current["points"].append(point)
+            if final:
+                series.append(current)
+                current = {"points": [], "error": None}
+        if raw.strip() and standalone:
+            previous = raw.strip("\r")
+    if current["points"]:
+        series.append(current)
+    return series
+
+
+def _elapsed(piece, run):
+    """[low, high]: the elapsed seconds that both the printed seconds and the printed rate allow."""
+    seconds = run["seconds"]
+    half = _half_step(run["seconds_text"]) or 0.0
+    low, high = max(0.0, seconds - half), seconds + half
+    tail = _GNU_TAIL.search(piece)
+    rate = number(tail.group("rate")) if tail else None
+    if rate:
+        half_rate = _half_step(tail.group("rate")) or 0.0
+        scale = TO_MB_S[run["rate_unit"]] * 1e6
+        low = max(low, run["bytes"] / ((rate + half_rate) * scale))
+        if rate > half_rate:
+            high = min(high, run["bytes"] / ((rate - half_rate) * scale))
+    if low > high:  # the two roundings only just meet (parse() allows a hair of float error)
+        low = high = seconds
+    return [round(low, 6), round(high, 6)]
 
 
 def _refuse_failed_run(line_no, line):

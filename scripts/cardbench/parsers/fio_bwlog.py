@@ -7,13 +7,11 @@ with priorities, a sixth column. time is milliseconds since the job started; val
 bandwidth over the interval that ends then, in KiB/s (1024 bytes per second); direction is 0
 read, 1 write, 2 trim. Blank lines are skipped; anything else is an error naming the line.
 
-fill_points(samples, ...) turns a write log into throughput against data written, as a card's
-`fill` points.
+card.sessions.bwlog_spans() and fill_entry() turn a log's samples into a card's `fill` entry.
 
 detect(text) -> SHAPED when every non-blank line of the first ones has that shape, else NOT_MINE.
 """
 
-import math
 import re
 
 from ..errors import ParseError
@@ -48,34 +46,3 @@ def parse(text):
     if not samples:
         raise ParseError(TOOL, "no samples")
     return {"samples": samples}
-
-
-def fill_points(samples, op="write", total_bytes=None, total_seconds=None, max_points=1000):
-    """[{written_gb, value (MB/s), seconds}] from one direction's samples: each sample's bytes are
-    its rate times its interval. total_bytes/total_seconds (fio's JSON summary) add the last partial
-    interval that the log leaves out. More than max_points samples are merged in equal runs, each
-    keeping its bytes and time, so the rate of a merged point is exact."""
-    spans, previous_ms = [], 0
-    for sample in samples:
-        if sample["op"] != op or sample["ms"] <= previous_ms:
-            continue
-        seconds = (sample["ms"] - previous_ms) / 1000.0
-        spans.append((sample["kib_s"] * 1024.0 * seconds, seconds))
-        previous_ms = sample["ms"]
-    written = sum(b for b, _ in spans)
-    if total_bytes is not None and total_seconds is not None:
-        rest_bytes, rest_seconds = total_bytes - written, total_seconds - previous_ms / 1000.0
-        if rest_bytes > 0 and rest_seconds > 0:
-            spans.append((float(rest_bytes), rest_seconds))
-    size = max(1, math.ceil(len(spans) / max_points))
-    points, done_bytes, done_seconds = [], 0.0, 0.0
-    for start in range(0, len(spans), size):
-        chunk = spans[start:start + size]
-        chunk_bytes, chunk_seconds = sum(b for b, _ in chunk), sum(s for _, s in chunk)
-        done_bytes += chunk_bytes
-        done_seconds += chunk_seconds
-        if round(done_bytes / 1e9, 4) <= 0:
-            continue  # nothing written yet (a stall at the start): no point at 0 GB
-        points.append({"written_gb": round(done_bytes / 1e9, 4), "value": round(chunk_bytes / chunk_seconds / 1e6, 3),
-                       "seconds": round(done_seconds, 3)})
-    return points

@@ -13,7 +13,7 @@ cardbench.imports that turns the parsed text into session fields.
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_json, flashbench, kdiskmark, nvme
+from . import NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, flashbench, kdiskmark, nvme
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class Format:
 
 FORMATS = (
     Format("fio-json", fio_json, "fio --output-format=json or json+ output, one or more runs"),
+    Format("fio-bwlog", fio_bwlog, "fio bandwidth log (--write_bw_log): a sustained fill"),
     Format("kdiskmark", kdiskmark, "KDiskMark text export, one or more"),
     Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
