@@ -40,13 +40,23 @@ def run_cli(*args):
                           timeout=HANG_GUARD_S)
 
 
-@pytest.mark.parametrize("name", sorted(MANIFEST))
-def test_validate_rejects_with_the_manifest_message(name):
+def test_validate_in_a_process_of_its_own_ends_on_every_file():
+    """All hostile files in one real `cardbench validate` process, under the hang guard: it ends, names
+    every file, shows no traceback, and no YAML tag runs a command."""
     PWNED.unlink(missing_ok=True)
-    run = run_cli("validate", str(HOSTILE / name))
+    run = run_cli("validate", *(str(HOSTILE / name) for name in sorted(MANIFEST)))
     assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stderr
-    first = run.stderr.splitlines()[0]
+    for name in MANIFEST:
+        assert MANIFEST[name]["expect"][0] in run.stderr, name
+    assert not PWNED.exists(), "a YAML tag ran a command"
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_validate_rejects_with_the_manifest_message(name, capsys):
+    PWNED.unlink(missing_ok=True)
+    assert main(["validate", str(HOSTILE / name)]) == 1
+    first = capsys.readouterr().err.splitlines()[0]
     for fragment in MANIFEST[name]["expect"]:
         assert fragment in first, f"{fragment!r} not in {first!r}"
     assert not PWNED.exists(), "a YAML tag ran a command"
