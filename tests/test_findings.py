@@ -11,6 +11,8 @@ import pytest
 import yaml
 
 from cardbench.card import sessions
+from cardbench.card.load import load_card
+from cardbench.core.paths import CARDS_DIR
 from cardbench.parsers import fio_bwlog, flashbench
 from cardbench.site.findings import attach_findings, card_findings
 from cardbench.site.findings.capacity import manufacturer_findings
@@ -268,3 +270,19 @@ def test_charts_mark_the_evidence_of_each_finding():
     assert end["x0"] == pytest.approx(1.0737, rel=0.02)
     v30 = next(c for c in twins["loop"]["class_checks"] if c["marking"] == "V30")
     assert v30["meets"] is False  # 84.56 MB/s by dd, 15 MB/s after the cache
+
+
+def test_a_conclusion_stated_only_in_words_gets_a_note_and_no_finding():
+    """Seed 003 (AnandTech, SM2708) states its SLC cache in words only; seed 000 its block size: with no fill
+    series or -a scan stored, no finding is made, and the page says why."""
+    sm2708 = load_card(CARDS_DIR / "silicon-motion-sm2708-reference-design-250gb-sd-express.yaml").data
+    findings, notes = card_findings(sm2708)
+    assert "slc_cache" not in {f["id"] for f in findings}
+    assert [n["reason"] for n in notes if n["id"] == "slc_cache"] == [
+        "The source states “SLC cache size: ~5.5 GB” in words; with no sustained-write series over the card "
+        "(throughput against GB written) stored behind it, nothing here can confirm or derive it."]
+    ultra = load_card(CARDS_DIR / "sandisk-ultra-64gb-microsdxc.yaml").data
+    findings, notes = card_findings(ultra)
+    assert "erase_block" not in {f["id"] for f in findings}
+    assert any(n["id"] == "erase_block" and "Block size: 24MiB" in n["reason"] for n in notes)
+    assert not any(n["id"].startswith("open_aus") for n in notes)  # the sweeps are stored: findings, no note

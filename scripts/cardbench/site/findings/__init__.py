@@ -16,6 +16,7 @@ from .fill import fill_findings
 from .flash import align_findings, open_au_findings
 from .path import reader_findings
 from .stability import stability_findings
+from .words_only import words_only_notes
 
 # Order on the page: what a card is, then how fast it writes for long, then how it was measured.
 ORDER = ("fake_capacity", "manufacturer_id", "erase_block", "page_size", "open_aus_sequential", "open_aus_random",
@@ -34,6 +35,7 @@ def card_findings(card, device_facts=None):
     for found, why in parts:
         findings += found
         notes += why
+    notes += words_only_notes(card, findings, notes)
     findings.sort(key=lambda f: ORDER.index(f["id"]))
     return findings, notes
 
