@@ -211,7 +211,8 @@ def test_collector_store_records_raw_hashes_under_the_lock(data):
 
 
 @pytest.mark.parametrize("name, stored", [("results.html", "results.html.txt"), ("dd log", "dd-log.txt"),
-                                          ("run.LOG", "run.LOG"), ("x.svg", "x.svg.txt")])
+                                          ("run.LOG", "run.LOG"), ("x.svg", "x.svg.txt"),
+                                          ("nul.txt", "import-nul.txt"), ("CON", "import-CON.txt")])
 def test_an_imported_file_is_kept_as_inert_text_whatever_its_name(data, tmp_path, name, stored):
     log = tmp_path / name
     log.write_text(dd_log(1.63627))

@@ -355,6 +355,15 @@ def test_raw_paths_stay_in_the_card_folder(tmp_path, raw):
     assert [f.rule for f in findings_for(data, tmp_path) if f.severity == "error"] == ["raw-path"]
 
 
+@pytest.mark.parametrize("name", ["nul.txt", "CON.out", "com1.log.txt", "a:b.json", "trailing.txt."])
+def test_raw_names_every_system_can_check_out(tmp_path, name):
+    _write_raw(tmp_path, f"s1/{name}", b"1 MB/s\n")
+    data = card_data()
+    session(data)["results"][0]["raw"] = [f"raw/{SLUG}/s1/{name}"]
+    found = [f for f in findings_for(data, tmp_path) if f.rule == "raw-path"]  # (the schema refuses ':' too)
+    assert len(found) == 1 and found[0].severity == "error" and "Windows" in found[0].error.message
+
+
 def test_raw_symlink_out_of_the_data_folder_is_refused(tmp_path):
     link = tmp_path / "raw" / SLUG / "passwd"
     link.parent.mkdir(parents=True)

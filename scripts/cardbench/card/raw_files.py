@@ -3,7 +3,7 @@ present, recorded in SHA256SUMS with the same hash), and the files there that no
 
 from pathlib import Path
 
-from ..core.paths import RAW_TYPES, raw_refs
+from ..core.paths import RAW_TYPES, raw_refs, unportable_name
 from ..errors import CardFileError
 from .checksums import SUMS_NAME, read_sha256sums, sha256_file
 from .findings import file_finding
@@ -30,6 +30,11 @@ def raw_references(check):
             parts = raw.split("/")
             if any(part in ("", ".", "..") for part in parts):
                 check.add(place, f"raw path '{shorten(raw)}' has an empty, '.' or '..' part", "raw-path")
+                continue
+            unportable = next(filter(None, map(unportable_name, parts)), None)
+            if unportable:
+                check.add(place, f"raw path '{shorten(raw)}': {unportable}; rename the file so every "
+                                 "contributor can check it out", "raw-path")
                 continue
             target = (check.data_dir / raw).resolve()
             if raw_root not in target.parents:

@@ -3,6 +3,7 @@
 Every module that needs one of these asks here, so a path rule is written once.
 """
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -13,6 +14,9 @@ SCHEMA_PATH = DATA_DIR / "schema" / "card.schema.json"
 # The site serves raw outputs as they are, and a web server picks the Content-Type by extension: only
 # types a browser shows as text or downloads, never runs (.html, .svg, .xml, .js, .pdf and the like).
 RAW_TYPES = (".out", ".txt", ".log", ".json", ".csv")
+# Names Windows cannot create (a checkout there would fail): device names, whatever follows the first dot.
+_WINDOWS_DEVICES = re.compile(r"^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])(?:\.|$)", re.IGNORECASE)
+_NOT_PORTABLE = re.compile(r'[<>:"\\|?*\x00-\x1f]|[. ]$')
 
 
 def card_path(cards_dir, slug):
@@ -49,3 +53,12 @@ def raw_names(value, slug):
     """Paths relative to data/raw/<slug>/ of the raw files a card or session names in that folder."""
     prefix = f"raw/{slug}/"
     return sorted({raw[len(prefix):] for _, raw in raw_refs(value) if raw.startswith(prefix)})
+
+
+def unportable_name(part):
+    """Why one part of a path cannot exist on every system a contributor clones to, or None."""
+    if _WINDOWS_DEVICES.match(part):
+        return f"'{part}' is a device name on Windows"
+    if _NOT_PORTABLE.search(part):
+        return f"'{part}' holds a character Windows forbids in names, or ends in a dot or space"
+    return None

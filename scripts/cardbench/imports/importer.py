@@ -33,7 +33,7 @@ from ..card import sessions
 from ..card.load import load_card
 from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
-from ..core.paths import RAW_TYPES
+from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import ParseError
 from ..parsers.registry import NAMES, detect_format
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
@@ -187,6 +187,8 @@ def _safe_file_name(name):
     """The raw copy's name: plain characters, and an inert text type (results.html -> results.html.txt),
     because the site serves raw files as they are."""
     cleaned = (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "import")[:100]
+    if unportable_name(cleaned):  # nul.txt, con.log: names Windows cannot check out
+        cleaned = f"import-{cleaned}"[:100]
     return cleaned if Path(cleaned).suffix.lower() in RAW_TYPES else f"{cleaned}.txt"
 
 
