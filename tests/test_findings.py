@@ -14,6 +14,7 @@ from cardbench.card import sessions
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
 from cardbench.parsers import fio_bwlog, flashbench
+from cardbench.site.aggregate import aggregate
 from cardbench.site.findings import attach_findings, card_findings
 from cardbench.site.findings.capacity import manufacturer_findings
 from cardbench.site.findings.devicefacts import read_device_facts
@@ -231,6 +232,18 @@ def test_manufacturer_id_against_brand(tmp_path):
     genuine = {"s1": {"sd": {"cid_fields": {"manufacturer_id": 3}}}}
     assert manufacturer_findings(sandisk, genuine)[0] == []
     assert read_device_facts({"sessions": [session_with(raw=["raw/../../etc/collect.json"])]}, tmp_path) == {}
+
+
+def test_manufacturer_id_is_read_from_the_data_folder_the_site_is_built_from(tmp_path):
+    """A data folder other than the project's (a copy of the project, a benchmark) still feeds the check."""
+    raw = tmp_path / "raw" / "fake-sandisk" / "s1"
+    raw.mkdir(parents=True)
+    (raw / "collect.json").write_text(json.dumps({"device": {"sd": {"cid_fields": {"manufacturer_id": 0x12}}}}))
+    card = {"schema_version": 1, "slug": "fake-sandisk", "brand": "SanDisk", "model": "Ultra", "capacity_gb": 64,
+            "form_factor": "microSD", "family": "SDXC", "bus": "UHS-I", "source": {"name": "t"},
+            "sessions": [session_with(raw=["raw/fake-sandisk/s1/collect.json"])]}
+    found = aggregate([card], data_dir=tmp_path)["cards"]["fake-sandisk"]["findings"]
+    assert [f["id"] for f in found] == ["manufacturer_id"]
 
 
 # --- speed classes ---------------------------------------------------------------------------------------

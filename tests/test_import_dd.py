@@ -69,6 +69,50 @@ def test_op_given_against_the_command_is_refused():
     assert described_command("if=/dev/zero of=/dev/sdc bs=4M", op="write", block_size="4194304")["op"] == "write"
 
 
+# --- shell variables and loops in the logged commands ---------------------------------------------
+
+def summary(count, block, seconds, rate):
+    total = count * block
+    return f"{count}+0 records in\n{count}+0 records out\n{total} bytes copied, {seconds} s, {rate} MB/s\n"
+
+
+def test_variables_set_earlier_in_the_log_are_worked_out():
+    log = ("$ DEV=/dev/sdc\n$ export BS=4M\n$ sudo dd if=$DEV of=/dev/null bs=$BS count=$((1024/4)) iflag=direct\n"
+           + summary(256, 4 << 20, "12.0", "89.5"))
+    (entry,) = from_dd(log).measurements["dd"]
+    assert (entry["op"], entry["target"], entry["block_size"], entry["count"]) == ("read", "device", "4M", 256)
+    assert entry["command"] == "dd if=/dev/sdc of=/dev/null bs=4M count=256 iflag=direct"
+
+
+def test_a_variable_the_log_never_sets_is_named_not_taken_for_a_file():
+    """of=$DEV unset could be the card or a file on it: the import asks, it does not guess."""
+    with pytest.raises(ParseError) as err:
+        from_dd("$ dd if=/dev/zero of=$DEV bs=4M count=8 oflag=direct\n" + summary(8, 4 << 20, "1.0", "33.6"))
+    assert "the log does not set $DEV" in err.value.message and "OP=read or OP=write" in err.value.message
+    assert err.value.line == 1
+    with pytest.raises(ParseError, match=r"bs=\$BS \(the log does not set \$BS\): give BS="):
+        from_dd("$ dd if=/dev/sdc of=/dev/null bs=$BS count=8\n" + summary(8, 4 << 20, "1.0", "33.6"))
+    (entry,) = from_dd("$ dd if=/dev/sdc of=/dev/null bs=$BS count=8\n" + summary(8, 4 << 20, "1.0", "33.6"),
+                       block_size="4M").measurements["dd"]
+    assert entry["block_size"] == "4M"
+
+
+def test_a_loop_over_block_sizes_gives_each_summary_its_own_command():
+    log = "$ for bs in 512K 1M 4M; do sudo dd if=/dev/zero of=/dev/sdc bs=$bs count=64 oflag=direct; done\n"
+    log += summary(64, 512 << 10, "2.0", "16.8") + summary(64, 1 << 20, "3.0", "22.4") + summary(64, 4 << 20, "10.0", "26.8")
+    entries = from_dd(log).measurements["dd"]
+    assert [(e["block_size"], e["runs"]) for e in entries] == [("512K", [16.8]), ("1M", [22.4]), ("4M", [26.8])]
+    with pytest.raises(ParseError, match="the loop runs dd 3 times with different options, but 2 summaries"):
+        from_dd(log.rsplit("64+0 records in", 1)[0])
+
+
+def test_a_loop_repeating_one_command_is_one_entry_with_every_run():
+    log = "$ for i in 1 2 3; do dd if=/dev/sdc of=/dev/null bs=4M count=64 iflag=direct; done\n"
+    log += summary(64, 4 << 20, "3.0", "89.5") * 3
+    (entry,) = from_dd(log).measurements["dd"]
+    assert entry["runs"] == [89.5, 89.5, 89.5]
+
+
 # --- block size, count, flags -------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, size", [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import dd
+from cardbench.parsers import NOT_MINE, SHAPED, dd
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dd"
 
@@ -112,3 +112,13 @@ def test_rate_that_bytes_and_seconds_contradict_is_refused(line, printed, actual
 ])
 def test_rate_within_its_printed_rounding_is_accepted(line):
     dd.parse(line + "\n")
+
+
+def test_record_lines_alone_are_told_as_dd_and_refused_for_holding_no_speed():
+    """BusyBox built without its status line prints only the two record lines, in any language."""
+    for text in ("64+0 records in\n64+0 records out\n", "64+0 Datensätze ein\n64+0 Datensätze aus\n"):
+        assert dd.detect(text) == SHAPED
+        with pytest.raises(ParseError, match="only record counts"):
+            dd.parse(text)
+    assert dd.detect("64+0 records in\n") == NOT_MINE  # one such line alone could be anything
+    assert dd.detect("3+4 = 7\nx\n") == NOT_MINE

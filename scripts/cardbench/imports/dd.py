@@ -26,7 +26,7 @@ from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .fill import dd_fills, is_fill, with_fills
 from .result import SessionFields
-from .shell import command_words
+from .shell import MAX_COMMAND, Shell, command_words
 from .transcript import renumbered, segments
 
 OPS = ("read", "write")
@@ -52,9 +52,16 @@ _REDIRECTION = re.compile(r"[0-9]{0,2}+(?:>>?+|<|&>>?+|>&)(\S*+)")
 _SCHEMA_BLOCK = re.compile(r"[0-9]{1,15}+(?:\.[0-9]{1,4}+)?+[KMGT]?+i?+B?+")
 
 
-def dd_command(line):
+def dd_command(line, shell=None):
     """The arguments of a logged dd command (those after "dd", "/bin/dd", "busybox dd"), or None for
-    any other line."""
+    any other line. With `shell` (the log read so far, line by line), variables the log set earlier
+    (DEV=/dev/sdc, export BS=4M) and shell arithmetic are worked out in the command."""
+    looped = None
+    if shell is not None and len(line) <= MAX_COMMAND:
+        before = shell.expand(line)  # the variables set above this line, not those its own loop sets
+        commands = shell.read(line)  # records NAME=value lines, runs a logged for loop
+        looped = [list(c.args) for c in commands or () if c.name == "dd"]
+        line = before
     words = command_words(line, "dd")
     if words is None:
         return None
@@ -62,7 +69,15 @@ def dd_command(line):
     if at is None:
         return None
     args = _own_words(words[at + 1:])
-    return args if any(a.startswith(("if=", "of=")) for a in args) else None
+    if not any(a.startswith(("if=", "of=")) for a in args):
+        return None
+    if looped and len(looped) > 1 and any(each != looped[0] for each in looped):
+        return Looped(tuple(looped))
+    return args
+
+
+class Looped(tuple):
+    """The dd commands one logged for loop ran, in order, when they differ (for bs in 1M 4M; do dd … bs=$bs)."""
 
 
 def _own_words(args):
@@ -119,6 +134,11 @@ def _is_device(path):
     return path.startswith("/dev/") and path not in NOT_THE_CARD and not path.startswith(NOT_DEVICES)
 
 
+def _unexpanded(word):
+    """A shell variable or command substitution the log does not say the value of."""
+    return "$" in word or "`" in word
+
+
 def card_side(source, target):
     """(op, target kind) of a dd copy from `source` to `target` ("" for stdin / stdout), or None
     when the command does not say which side is the card."""
@@ -129,6 +149,8 @@ def card_side(source, target):
         return "write", "device"
     if source_device:
         return "read", "device"
+    if _unexpanded(source) or _unexpanded(target):
+        return None  # of=$DEV that the log never set: a device or a file, nobody can say
     source_file = source not in ("", *NOT_THE_CARD) and not source.startswith("/dev/")
     target_file = target not in ("", *NOT_THE_CARD) and not target.startswith("/dev/")
     if source_file and target_file:
@@ -156,8 +178,9 @@ def described(args, line, op=None, block_size=None):
     side = card_side(source, target)
     shown = " ".join(f"{key}={opts[key]}" for key in ("if", "of") if key in opts)
     if side is None and op is None:
-        raise ParseError("dd", f"cannot tell which side of this dd command ({shown}) is the card, so read or write "
-                               f"is unknown: {HOW_TO_SAY}", line=line)
+        unset = _unset_names(source, target)
+        raise ParseError("dd", f"cannot tell which side of this dd command ({shown}) is the card"
+                               f"{unset}, so read or write is unknown: {HOW_TO_SAY}", line=line)
     if side is None:
         card = target if op == "write" else source
         side = op, "device" if card.startswith("/dev/") else "file"
@@ -166,6 +189,11 @@ def described(args, line, op=None, block_size=None):
                          line=line)
     block = opts.get("bs") or opts.get("obs" if side[0] == "write" else "ibs") or "512"
     written = block_text(block)
+    if written is None and _unexpanded(block) and block_size is None:
+        raise ParseError("dd", f"block size bs={block}{_unset_names(block)}: give BS= (e.g. BS=4M) on make import, "
+                               "or --bs on cardbench import, or set it in the log above the command", line=line)
+    if written is None and _unexpanded(block):
+        written = block_text(block_size)
     if written is None:
         raise ParseError("dd", f"block size bs={block} is not a size dd takes", line=line)
     if block_size is not None and size_bytes(written) != size_bytes(block_size):
@@ -177,6 +205,14 @@ def described(args, line, op=None, block_size=None):
                 flags.append(flag)
     count = size_bytes(opts["count"]) if "count" in opts and "count_bytes" not in opts.get("iflag", "") else None
     return {"op": side[0], "block_size": written, "count": count, "flags": flags or None, "target": side[1]}
+
+
+def _unset_names(*words):
+    """" (the log does not set $DEV)" for the variables left in words, or ""."""
+    names = sorted({m.group(0) for w in words for m in re.finditer(r"\$\{?+[A-Za-z_][A-Za-z0-9_]{0,63}+\}?+", w)})
+    if not names:
+        return " (it uses a command's output the log does not show)" if any("`" in w or "$(" in w for w in words) else ""
+    return f" (the log does not set {', '.join(names)})"
 
 
 def _block_from_records(parsed, line):
@@ -236,6 +272,27 @@ def check_hints(op, block_size):
         raise ParseError("dd", f"block size {block_size!r} is not a size dd takes (e.g. 4M, 512K, 1048576)")
 
 
+def _one_command_each(parts):
+    """The log's segments with a logged loop's output split among the commands it ran: the
+    summaries below a loop that ran dd N times are the N runs, in order."""
+    for args, start, output in parts:
+        if not isinstance(args, Looped):
+            yield args, start, output
+            continue
+        try:
+            ends = [run["line"] for run in dd_parser.parse(output)["runs"]]
+        except ParseError as exc:
+            raise renumbered(exc, start) from None
+        lines = output.split("\n")
+        pieces = [(first + 1, "\n".join(lines[first:end])) for first, end in zip([0, *ends], ends)]
+        if len(pieces) != len(args):
+            raise ParseError("dd", f"the loop runs dd {len(args)} times with different options, but "
+                                   f"{len(pieces)} summaries follow it; import each run with its own command line",
+                             line=start - 1)
+        for each, (first, piece) in zip(args, pieces):
+            yield each, start + first - 1, piece
+
+
 def _same_test(command, args):
     """What makes logged dd commands one test with several runs, whatever their text: read or
     write, block size and count in bytes, the flags in any order, and whether the card is the
@@ -253,9 +310,10 @@ def from_dd(text, op=None, block_size=None):
     in one entry, in the order each test first appears; the entry keeps the first command's text."""
     check_hints(op, block_size)
     tests, failures = {}, []  # _same_test() -> the first command's description and text, every run
-    parts = segments(text, dd_command)
+    shell = Shell()
+    parts = segments(text, lambda line: dd_command(line, shell))
     fills, fill_notes = [], []  # runs whose progress updates make a series: sustained fills, not dd entries
-    for args, start, output in parts:
+    for args, start, output in _one_command_each(parts):
         progress = _progress_fills(args, start, output, op, block_size)
         if progress is not None:
             fills += progress[0]
@@ -274,7 +332,7 @@ def from_dd(text, op=None, block_size=None):
         if args is None:
             command = _without_command(parsed, start, op, block_size)
         else:
-            command = described(args, start, op, block_size)
+            command = described(args, start - 1, op, block_size)  # the command's own line, just above its output
         test = tests.setdefault(_same_test(command, args), {
             "command": command, "runs": [],
             "text": ("dd " + " ".join(args))[:2000] if args is not None else None})

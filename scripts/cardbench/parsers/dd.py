@@ -74,10 +74,19 @@ _BUSYBOX = re.compile(r"^\s*+(?P<bytes>\d++) bytes \(\d++(?:\.\d)?+[KMGTPE]?+B\)
 _RECORDS = re.compile(r"(?<!\S)(?P<full>\d{1,30}+)\+(?P<partial>\d{1,30}+)(?!\S)")
 
 
+# dd's two record lines ("64+0 records in", "64+0 Datensätze ein", …): all a BusyBox built without
+# its status line prints, so such a log is still told to be dd's (and refused as holding no speed).
+_RECORDS_LINE = re.compile(r"\s*+\d{1,30}+\+\d{1,30}+[ \t]++[^\d\s][^\d]{0,60}+")
+
+
 def detect(text):
-    """SHAPED when a line is a dd summary (coreutils in any language, BSD or BusyBox)."""
-    return SHAPED if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line)
-                         for line in text.splitlines()) else NOT_MINE
+    """SHAPED when a line is a dd summary (coreutils in any language, BSD or BusyBox), or two
+    record lines follow one another."""
+    lines = text.splitlines()
+    if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line) for line in lines):
+        return SHAPED
+    records = [bool(_RECORDS_LINE.fullmatch(line)) for line in lines]
+    return SHAPED if any(a and b for a, b in zip(records, records[1:])) else NOT_MINE
 
 
 def dd_message(line):

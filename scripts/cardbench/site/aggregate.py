@@ -43,8 +43,9 @@ CLASS_MINIMUMS = {
 }
 
 
-def aggregate(cards):
-    """Return {'cards': {slug: card_json}, 'leaderboard': [...], 'compare': {...}}."""
+def aggregate(cards, data_dir=None):
+    """Return {'cards': {slug: card_json}, 'leaderboard': [...], 'compare': {...}}. data_dir holds the
+    raw files the findings read (the collector's device facts); None means the project's data folder."""
     frame = runs_frame(cards)
     entry_stats = statistics(frame, ENTRY_KEYS)
     entry_lookup = {(r["slug"], r["session"], r["kind"], r["entry"]): r for r in entry_stats.to_dict("records")}
@@ -65,7 +66,7 @@ def aggregate(cards):
                                sorted(pooled.items(), key=lambda item: subtest_order(*item[0]))}
         card_json["grid"] = card_grid(card_json["pooled"], [s["label"] for s in card_json["sessions"] if s["compare"]])
         card_json["class_checks"] = _class_checks(card, picks, pooled)
-        attach_findings(card, card_json)  # what the runs show, with sustained-write markings judged on it
+        attach_findings(card, card_json, data_dir)  # what the runs show, with sustained-write markings judged on it
         out_cards[slug] = card_json
         leaderboard.append(_leader_row(card, card_json, picks))
     compare = _compare(cards, out_cards, pooled_lookup)

@@ -116,7 +116,7 @@ def check_files(paths, today, data_dir):
             entry["slug"], entry["slug_at"] = card.data["slug"], card.position(("slug",))
             valid.append((done[-1], card.data))
     if valid:
-        result = aggregate([data for _, data in valid])
+        result = aggregate([data for _, data in valid], data_dir)
         members = {}
         for suite in result["compare"]["suites"]:
             for member in suite["cards"]:
