@@ -110,7 +110,7 @@ def mutated_fixture(draw, module):
             del lines[i + 1:]
         elif action == "number":
             swap = draw(st.sampled_from(NUMBER_SWAPS))
-            lines[i] = re.sub(r"\d+(\.\d+)?", lambda m: swap if draw(st.booleans()) else m.group(0), lines[i])
+            lines[i] = re.sub(r"\d+(\.\d+)?", lambda m, swap=swap: swap if draw(st.booleans()) else m.group(0), lines[i])
         elif action == "insert":
             lines.insert(i, draw(st.text(max_size=40)) + "\n")
         elif action == "join" and i + 1 < len(lines):

@@ -68,7 +68,7 @@ def test_wrong_type_names_field_and_line(tmp_path):
     text = new_card_text(minimal_card(capacity_gb="sixty-four"))
     card = parse_card_text(text, tmp_path / "acme-fast-64gb-microsdxc.yaml")
     messages = [str(f) for f in check_card(card)]
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("capacity_gb"))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("capacity_gb"))
     assert any(f"acme-fast-64gb-microsdxc.yaml:{line}:" in m and "capacity_gb" in m and "number" in m for m in messages), messages
 
 

@@ -90,7 +90,7 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                                                (site_runs, project, out / "public", "site")):
                     shutil.rmtree(dest, ignore_errors=True)
                     runs.append(step(f"hugo build, {name} #{attempt + 1}",
-                                     lambda: _check(measure.hugo(proj, dest), f"hugo ({name})")))
+                                     lambda proj=proj, dest=dest, name=name: _check(measure.hugo(proj, dest), f"hugo ({name})")))
             results["build"] = {"site": _best(site_runs), "floor": _best(floor_runs)}
             shutil.rmtree(out / "floor-public", ignore_errors=True)
             if not quick:  # how the difference to the floor divides, for the report

@@ -209,7 +209,7 @@ class SiteDataBuilder:
             reuse.discard(slugs[slug])
         stale = [(path, name) for path, name, _ in cards if path not in reuse]
         files = {}
-        for (path, name), (entry, texts) in zip(stale, self._check([Path(p) for p, _ in stale], today)):
+        for (_, name), (entry, texts) in zip(stale, self._check([Path(p) for p, _ in stale], today), strict=True):
             self.entries[name] = entry
             if texts is not None:
                 files[entry["slug"]] = texts
