@@ -342,6 +342,12 @@ def build_with_review(project, name, text, tmp_path):
     ("Not_A_Slug.md", "---\ntitle: T\n---\n", "holds only review pages named <slug>.md"),
     (f"{REVIEWED}.markdown", '---\ntitle: T\nurl: "/"\n---\n', "holds only review pages named <slug>.md"),
     (REVIEWED, None, "holds only review pages named <slug>.md"),
+    (f"{REVIEWED}.md", "---\ntitle: T\n---\n{{< youtube id=x >}}\n", 'shortcode "youtube" is not used in reviews'),
+    (f"{REVIEWED}.md", "---\ntitle: T\n---\n```\n{{< param x >}}\n```\n", 'shortcode "param" is not used'),
+    (f"{REVIEWED}.md", '---\ntitle: T\n---\n{{< plotly >}}{"data": [], "layout": {"height": 100000}}{{< /plotly >}}\n',
+     "layout.height must be a number of pixels from 100 to 2000"),
+    (f"{REVIEWED}.md", '---\ntitle: T\n---\n{{< plotly >}}{"data": [], "config": {"showLink": true}}{{< /plotly >}}\n',
+     'plotly config "showLink" is not used in reviews'),
 ])
 def test_the_build_refuses_a_review_page_that_could_take_another_place(aggregated_project, tmp_path, name, text,
                                                                        message):
@@ -358,6 +364,15 @@ def test_a_review_with_every_allowed_key_builds(aggregated_project, tmp_path):
     page = (tmp_path / "public" / "cards" / REVIEWED / "index.html").read_text(encoding="utf-8")
     assert "Quiet card." in page and "<title>Review · cardbench</title>" in page
     assert "All cards" in (tmp_path / "public" / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_attribute_list_in_a_review_styles_nothing(aggregated_project, tmp_path):
+    text = '---\ntitle: Review\n---\n## Heading {style="position:fixed;height:100%" id="main"}\n\nQuiet card.\n'
+    result = build_with_review(aggregated_project, f"{REVIEWED}.md", text, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = (tmp_path / "public" / "cards" / REVIEWED / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"<h2[^>]*>Heading \{style=", page)  # shown as text, never applied
+    assert not re.search(r"<h2[^>]*style=", page)
 
 
 def test_the_build_and_the_validator_allow_the_same_front_matter_keys():

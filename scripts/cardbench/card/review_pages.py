@@ -1,6 +1,8 @@
 """Rules on the review pages content/cards/<slug>.md: one per existing card, front matter limited to
-keys that cannot move the page or change how it renders."""
+keys that cannot move the page or change how it renders, and a body of plain Markdown with the
+site's own shortcodes only (no raw HTML, no attribute lists, no Hugo built-ins that fetch or embed)."""
 
+import json
 import re
 from pathlib import Path
 
@@ -36,7 +38,7 @@ def review_findings(path, data_dir):
     except (OSError, UnicodeDecodeError) as exc:
         return findings + [file_finding(path, f"cannot read the review as UTF-8 text: {shorten(exc, 100)}",
                                         "review-file")]
-    return findings + _front_matter_findings(path, text)
+    return findings + _front_matter_findings(path, text) + _body_findings(path, text)
 
 
 def _front_matter_findings(path, text):
@@ -69,4 +71,85 @@ def _front_matter_findings(path, text):
         seen.add(name)
     if "title" not in seen:
         out.append(file_finding(path, "front matter has no title", "review-key", line=first))
+    return out
+
+
+# The body: Markdown as prose and figures, nothing that places itself on the page. The build refuses
+# the same shortcodes (layouts/_partials/check-reviews.html) and ignores attribute lists (config.toml).
+REVIEW_SHORTCODES = ("plotly",)  # the site's own (layouts/_shortcodes/); Hugo's built-ins embed or fetch
+PLOTLY_HEIGHT_PX = (100, 2000)  # a chart box the reader can scroll past (layouts/_shortcodes/plotly.html)
+PLOTLY_CONFIG_KEYS = ("scrollZoom", "staticPlot")  # the rest (links, server URLs, mode bar) is the site's
+_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_SHORTCODE = re.compile(r"\{\{[<%][ \t]*+(/?)[ \t]*+([^ \t>%}]{0,80})")
+_HTML = re.compile(r"<(?:[A-Za-z][A-Za-z0-9-]{0,40}(?=[\s/>])|/[A-Za-z]|!--|\?|!\[CDATA)")
+# Goldmark's attribute list at a line's end: {#id}, {.class}, {key=value …}; "{a, b}" in prose is not one.
+_ATTRIBUTES = re.compile(r"\{[ \t]*+(?:[#.][A-Za-z_-]|[A-Za-z_:-]{1,40}+[ \t]*+=)[^{}]{0,400}+\}[ \t]*+$")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).){0,2000}?\1")
+_PLOTLY_OPEN = re.compile(r"\{\{<[ \t]*+plotly[ \t]*+>\}\}")
+_PLOTLY_CLOSE = re.compile(r"\{\{<[ \t]*+/[ \t]*+plotly[ \t]*+>\}\}")
+
+
+def _body_findings(path, text):
+    """What a review's body may not hold, each at its line (front matter lines count)."""
+    out, fence, seen = [], None, set()
+    front = _FRONT_MATTER.match(text.removeprefix("\ufeff"))
+    first_body = text[:front.end()].count("\n") + 1 if front else 1
+    in_plotly = False  # figure JSON: Plotly draws its text itself, with its own limits on markup
+    for number, line in enumerate(text.split("\n"), start=1):
+        if number < first_body:
+            continue
+        if in_plotly or (fence is None and _PLOTLY_OPEN.search(line)):
+            in_plotly = not _PLOTLY_CLOSE.search(line)
+            continue
+        for shortcode in _SHORTCODE.finditer(line):  # Hugo runs shortcodes inside code too
+            name = shortcode.group(2)
+            if name not in REVIEW_SHORTCODES and (number, name) not in seen:
+                seen.add((number, name))
+                out.append(file_finding(path, f"shortcode '{shorten(name)}' is not used in reviews; the site's "
+                                              f"own: {', '.join(REVIEW_SHORTCODES)}", "review-body", line=number))
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        prose = _CODE_SPAN.sub("", line)
+        if _HTML.search(prose):
+            out.append(file_finding(path, "raw HTML is not used in reviews (it is left out of the page); write "
+                                          "Markdown", "review-body", line=number))
+        if _ATTRIBUTES.search(prose):
+            out.append(file_finding(path, "attribute lists {…} are not used in reviews; headings and paragraphs "
+                                          "take the site's own style", "review-body", line=number))
+    return out + _plotly_findings(path, text)
+
+
+def _plotly_findings(path, text):
+    """The figure JSON of each plotly shortcode: valid, a data list, a height the page can hold."""
+    out, at = [], 0
+    while (opened := _PLOTLY_OPEN.search(text, at)) and (closed := _PLOTLY_CLOSE.search(text, opened.end())):
+        at = closed.end()
+        line = text.count("\n", 0, opened.start()) + 1
+        try:
+            figure = json.loads(text[opened.end():closed.start()])
+        except ValueError as exc:
+            out.append(file_finding(path, f"the plotly figure is not valid JSON: {shorten(exc, 100)}", "review-body",
+                                    line=line))
+            continue
+        if not isinstance(figure, dict) or not isinstance(figure.get("data"), list):
+            out.append(file_finding(path, "the plotly figure needs a JSON object with a \"data\" list",
+                                    "review-body", line=line))
+            continue
+        layout = figure.get("layout") if isinstance(figure.get("layout"), dict) else {}
+        low, high = PLOTLY_HEIGHT_PX
+        height = layout.get("height", low)
+        if isinstance(height, bool) or not isinstance(height, (int, float)) or not low <= height <= high:
+            out.append(file_finding(path, f"the plotly figure's layout.height must be a number of pixels from {low} "
+                                          f"to {high}", "review-body", line=line))
+        config = figure.get("config") if isinstance(figure.get("config"), dict) else {}
+        for key in config:
+            if key not in PLOTLY_CONFIG_KEYS:
+                out.append(file_finding(path, f"plotly config '{shorten(key)}' is not used in reviews; allowed: "
+                                              f"{', '.join(PLOTLY_CONFIG_KEYS)}", "review-body", line=line))
     return out
