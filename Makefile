@@ -23,6 +23,9 @@ $(foreach v,$(USER_VARS),$(eval override $(v) := $$(value $(v))))
 export $(USER_VARS)
 # $(call opt,VAR,option): bash text giving --option=<value of VAR> as one argument when VAR is set, else nothing.
 opt = $${$(1):+"--$(2)=$$$(1)"}
+# YES=1 skips typing the device name. Only 1, yes or true (any case) say yes: YES=0 or YES=no never do.
+lowercase_yes = $(subst Y,y,$(subst E,e,$(subst S,s,$(subst T,t,$(subst R,r,$(subst U,u,$(1)))))))
+YES_FLAG := $(if $(and $(filter 1,$(words $(YES))),$(filter 1 yes true,$(call lowercase_yes,$(strip $(YES))))),--yes)
 
 # Missing arguments stop make before it installs anything.
 COLLECT_USAGE := usage: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
@@ -34,6 +37,11 @@ endif
 ifeq ($(strip $(CARD)),)
 $(error $(COLLECT_USAGE))
 endif
+ifneq ($(strip $(YES)),)
+ifeq ($(YES_FLAG),)
+$(error YES must be 1, yes or true to skip typing the device name (leave YES out to be asked); nothing was run)
+endif
+endif
 endif
 ifneq ($(filter import,$(MAKECMDGOALS)),)
 ifeq ($(strip $(FILE)),)
@@ -44,7 +52,12 @@ $(error $(IMPORT_USAGE))
 endif
 endif
 
-.PHONY: site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card bench clean
+.PHONY: help site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card bench clean
+
+# Each target's `## name: what it does` line is its entry in `make help`.
+## help: list the targets and what each does (also what plain `make` does)
+help:
+	@awk '/^## / { line = substr($$0, 4); at = index(line, ": "); printf "  %-13s %s\n", substr(line, 1, at - 1), substr(line, at + 2) }' $(firstword $(MAKEFILE_LIST))
 
 $(PY_STAMP): requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
@@ -90,7 +103,7 @@ test: $(DEV_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	$(PY) -m pytest -q
 
-## check: the quick loop: card files, lint, and the tests that need no browser, loop device or site build and take no seconds
+## check: the quick loop (about 80 s on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
@@ -101,7 +114,7 @@ test-deps: $(DEV_STAMP)
 
 ## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
 collect: $(PY_STAMP) collect-deps
-	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $${YES:+--yes} -- "$$DEV"
+	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $(YES_FLAG) -- "$$DEV"
 
 ## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
 import: $(PY_STAMP)
@@ -115,5 +128,7 @@ new-card: $(PY_STAMP)
 bench: $(DEV_STAMP) $(NPM_STAMP) system-deps
 	$(PY) -m cardbench bench --cards="$${CARDS:-10000}" --report docs/benchmarks.md
 
+## clean: remove what make built (public/, build/, Hugo's resources/_gen) and stale __pycache__ folders under scripts/ (the venv stays)
 clean:
 	rm -rf public build resources/_gen .hugo_build.lock
+	find scripts -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -75,3 +75,11 @@ def build(work_dir, cards_dir=None, raw_dir=None):
     if agg.returncode != 0:
         return project, agg, None
     return project, agg, hugo(project)
+
+
+def built_public(work_dir):
+    """The shipped cards built into a site: its public/ folder, or the test fails with the build's output."""
+    project, agg, built = build(work_dir)
+    assert agg.returncode == 0, agg.stderr
+    assert built.returncode == 0, built.stdout + built.stderr
+    return project / "public"

@@ -232,3 +232,84 @@ def test_no_cards_and_a_card_without_runs():
     assert aggregate([]) == {"cards": {}, "leaderboard": [], "compare": {"suites": []}}
     out = aggregate([card(sessions=[{"id": "s", "label": "s", "f3probe": {"fake": False}}])])
     assert out["leaderboard"][0]["run_count"] == 0 and out["cards"]["acme-a"]["headline"]["seq_read"] is None
+
+
+def test_grid_shows_derived_iops_only_for_random_tests():
+    # cdm_fio.sh prints MB/s only: IOPS of SEQ1G (0.7 a second) would be bandwidth ÷ 1 GiB, telling nothing.
+    session = {"id": "s", "label": "s", "results": [
+        {"test": "SEQ1G Q1T1", "op": "read", "unit": "MiB/s", "runs": [744.0]},
+        {"test": "SEQ32M Q32T1", "op": "read", "unit": "MiB/s", "runs": [744.0]},
+        {"test": "SEQ1M Q8T1", "op": "write", "unit": "MB/s", "runs": [90.0], "iops": [85.8]},  # printed by the tool
+        {"test": "RND4K Q1T1", "op": "read", "unit": "MiB/s", "runs": [10.0]}]}
+    card_json = aggregate([card(sessions=[session])])["cards"]["acme-a"]
+    for grid in (card_json["grid"], card_json["sessions"][0]["grid"]):
+        cells = {(r["test"], op): r[op] for r in grid["rows"] for op in ("read", "write") if r[op]}
+        assert cells[("SEQ1G Q1T1", "read")]["iops"] is None and cells[("SEQ1G Q1T1", "read")]["iops_derived"] is False
+        assert cells[("SEQ32M Q32T1", "read")]["iops"] is None
+        assert cells[("SEQ1M Q8T1", "write")]["iops"] == 85.8  # recorded IOPS stay
+        assert cells[("RND4K Q1T1", "read")]["iops"] == 2560 and cells[("RND4K Q1T1", "read")]["iops_derived"] is True
+    # the statistics keep every derived figure; only the grid leaves them out
+    assert card_json["pooled"]["SEQ1G Q1T1 read"]["iops"]["derived"] is True
+
+
+def checks_of(markings, sessions):
+    return {c["marking"]: c for c in aggregate([card(markings=markings, sessions=sessions)])["cards"]["acme-a"]["class_checks"]}
+
+
+def test_a_mean_that_meets_a_minimum_some_runs_miss_is_not_a_plain_pass():
+    # Seed 000 (Samsung 64 GB): dd writes 5.7 (left out), 8.3, 10.9, 16.8, 16.9 MB/s: mean 13.2, minimum 10.
+    dd = {"op": "write", "block_size": "4M", "unit": "MB/s", "flags": ["direct"], "runs": [5.7, 8.3, 10.9, 16.8, 16.9],
+          "excluded_runs": [0]}
+    checks = checks_of(["C10", "C4"], [{"id": "s", "label": "s", "dd": [dd]}])
+    c10 = checks["C10"]
+    assert c10["meets"] is True  # on the mean, as before
+    assert c10["parts"][0]["short_runs"]["below"] == 1 and c10["parts"][0]["short_runs"]["of"] == 4
+    assert c10["parts"][0]["short_runs"]["left_out_below"] == 1
+    verdict = c10["verdict"]
+    assert (verdict["id"], verdict["text"]) == ("meets_on_mean", "meets on the mean, not on every run")
+    assert "mean 13.2 MB/s reaches 10 MB/s" in verdict["note"] and "1 of 4 runs fell below it" in verdict["note"]
+    assert "left out of the mean" in verdict["note"]
+    assert checks["C4"]["verdict"]["id"] == "meets" and checks["C4"]["parts"][0]["short_runs"] is None
+
+
+def test_a_marking_with_a_part_not_measured_cannot_be_told():
+    checks = checks_of(["A2", "U3"], [fio_session(runs=[67.7])])  # SEQ1M Q8T1 only: no random 4K
+    a2 = checks["A2"]
+    assert a2["parts"][0]["meets"] is True and a2["meets"] is None
+    assert (a2["verdict"]["id"], a2["verdict"]["text"]) == ("cannot_tell", "cannot tell")
+    assert a2["verdict"]["note"] == "random 4K read and random 4K write not measured"
+    assert checks["U3"]["verdict"]["id"] == "meets"
+    below = checks_of(["U3"], [fio_session(runs=[21.9])])["U3"]["verdict"]
+    assert below["id"] == "does_not_meet" and below["note"] == "sequential write 21.9 MB/s is below 30 MB/s"
+
+
+def test_a_verdict_on_a_figure_the_source_only_stated_says_so():
+    session = {"id": "s", "label": "s", "headline": [{"name": "Seq. write, direct", "value": "15.90 MB/s",
+                                                      "number": 15.9, "unit": "MB/s"}]}
+    c10 = checks_of(["C10"], [session])["C10"]
+    assert c10["parts"][0]["stated"] is True and c10["meets"] is True
+    assert c10["verdict"]["id"] == "meets_as_stated" and "the figure the source states" in c10["verdict"]["note"]
+
+
+def test_run_shortfalls_follow_the_figure_the_verdict_judges():
+    from cardbench.site.classchecks import judge
+
+    # A fill finding replaces the write part's figure (and basis) after the runs were counted: the count
+    # belonged to the figure replaced, so the verdict no longer cites it.
+    part = {"what": "sustained write after any cache", "need": 30, "unit": "MB/s", "measured": 40.0, "meets": True,
+            "basis": "sustained fill, s: after the cache 40 MB/s",
+            "short_runs": {"below": 1, "of": 4, "left_out_below": 0, "basis": "dd bs=4M write, mean of 4 runs"}}
+    assert judge({"marking": "V30", "parts": [part]})["verdict"]["id"] == "meets"
+    part["short_runs"]["basis"] = part["basis"]
+    assert judge({"marking": "V30", "parts": [part]})["verdict"]["id"] == "meets_on_mean"
+
+
+def test_random_iops_runs_below_an_application_class_minimum_are_counted():
+    session = {"id": "s", "label": "s", "results": [
+        {"test": "SEQ1M Q8T1", "op": "write", "unit": "MB/s", "runs": [40.0]},
+        {"test": "RND4K Q1T1", "op": "read", "unit": "MB/s", "runs": [8.0, 8.0], "iops": [1400.0, 1700.0]},
+        {"test": "RND4K Q1T1", "op": "write", "unit": "MB/s", "runs": [3.0], "iops": [700.0]}]}
+    a1 = checks_of(["A1"], [session])["A1"]
+    read = next(p for p in a1["parts"] if p["what"] == "random 4K read")
+    assert read["measured"] == 1550 and read["short_runs"]["below"] == 1 and read["short_runs"]["of"] == 2
+    assert a1["verdict"]["id"] == "meets_on_mean"

@@ -13,7 +13,7 @@ from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.site.incremental import SiteDataBuilder
-from cardbench.site.pagemodel import format_number, num
+from cardbench.site.formatting import format_number, num
 from cardbench.site.sitedata import write_outputs
 from cardbench.card.validate import card_paths, validate_paths
 

@@ -219,3 +219,44 @@ def test_an_imported_file_is_kept_as_inert_text_whatever_its_name(data, tmp_path
     result = import_file(log, data / "cards", SLUG, name=NAME)
     assert result.raw[0].rsplit("/", 1)[1] == stored
     assert errors_of(data) == []
+
+
+# --- the lock file itself ---------------------------------------------------------------------
+
+def test_the_lock_lives_under_the_data_folder_owner_only_and_goes_when_released(data):
+    lock = data / ".locks" / f"{SLUG}.lock"
+    with card_lock(data / "cards", SLUG):
+        assert lock.is_file() and not lock.is_symlink()
+        assert stat_mode(lock) & 0o077 == 0 and stat_mode(lock.parent) & 0o077 == 0
+    assert not lock.exists() and not lock.parent.exists()  # data/ is left as it was
+
+
+def test_a_planted_lock_link_is_refused_and_never_followed(data, tmp_path):
+    target = tmp_path / "elsewhere" / "made-by-root"
+    target.parent.mkdir()
+    (data / ".locks").mkdir(mode=0o700)
+    (data / ".locks" / f"{SLUG}.lock").symlink_to(target)
+    with pytest.raises(CardBusyError, match="is a symbolic link; it is not followed"):
+        with card_change(data, SLUG, timeout=0.2):
+            pass
+    assert not target.exists()
+    (data / ".locks" / f"{SLUG}.lock").unlink()
+    (data / ".locks").rmdir()
+    (data / ".locks").symlink_to(target.parent)
+    with pytest.raises(CardBusyError, match="is not a folder"):
+        with card_change(data, SLUG, timeout=0.2):
+            pass
+    assert list(target.parent.iterdir()) == []
+
+
+def test_a_lock_left_by_a_killed_writer_is_taken_and_removed(data):
+    (data / ".locks").mkdir(mode=0o700)
+    stale = data / ".locks" / f"{SLUG}.lock"
+    stale.write_text("")
+    with card_lock(data / "cards", SLUG, timeout=0.5):
+        pass
+    assert not stale.exists()
+
+
+def stat_mode(path):
+    return os.lstat(path).st_mode

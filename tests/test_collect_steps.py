@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from cardbench.collect import nvmemon, runner
+from cardbench.collect import nvmemon
 from cardbench.collect.profiles import (DdStep, F3ProbeStep, FillStep, FioJob, FioStep, FlashAlignStep,
                                         FlashFindFatStep, FlashOpenAuStep, KiB, MiB, Profile)
 from cardbench.collect.errors import DeviceVanishedError
@@ -75,7 +75,7 @@ def test_readonly_profile_writes_only_inside_the_filesystem(tmp_path):
         with open(card.device, "rb") as dev:
             before = hashlib.sha256(dev.read(MiB)).hexdigest()  # partition table and the gap before the partition
         report, session, _ = run_profile(card, tmp_path / "data", profile, "loop-readonly")
-        assert not (mount_dir / runner.TEST_FILE_NAME).exists()
+        assert not list(mount_dir.glob(".cardbench-test*"))
         card.umount_all()
         with open(card.device, "rb") as dev:
             assert hashlib.sha256(dev.read(MiB)).hexdigest() == before
@@ -84,9 +84,9 @@ def test_readonly_profile_writes_only_inside_the_filesystem(tmp_path):
     assert report.complete
     assert session["target"] == "ext4 filesystem" and session["compare"] is False
     assert [(d["op"], d["target"]) for d in session["dd"]] == [("write", "file"), ("read", "device")]
-    assert f"of={mount_dir}/{runner.TEST_FILE_NAME}" in session["dd"][0]["command"]
+    assert f"of={mount_dir}/.cardbench-test-" in session["dd"][0]["command"]
     write, read = session["results"]
-    assert f"--filename={mount_dir}/{runner.TEST_FILE_NAME}" in write["command"]
+    assert f"--filename={mount_dir}/.cardbench-test-" in write["command"]
     assert f"--filename={device}" in read["command"] and "--readonly" in read["command"]
 
 

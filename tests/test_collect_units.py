@@ -201,7 +201,7 @@ def test_session_ids_stay_unique(tmp_path):
     (tmp_path / "cards" / "test-card.yaml").write_text(_card_text(first))
     store = SessionStore(tmp_path, "test-card")
     assert store.unique_id(first["id"]) == first["id"] + "-2"
-    assert store.resume_candidate() is None
+    assert store.resume_candidates() == []
 
 
 # --- requests refused before the device is touched --------------------------------------------

@@ -4,6 +4,7 @@ Each refusal must name the problem, exit non-zero, and leave the data folder emp
 """
 
 import hashlib
+import mmap
 import os
 import shutil
 import subprocess
@@ -116,8 +117,15 @@ def seeded(tmp_path):
 
 
 def head_digest(device, size=8 * MiB):
-    with open(device, "rb") as handle:
-        return hashlib.sha256(handle.read(size)).hexdigest()
+    """What the device itself holds (O_DIRECT): a filesystem mounted elsewhere changes cached blocks a few
+    seconds after its mount without writing them, which a read through the page cache would count."""
+    buffer = mmap.mmap(-1, size)  # page-aligned, as O_DIRECT needs
+    fd = os.open(device, os.O_RDONLY | os.O_DIRECT)
+    try:
+        os.readv(fd, [buffer])
+    finally:
+        os.close(fd)
+    return hashlib.sha256(buffer).hexdigest()
 
 
 def refused_everywhere(device, data_dir, expected):

@@ -175,3 +175,17 @@ def test_every_rule_is_documented_in_order():
         for rule_id, rule_text in rules:
             assert rule_text in text, rule_id
     assert {rule.id for rules in RULES.values() for rule in rules} == {r for v in rules_text().values() for r, _ in v}
+
+
+def test_a_stated_figure_stays_the_headline_and_the_card_page_calls_it_stated():
+    # SM2708 (seed 003): the reviewer's "~878 MB/s" is kept as the headline (no run of the card is recorded),
+    # and the claimed-and-measured table says the source stated it rather than calling it a measured mean.
+    from cardbench.site.pagemodel import claimed_rows
+
+    stated = aggregate([card(session(headline=[row("CrystalDiskMark sequential read, refreshed after format", 878)]))])
+    twin = stated["cards"]["acme-a"]
+    pick = twin["headline"]["seq_read"]
+    assert (pick["kind"], pick["mb_s"], pick["run_count"]) == ("summary", 878, None)
+    assert claimed_rows(dict(twin, claimed={"read_mb_s": 895}))[0]["stated"] is True
+    measured = aggregate([card(session(dd=[dd("read", runs=(44.9, 44.8))]))])["cards"]["acme-a"]
+    assert claimed_rows(measured)[0]["stated"] is False

@@ -148,3 +148,64 @@ def test_value_limit_also_holds_while_composing(monkeypatch):
     with pytest.raises(CardFileError, match="more than 4 values") as info:
         load.parse_card_text("a: [1, 2, 3]\n", "x.yaml")
     assert info.value.rule == "size" and info.value.line == 1
+
+
+# --- numbers in YAML 1.1's other forms ------------------------------------------------------------
+
+@pytest.mark.parametrize("written, read_as", [
+    ("1:04", "64"), ("0x36", "54"), ("5_4", "54"), ("066", "54"), ("1:00", "60"), ("0b110110", "54"),
+    ("-1:00", "-60"), ("1_0.5", "10.5"), ("1:30.5", "90.5"), (".5", "0.5"), ("00.5", "0.5"), ("1.", "1"),
+])
+@pytest.mark.parametrize("libyaml", [True, False], ids=["libyaml", "pure"])
+def test_numbers_not_in_plain_decimal_are_refused_with_the_value_they_read_as(monkeypatch, written, read_as, libyaml):
+    from cardbench.card import load
+    from cardbench.errors import CardFileError
+
+    if not libyaml:
+        monkeypatch.setattr(load, "_parse_fast", lambda text, path: None)
+    with pytest.raises(CardFileError) as info:
+        load.parse_card_text(f"capacity_gb: 64\nruns: [90, {written}]\n", "c.yaml")
+    error = info.value
+    assert (error.rule, error.line, error.column, error.field) == ("number-form", 2, 12, "runs[1]")
+    assert f"'{written}' is read as the number {read_as}" in error.message
+    assert f"write {read_as} in plain decimal digits" in error.message
+
+
+@pytest.mark.parametrize("written", [".inf", "-.inf", ".nan", ".NaN", "+.INF"])
+def test_infinity_and_nan_are_refused_as_numbers_no_figure_can_be(written):
+    from cardbench.card.load import parse_card_text
+    from cardbench.errors import CardFileError
+
+    with pytest.raises(CardFileError, match="card figures are finite numbers") as info:
+        parse_card_text(f"capacity_gb: {written}\n", "c.yaml")
+    assert (info.value.rule, info.value.line, info.value.column, info.value.field) == ("number-form", 1, 14,
+                                                                                        "capacity_gb")
+
+
+def test_a_number_tag_does_not_smuggle_another_form():
+    from cardbench.card.load import parse_card_text
+    from cardbench.errors import CardFileError
+
+    with pytest.raises(CardFileError, match="'0x36' is read as the number 54") as info:
+        parse_card_text('capacity_gb: !!int "0x36"\n', "c.yaml")
+    assert info.value.rule == "number-form"
+
+
+@pytest.mark.parametrize("written, value", [
+    ("64", 64), ("12.5", 12.5), ("-3", -3), ("+12", 12), ("0", 0), ("0.5", 0.5), ("1.5e3", 1500.0),
+    ("1e3", 1000.0), ("1.5E+3", 1500.0), ("1.0e-07", 1e-07), ("-2.5e-3", -0.0025),
+    ("0o17", "0o17"),  # YAML 1.2's octal is text to PyYAML: a number field's schema check refuses it
+])
+def test_plain_decimal_numbers_load_as_written(written, value):
+    from cardbench.card.load import parse_card_text
+
+    loaded = parse_card_text(f"capacity_gb: {written}\n", "c.yaml").data["capacity_gb"]
+    assert loaded == value and type(loaded) is type(value)
+
+
+def test_text_that_reads_as_a_number_is_written_in_quotes():
+    from cardbench.card.dump import dump_yaml
+    from cardbench.card.load import parse_card_text
+
+    data = {"part_number": "1E10", "model": "1e3", "runs": [1e-07, 2.5, 3]}
+    assert parse_card_text(dump_yaml(data), "c.yaml").data == data

@@ -219,9 +219,13 @@ def test_contradictory_units_write_nothing(data, tmp_path):
 
 
 def test_figures_beyond_the_bus_write_nothing(data):
-    # 174 MB/s cannot come from a UHS-I card without a vendor claim; the card file is not written.
-    with pytest.raises(CardFileError, match="bus ceiling"):
+    # 174 MB/s cannot come from a UHS-I card without a vendor claim; the card file is not written, and
+    # the refusal names the imported figure and file, not a line of a card file that does not exist.
+    with pytest.raises(ParseError, match="bus ceiling") as refusal:
         run_import(data, "crystaldiskmark/crystaldiskmark--cdm8-default-mix.out", name="SanDisk Extreme 64GB")
+    assert ("the figures imported from crystaldiskmark--cdm8-default-mix.out fail the card's checks: "
+            "SEQ1M Q8T1 read (results[0].runs[0]): 174.231 MB/s is above the UHS-I bus ceiling") in str(refusal.value)
+    assert ".yaml:" not in str(refusal.value)
     assert list((data / "cards").iterdir()) == [] and not (data / "raw").exists()
 
 

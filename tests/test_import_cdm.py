@@ -120,3 +120,16 @@ def test_floored_figures_agree_within_their_precision():
     # cdm_fio.sh floors both: 5 MiB/s with 1328 IOPS at 4 KiB is 5.19 MiB/s.
     results = [{"test": "RND4K Q1T1", "op": "read", "unit": "MiB/s", "runs": [5], "iops": [1328]}]
     check_bandwidth_iops("cdm_fio.sh", {"results": results})
+
+
+def test_a_test_printed_as_zero_is_left_out_and_named_in_the_notes(cards, tmp_path):
+    """CrystalDiskMark prints 0.000 for a test it did not run: no figure, and the notes say which."""
+    source = (FIXTURES / "crystaldiskmark" / "crystaldiskmark--cdm6.out").read_text(encoding="utf-8")
+    line = next(x for x in source.splitlines() if "Random Read 4KiB (Q=  8,T= 8)" in x)
+    path = tmp_path / "cdm-not-run.txt"
+    path.write_text(source.replace(line, "  Random Read 4KiB (Q=  8,T= 8) :     0.000 MB/s [      0.0 IOPS]"),
+                    encoding="utf-8")
+    import_file(path, cards, "test-card", name="Acme Zero 64GB")
+    session = session_of(cards)
+    assert ("RND4K Q8T8", "read") not in {(r["test"], r["op"]) for r in session["results"]}
+    assert "Printed as 0.000 in the text, so not run and left out: RND4K Q8T8 read." in session["notes"]

@@ -240,3 +240,113 @@ def test_more_exports_than_a_session_holds_runs(data, tmp_path):
     export = "CrystalDiskMark 8.0.4\n[Read]\n  SEQ    1MiB (Q=  8, T= 1):   43.188 MB/s\nTest: 1 GiB (x5)\n"
     path.write_text(export * 5000)
     refused(data, path, "import output: the file gives 5000 runs of one results entry; a session holds at most")
+
+
+# --- figures no card gives, and figures that contradict each other ------------------------------
+
+FIO_JOB = (FIXTURES / "fio" / "fio--cdm-4-jobs.out").read_text()  # lines 28-33: the first job's read figures
+CDM6 = (FIXTURES / "crystaldiskmark" / "crystaldiskmark--cdm6.out").read_text()
+
+
+def fio_with(tmp_path, *changes):
+    text = FIO_JOB
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / "fio.json"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("changes, fragment", [
+    # 1e308 IOPS ended in OverflowError from the bandwidth/IOPS comparison.
+    ([('"iops" : 38.026256', '"iops" : 1e308')], "line 32: job 'SEQ1M_Q8T1_read' read: iops 1e+308 is not a plausible"),
+    ([('"bw" : 38938', '"bw" : 1e308')], "line 31: job 'SEQ1M_Q8T1_read' read: bw 1e+308 is not a plausible figure"),
+    ([('"bw_bytes" : 39873419', '"bw_bytes" : 1e300')], "line 30: job 'SEQ1M_Q8T1_read' read: bw_bytes 1e+300 is not a"),
+    ([('"bw_bytes" : 39873419', '"bw_bytes" : -39873419')], "line 30: job 'SEQ1M_Q8T1_read' read: bw_bytes -39873419 "),
+    # Accepted before: figures of one job that contradict each other.
+    ([('"bw" : 38938', '"bw" : 3893889')], "line 31: job 'SEQ1M_Q8T1_read' read: bw 3893889 KiB/s contradicts bw_bytes"),
+    ([('"io_bytes" : 88080384', '"io_bytes" : 8808038400')],
+     "line 28: job 'SEQ1M_Q8T1_read' read: io_bytes 8808038400 in runtime 2209 ms is 3.98734e+09 B/s, but the bandwidth"),
+    ([('"runtime" : 2209', '"runtime" : 0')], "line 33: job 'SEQ1M_Q8T1_read' read: runtime 0 ms, yet 88080384 bytes"),
+    ([('"bw" : 38938,', '"bw" : 38938, "bw" : 9999999,')], "line 31: the key 'bw' comes twice in one JSON object"),
+])
+def test_fio_figures_implausible_or_contradicting(data, tmp_path, changes, fragment):
+    refused(data, fio_with(tmp_path, *changes), "fio output " + fragment)
+
+
+def test_fio_figures_as_fio_printed_them_import(data, tmp_path):
+    run = cardbench_import(data, fio_with(tmp_path), *NEW_CARD)
+    assert run.returncode == 0, run.stderr
+
+
+def test_crystaldiskmark_figure_of_99_digits(data, tmp_path):
+    path = tmp_path / "cdm.txt"
+    path.write_text(CDM6.replace("   90.214 MB/s", " " + "9" * 99 + " MB/s"))
+    err = refused(data, path, "CrystalDiskMark output line 8: the figure '9999", "is not a plausible figure")
+    assert "9" * 81 not in err
+
+
+def test_figure_failing_the_card_rules_names_the_import_not_a_card_file(data, tmp_path):
+    # 900 MB/s on a UHS-I card: the would-be card is refused; the message names the imported
+    # subtest and file, never a line of a card file that was not written.
+    path = tmp_path / "cdm.txt"
+    path.write_text(CDM6.replace("   90.214 MB/s", "  900.214 MB/s"))
+    err = refused(data, path, "CrystalDiskMark output: the figures imported from cdm.txt fail the card's checks: "
+                              "SEQ128K Q32T1 read (results[0].runs[0]): 900.214 MB/s is above the UHS-I bus ceiling",
+                  args=NEW_CARD)
+    assert ".yaml:" not in err
+
+
+# --- a file holding two tools' output -----------------------------------------------------------
+
+DD_SUMMARIES = "".join(line for line in DD_LOG.decode().splitlines(True) if not line.startswith("$"))
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    (CDM6 + DD_SUMMARIES, CDM6.count("\n") + 2, "dd output from this line on, below crystaldiskmark output"),
+    (DD_SUMMARIES + CDM6, DD_SUMMARIES.count("\n") + 2, "crystaldiskmark output from this line on, below dd output"),
+    (FIO_JOB + DD_SUMMARIES, FIO_JOB.count("\n") + 2, "dd output from this line on, below fio-json output"),
+])
+def test_two_tools_in_one_file_are_refused_not_half_imported(data, tmp_path, text, line, fragment):
+    path = tmp_path / "mixed.txt"
+    path.write_text(text)
+    refused(data, path, f"import output line {line}: {fragment}", "import each tool's output as its own file",
+            args=NEW_CARD)
+
+
+# --- messages, names and slugs ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, fragment", [
+    ("Sequential Read: " + "7" * 90 + "." * 2_000_000 + "MB/s IOPS=\n", "cdm_fio.sh output line 1: figure '777"),
+    ("4MiB " + "1." * 2_000_000 + "\n", "flashbench output line 1: '1.1.1."),
+])
+def test_a_figure_of_megabytes_is_quoted_cut(data, tmp_path, text, fragment):
+    path = tmp_path / "big.txt"
+    path.write_text(text)
+    refused(data, path, fragment, "…")  # refused() also checks the message is short
+
+
+def test_slug_longer_than_the_schema_allows(data, tmp_path):
+    before = snapshot(data)
+    run = cardbench_import(data, FIXTURES / "dd" / "dd--logged-write-and-read.out", "--name", "X Card 64GB",
+                           card="a" * 300)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "card slug of 300 characters (--card, CARD=): at most 100" in run.stderr
+    assert snapshot(data) == before
+
+
+@pytest.mark.parametrize("name", ["RT 1e308GB", "RT -64GB", "RT x.5TB"])
+def test_capacity_glued_to_other_characters_in_the_name(data, name):
+    refused(data, FIXTURES / "dd" / "dd--logged-write-and-read.out", "in the name is not a plain figure like 64GB",
+            "give CAPACITY=", args=("--card", "rt-card", "--name", name))
+
+
+@pytest.mark.parametrize("digits", ["\uff19\uff10", "\u0669\u0660"])  # 90 in full-width and Arabic-Indic digits
+def test_other_scripts_digits_read_as_the_same_number(data, tmp_path, digits):
+    path = tmp_path / "cdm.txt"
+    path.write_text(CDM6.replace("   90.214 MB/s", f"   {digits}.214 MB/s"))
+    run = cardbench_import(data, path, *NEW_CARD)
+    assert run.returncode == 0, run.stderr
+    session, = load_card(data / "cards" / "new-card.yaml").data["sessions"]
+    assert session["results"][0]["runs"] == [90.214]

@@ -1,6 +1,6 @@
 """The package's folders follow the data's way: each may import only the floors beneath it.
 
-core (units, sizes, buses, titles, paths) → parsers → collect and imports → card → site; cli and bench sit on top.
+core (units, sizes, buses, titles, paths) → parsers → card → collect and imports → site; cli and bench sit on top.
 A module that reaches upwards (a parser importing the site, the card importing the collector) would tie a low
 floor to a high one, and the tree would stop telling a newcomer where things are."""
 

@@ -171,3 +171,24 @@ def test_import_makes_a_new_card_from_capacity_bus_form_and_reads_a_dd_log_with_
     assert (card["capacity_gb"], card["bus"], card["form_factor"]) == (128, "UHS-II", "SD")
     entry, = card["sessions"][0]["dd"]
     assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "1M", [22.1, 23.2, 22.3, 21.6])
+
+
+@pytest.mark.parametrize("value", ["1", "yes", "YES", "True", "tRuE"])
+def test_yes_that_says_yes_skips_the_question(project, value):
+    work, _ = project
+    assert received(work, "collect", "DEV=/dev/sdx", "CARD=card", f"YES={value}")[-3:] == ["--yes", "--", "/dev/sdx"]
+
+
+@pytest.mark.parametrize("value", ["0", "no", "false", "off", "n", "1 1", "yes please", "-x`touch x`"])
+@pytest.mark.parametrize("given", ["command line", "environment"])
+def test_any_other_yes_is_refused_before_anything_runs(project, value, given):
+    work, _ = project
+    args, env = ["collect", "DEV=/dev/sdx", "CARD=card"], dict(os.environ)
+    if given == "command line":
+        args.append(f"YES={value}")
+    else:
+        env["YES"] = value
+    done = make(work, "PY=./print-argv", *args, env=env)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "YES must be 1, yes or true to skip typing the device name" in done.stderr
+    assert not (work / ".venv").exists() and not (work / "x").exists()

@@ -221,3 +221,15 @@ def test_early_kdiskmark_export_is_kdiskmark():
     parsed = kdiskmark.parse(text)
     assert (parsed["tool"], parsed["version"], parsed["unit"], parsed["date"]) == ("KDiskMark", None, "kKiB/s",
                                                                                   "2020-07-04")
+
+
+def test_detection_reads_the_table_header_only_when_a_table_row_is_there(monkeypatch):
+    # 20 MB of lines like '****' took 25 s to detect: the header check read every character of every
+    # line. It now runs only once a row of the window's table is found; counted, not timed.
+    from cardbench.parsers import NOT_MINE
+
+    calls = []
+    real = crystaldiskmark._table_columns
+    monkeypatch.setattr(crystaldiskmark, "_table_columns", lambda line: calls.append(line) or real(line))
+    assert crystaldiskmark.detect("*" * 99 + "\n" * 1 + ("-" * 70 + "\n") * 1000) == NOT_MINE
+    assert calls == []

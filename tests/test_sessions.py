@@ -1,4 +1,4 @@
-"""sessions.py: entries built from parsed tool output validate, and card files are written safely."""
+"""sessions.py: entries built from parsed tool output validate, and the card transaction writes them safely."""
 
 from pathlib import Path
 
@@ -7,6 +7,7 @@ import pytest
 from cardbench.card import sessions
 from cardbench.site.aggregate import aggregate
 from cardbench.card.load import load_card
+from cardbench.card.transaction import card_change
 from cardbench.errors import CardFileError, ParseError
 from cardbench.parsers import dd, f3probe, fio_json, flashbench, nvme
 from cardbench.card.validate import check_card, validate_paths
@@ -46,9 +47,15 @@ def new_card():
                              "cardbench collector")
 
 
+def append(data_dir, session, new_card=None, slug="lexar-play-pro-1tb"):
+    """Append a session through the card transaction, as the collector and the importer do."""
+    with card_change(data_dir, slug) as change:
+        change.append_session(session, new_card=new_card)
+        return change.commit()
+
+
 def test_every_entry_validates(tmp_path):
-    cards = tmp_path / "data" / "cards"
-    path = sessions.write_session(cards, "lexar-play-pro-1tb", full_session(), new_card=new_card())
+    path = append(tmp_path / "data", full_session(), new_card=new_card())
     card = load_card(path)
     assert check_card(card, data_dir=tmp_path / "data") == []
     session = card.data["sessions"][0]
@@ -74,8 +81,7 @@ def test_fio_results_group_runs_by_subtest():
 
 
 def test_aggregate_gives_back_fio_figures(tmp_path):
-    cards = tmp_path / "data" / "cards"
-    path = sessions.write_session(cards, "lexar-play-pro-1tb", full_session(), new_card=new_card())
+    path = append(tmp_path / "data", full_session(), new_card=new_card())
     out = aggregate([load_card(path).data])["cards"]["lexar-play-pro-1tb"]["sessions"][0]["subtests"]
     seq = next(s for s in out if s["test"] == "SEQ1M Q8T1" and s["op"] == "read" and s["kind"] == "fio")
     raw = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))["jobs"][0]["bw_bytes"] / 1e6
@@ -85,11 +91,10 @@ def test_aggregate_gives_back_fio_figures(tmp_path):
 
 
 def test_append_keeps_earlier_bytes(tmp_path):
-    cards = tmp_path / "data" / "cards"
-    path = sessions.write_session(cards, "lexar-play-pro-1tb", full_session(), new_card=new_card())
+    path = append(tmp_path / "data", full_session(), new_card=new_card())
     before = path.read_bytes()
     second = dict(full_session(), id="2025-05-18-passive", label="Passive cooling")
-    sessions.write_session(cards, "lexar-play-pro-1tb", second)
+    append(tmp_path / "data", second)
     after = path.read_bytes()
     assert after.startswith(before)
     cards_ok, findings = validate_paths([path], data_dir=tmp_path / "data")
@@ -97,23 +102,21 @@ def test_append_keeps_earlier_bytes(tmp_path):
 
 
 def test_invalid_session_writes_nothing(tmp_path):
-    cards = tmp_path / "data" / "cards"
-    path = sessions.write_session(cards, "lexar-play-pro-1tb", full_session(), new_card=new_card())
+    path = append(tmp_path / "data", full_session(), new_card=new_card())
     before = path.read_bytes()
     with pytest.raises(CardFileError, match="used twice"):
-        sessions.write_session(cards, "lexar-play-pro-1tb", full_session())
+        append(tmp_path / "data", full_session())
     bad = dict(full_session(), id="2025-05-19-x", dd=[{"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [-1]}])
     with pytest.raises(CardFileError, match="not positive"):
-        sessions.write_session(cards, "lexar-play-pro-1tb", bad)
+        append(tmp_path / "data", bad)
     assert path.read_bytes() == before
 
 
 def test_new_card_file_is_not_written_when_invalid(tmp_path):
-    cards = tmp_path / "data" / "cards"
     session = dict(full_session(), raw=["raw/lexar-play-pro-1tb/2025-05-17-active-cooling/missing.txt"])
     with pytest.raises(CardFileError, match="missing"):
-        sessions.write_session(cards, "lexar-play-pro-1tb", session, new_card=new_card())
-    assert not (cards / "lexar-play-pro-1tb.yaml").exists()
+        append(tmp_path / "data", session, new_card=new_card())
+    assert not (tmp_path / "data" / "cards" / "lexar-play-pro-1tb.yaml").exists()
 
 
 def test_raw_files_in_place_validate(tmp_path):
@@ -123,12 +126,12 @@ def test_raw_files_in_place_validate(tmp_path):
     folder.mkdir(parents=True)
     (folder / "fio-1.json").write_text("{}")
     session = dict(full_session(), raw=["raw/lexar-play-pro-1tb/2025-05-17-active-cooling/fio-1.json"])
-    sessions.write_session(data / "cards", "lexar-play-pro-1tb", session, new_card=new_card())
+    append(data, session, new_card=new_card())
 
 
 def test_missing_card_without_name(tmp_path):
     with pytest.raises(CardFileError, match="name"):
-        sessions.write_session(tmp_path / "cards", "nope", full_session())
+        append(tmp_path, full_session(), slug="nope")
 
 
 def test_new_card_splits_brand_and_model():

@@ -16,10 +16,7 @@ from conftest import ROOT
 
 @pytest.fixture(scope="module")
 def shipped_site(tmp_path_factory):
-    project, agg, hugo = sitebuild.build(tmp_path_factory.mktemp("site"))
-    assert agg.returncode == 0, agg.stderr
-    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
-    return project / "public"
+    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
 
 
 def shipped_slugs():

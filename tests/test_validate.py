@@ -91,12 +91,15 @@ def test_long_values_are_not_echoed(tmp_path):
 
 # --- values --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("runs, rule", [([90.0, float("nan")], "finite"), ([90.0, float("inf")], "finite"),
+@pytest.mark.parametrize("runs, rule", [([90.0, 1e400], "finite"), ([90.0, -1e400], "finite"),
                                         ([90.0, -1], "positive"), ([0, 90.0], "positive")])
 def test_runs_must_be_finite_and_positive(tmp_path, runs, rule):
+    """1e400 is plain decimal that a float cannot hold (.nan and .inf are refused as YAML forms)."""
     data = card_data()
     session(data)["results"][0]["runs"] = runs
-    [finding] = by_rule(findings_for(data, tmp_path), rule)
+    text = new_card_text(data).replace(".inf", "1e400")
+    card = parse_card_text(text, tmp_path / f"{SLUG}.yaml")
+    [finding] = by_rule(check_card(card, today=TODAY, data_dir=tmp_path), rule)
     assert finding.severity == "error" and finding.error.field.startswith("sessions[0].results[0].runs[")
 
 
@@ -286,6 +289,63 @@ def test_ceiling_covers_dd_fill_sweeps_flashbench_and_headline(tmp_path):
     assert fields == ["sessions[0].dd[0].runs[0]", "sessions[0].dd_sweeps[0].points[0].value",
                       "sessions[0].fill[0].points[1].value", "sessions[0].flashbench_find_fat[0].rows[0].values[1]",
                       "sessions[0].flashbench_open_au[0].points[0].value", "sessions[0].headline[0].number"]
+
+
+# --- figures too small to show --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("unit, value", [("MB/s", 1.0e-300), ("MB/s", 0.0000001), ("MB/s", 0.0099), ("MiB/s", 0.009),
+                                         ("kKiB/s", 0.0095)])
+def test_bandwidth_the_page_would_print_as_zero_is_refused(tmp_path, unit, value):
+    data = card_data()
+    session(data)["results"][0].update(unit=unit, runs=[90.5, value])
+    [finding] = by_rule(findings_for(data, tmp_path), "below-precision")
+    assert finding.severity == "error" and finding.error.field == "sessions[0].results[0].runs[1]"
+    runs_line = next(n for n, line in enumerate(new_card_text(data).splitlines(), 1) if "runs: [90.5, " in line)
+    assert (finding.error.line, finding.error.column) == (runs_line, 18)
+    assert "below 0.01 MB/s, the finest step the site prints" in finding.error.message
+    assert "check the unit" in finding.error.message
+
+
+@pytest.mark.parametrize("unit, value", [("MB/s", 0.01), ("MiB/s", 0.0096), ("MB/s", 0.5)])
+def test_bandwidth_the_page_can_print_passes(tmp_path, unit, value):
+    data = card_data()
+    session(data)["results"][0].update(unit=unit, runs=[value, value])
+    assert by_rule(findings_for(data, tmp_path), "below-precision") == []
+
+
+def test_every_bandwidth_figure_and_claim_is_held_to_the_floor(tmp_path):
+    data = card_data(claimed={"read_mb_s": 0.001, "write_iops": 0.001})
+    s = session(data)
+    s["dd"] = [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [0.001]}]
+    s["fill"] = [{"op": "write", "unit": "MB/s", "points": [{"written_gb": 1, "value": 0}, {"written_gb": 2, "value": 0.001}]}]
+    s["dd_sweeps"] = [{"op": "read", "unit": "MB/s", "points": [{"block_size_bytes": 4096, "value": 0.001}]}]
+    s["flashbench_open_au"] = [{"mode": "sequential", "open_au": 1, "unit": "MB/s",
+                                "points": [{"block_size_bytes": 4096, "value": 0.001}]}]
+    s["flashbench_find_fat"] = [{"unit": "MB/s", "rows": [{"block_size_bytes": 4096, "values": [1, 0.001]}]}]
+    s["headline"] = [{"name": "Read", "value": "0.001 MB/s", "number": 0.001, "unit": "MB/s"}]
+    fields = sorted(f.error.field for f in by_rule(findings_for(data, tmp_path), "below-precision"))
+    assert fields == ["claimed.read_mb_s", "claimed.write_iops", "sessions[0].dd[0].runs[0]",
+                      "sessions[0].dd_sweeps[0].points[0].value", "sessions[0].fill[0].points[1].value",
+                      "sessions[0].flashbench_find_fat[0].rows[0].values[1]",
+                      "sessions[0].flashbench_open_au[0].points[0].value", "sessions[0].headline[0].number"]
+
+
+def test_small_iops_and_latency_pass_down_to_the_floor(tmp_path):
+    """A slow card's random writes may be a few IOPS and a cached read a few µs: both show; below 0.01 not."""
+    data = card_data()
+    session(data)["results"][0] = {"test": "RND4K Q1T1", "op": "write", "unit": "MB/s", "runs": [0.02, 0.02],
+                                   "iops": [5.0, 5.0], "latency_us": {"mean": [2.5, 0.01]}}
+    assert by_rule(findings_for(data, tmp_path), "below-precision") == []
+    session(data)["results"][0].update(iops=[5.0, 0.001], latency_us={"mean": [0.005, 2.5]})
+    findings = by_rule(findings_for(data, tmp_path), "below-precision")
+    assert sorted(f.error.field for f in findings) == ["sessions[0].results[0].iops[1]",
+                                                       "sessions[0].results[0].latency_us.mean[0]"]
+    assert any("one I/O per 100 s" in f.error.message for f in findings)
+    assert any("no block I/O completes that fast" in f.error.message for f in findings)
+    session(data)["results"][0] = {"test": "RND4K Q1T1", "op": "write", "unit": "IOPS", "runs": [0.005, 5.0]}
+    session(data)["results"].append({"test": "RND4K Q1T1", "op": "read", "unit": "us", "runs": [2.5, 0.001]})
+    assert sorted(f.error.field for f in by_rule(findings_for(data, tmp_path), "below-precision")) == [
+        "sessions[0].results[0].runs[0]", "sessions[0].results[1].runs[1]"]
 
 
 # --- raw files and their hashes --------------------------------------------------------------------------

@@ -198,3 +198,18 @@ def test_a_full_validation_checks_raw_folders_and_reviews_too(repo, monkeypatch,
     assert code == 1
     assert "no-card/run.out: error" in err and "card-a/page.svg: error" in err
     assert "card-b.md:3: error: front matter key 'layout'" in err and "card-c.md" not in err
+
+
+def test_the_collectors_log_beside_a_named_session_is_known(tmp_path):
+    """collect.log grows while a run goes on, so it is never hashed or listed; beside a session the
+    card names it is the collector's own and passes, anywhere else it is unlisted like any file."""
+    from cardbench.card.raw_files import raw_file_findings
+
+    write(tmp_path, "data/cards/card-c.yaml", "slug: card-c\n")
+    named = {"raw/card-c/s1/dd.out"}
+    for rel in ("s1/dd.out", "s1/collect.log", "s2/collect.log"):
+        write(tmp_path, f"data/raw/card-c/{rel}", "x\n")
+    found = {rel: [f.error.rule for f in raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel,
+                                                            tmp_path / "data", named, {})]
+             for rel in ("s1/dd.out", "s1/collect.log", "s2/collect.log")}
+    assert found == {"s1/dd.out": [], "s1/collect.log": [], "s2/collect.log": ["raw-unlisted"]}

@@ -9,7 +9,10 @@
   var base = document.documentElement.getAttribute('data-base') || '/';
   var DEFAULT_MEMBERS = 12;  // the same as DEFAULT_MEMBERS in scripts/cardbench/site/pagemodel.py
   var MATCHES_SHOWN = 8;
-  var cache = {};
+  // Keyed by slug: a Map, so a name such as "constructor" or "__proto__" is only ever a name.
+  var cache = new Map();
+  // The form of a card's slug (data/schema/card.schema.json); nothing else is ever fetched as a card.
+  var SLUG_FORM = /^[a-z0-9][a-z0-9-]*[a-z0-9]$/;
   var catalogueUrl = (document.getElementById('picker') || document.documentElement).getAttribute('data-catalogue');
   var cataloguePromise = null;
 
@@ -32,22 +35,46 @@
     return cataloguePromise;
   }
 
-  function fetchCard(slug) {
-    if (!cache[slug]) {
-      cache[slug] = fetch(base + 'cards/' + encodeURIComponent(slug) + '/index.json').then(function (r) {
-        if (!r.ok) throw new Error('no card is named “' + slug + '”');
-        return r.json();
-      });
+  // Slugs of the site's cards, from the catalogue; null when it cannot be had (then the slug's form and
+  // the card's own file decide).
+  var listedPromise = null;
+  function listedSlugs() {
+    if (!listedPromise) {
+      listedPromise = loadCatalogue().then(function (catalogue) {
+        return catalogueUrl ? new Set(catalogue.cards.map(function (c) { return c[0]; })) : null;
+      }, function () { return null; });
     }
-    return cache[slug];
+    return listedPromise;
+  }
+
+  // A card's statistics. A name from the address is checked first: the slug form (so '..' cannot
+  // reach another file) and, when `listed` is given, the site's card list.
+  function fetchCard(slug, listed) {
+    var notFound = new Error('no card is named “' + slug + '”');
+    if (typeof slug !== 'string' || !SLUG_FORM.test(slug)) return Promise.reject(notFound);
+    if (listed && !listed.has(slug)) return Promise.reject(notFound);
+    if (!cache.has(slug)) {
+      cache.set(slug, fetch(base + 'cards/' + encodeURIComponent(slug) + '/index.json').then(function (r) {
+        if (!r.ok) throw notFound;
+        return r.json();
+      }).then(function (card) {
+        if (!card || card.slug !== slug) throw notFound;
+        return card;
+      }));
+    }
+    return cache.get(slug);
   }
 
   // Every requested card that loads, and the slugs that did not: one bad name never hides the rest.
-  function fetchCards(slugs) {
-    return Promise.all(slugs.map(function (slug) {
-      return fetchCard(slug).then(function (card) { return { card: card }; },
-        function (err) { delete cache[slug]; return { bad: slug, error: err }; });
-    })).then(function (results) {
+  // `checkListed`: names typed by a reader (the address) must be among the site's cards.
+  function fetchCards(slugs, checkListed) {
+    var listed = checkListed ? listedSlugs() : Promise.resolve(null);
+    return listed.then(function (known) {
+      return Promise.all(slugs.map(function (slug) {
+        return fetchCard(slug, known).then(function (card) { return { card: card }; },
+          function (err) { cache.delete(slug); return { bad: slug, error: err }; });
+      }));
+    }).then(function (results) {
       return {
         cards: results.filter(function (r) { return r.card; }).map(function (r) { return r.card; }),
         bad: results.filter(function (r) { return r.bad; }).map(function (r) { return r.bad; })
@@ -216,11 +243,11 @@
   }
 
   function uniqueLabels(cards) {
-    var seen = {};
+    var seen = new Set();
     return cards.map(function (c) {
       var label = charts.plainText(c.title);
-      if (seen[label]) label += ' (' + charts.plainText(c.slug) + ')';
-      seen[label] = true;
+      if (seen.has(label)) label += ' (' + charts.plainText(c.slug) + ')';
+      seen.add(label);
       return label;
     });
   }
@@ -525,19 +552,20 @@
     var params = new URLSearchParams(window.location.search);
     var slugs = (params.get('cards') || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean)
       .filter(function (s, i, all) { return all.indexOf(s) === i; });
-    var titles = {};
+    var titles = new Map();
     var missing = [];
+    function titleOf(slug) { return titles.get(slug) || slug; }
 
     function render() {
       picked.textContent = '';
       slugs.forEach(function (slug) {
         var li = el('li');
         var bad = missing.indexOf(slug) !== -1;
-        li.appendChild(document.createTextNode((titles[slug] || slug) + ' '));
+        li.appendChild(document.createTextNode(titleOf(slug) + ' '));
         if (bad) li.appendChild(el('span', 'problem', '(not found) '));
         var remove = el('button', '', 'remove');
         remove.type = 'button';
-        remove.setAttribute('aria-label', 'Remove ' + (titles[slug] || slug));
+        remove.setAttribute('aria-label', 'Remove ' + titleOf(slug));
         remove.addEventListener('click', function () { slugs = slugs.filter(function (s) { return s !== slug; }); update(); });
         li.appendChild(remove);
         picked.appendChild(li);
@@ -549,10 +577,10 @@
       window.history.replaceState(window.history.state, '', url);
       render();
       if (!slugs.length) { container.textContent = ''; status.textContent = ''; return; }
-      fetchCards(slugs).then(function (got) {
+      fetchCards(slugs, true).then(function (got) {
         var cards = got.cards;
         missing = got.bad;
-        cards.forEach(function (c) { titles[c.slug] = c.title; });
+        cards.forEach(function (c) { titles.set(c.slug, c.title); });
         render();
         status.textContent = missing.length
           ? 'No card is named ' + missing.map(function (s) { return '“' + s + '”'; }).join(', ') +
@@ -567,7 +595,7 @@
       });
     }
     var submit = combobox(input, options, function (catalogue) { return catalogue.cards; }, function (slug, title) {
-      titles[slug] = title;
+      titles.set(slug, title);
       if (slugs.indexOf(slug) === -1) slugs.push(slug);
       status.textContent = title + ' added.';
       update();

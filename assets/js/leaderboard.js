@@ -1,7 +1,8 @@
 // Leaderboard: sort by a column, filter by search text, form factor, bus and brand. The state is kept
 // in the address (?q=…&bus=…&sort=seq_write&dir=asc), so a filtered view can be shared; the count of
 // shown cards is announced, and an empty result says so. Search ignores case and spaces ("1TB" finds
-// "1 TB"). Each figure gets a bar showing it against the fastest card in its column.
+// "1 TB"). Each figure gets a bar showing it against the fastest card in its column. A figure the source only
+// stated (data-stated, no runs recorded) sorts after every measured one in either direction, as the page ranks it.
 (function () {
   'use strict';
   var table = document.getElementById('leaderboard-table');
@@ -18,6 +19,10 @@
 
   function squash(text) {
     return String(text || '').toLowerCase().replace(/\s+/g, '');
+  }
+
+  function isStated(row, index) {
+    return row.cells[index].hasAttribute('data-stated');
   }
 
   function cellValue(row, index, kind) {
@@ -60,6 +65,8 @@
       if (x === null && y === null) return 0;
       if (x === null) return 1;  // missing figures always last
       if (y === null) return -1;
+      var sx = isStated(a, index), sy = isStated(b, index);
+      if (sx !== sy) return sx ? 1 : -1;  // stated figures after measured ones
       var order = x < y ? -1 : x > y ? 1 : 0;
       return dir === 'asc' ? order : -order;
     });

@@ -12,6 +12,8 @@ import json
 import random
 from pathlib import Path
 
+from ..core.units import MIB_PER_S_IN_MB_PER_S
+
 DEFAULT_SEED = 2024
 
 BRANDS = ["SanDisk", "Samsung", "Lexar", "Kingston", "PNY", "ADATA", "Kioxia", "Transcend", "Verbatim",
@@ -36,7 +38,7 @@ CDM_FIO_SH = [("SEQ1G Q1T1", 1.0, 1.0), ("SEQ512K Q1T1", 0.68, 0.74), ("SEQ32M Q
               ("RND4K Q1T1", 0.045, 0.31), ("RND4K Q32T1", 0.6, 0.79), ("RND4K Q8T8", 0.59, 0.8)]
 CDM8 = [("SEQ1M Q8T1", 1.0, 1.0), ("SEQ1M Q1T1", 0.93, 0.95), ("RND4K Q32T1", 0.12, 0.05),
         ("RND4K Q1T1", 0.11, 0.035)]
-UNIT_FACTOR = {"MB/s": 1.0, "MiB/s": 1 / 1.048576}
+UNIT_FACTOR = {"MB/s": 1.0, "MiB/s": 1 / MIB_PER_S_IN_MB_PER_S}  # MB/s × factor = the figure in that unit
 SWEEP_SIZES = [4096 << k for k in range(11)]  # 4 KiB … 4 MiB
 
 

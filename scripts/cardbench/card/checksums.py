@@ -46,7 +46,10 @@ def read_sha256sums(sums_path):
 def update_sha256sums(card_raw_dir, relative_paths):
     """Record the SHA-256 of files (paths relative to data/raw/<slug>/) in that folder's SHA256SUMS.
 
-    Existing lines for other files are kept; entries are sorted by path. Returns the digests written.
+    Existing lines for other files are kept; entries are sorted by path. A name that is not a file in
+    the folder (missing, or reaching outside it) is left out: validation reports it, naming the card
+    field. The card transaction records every raw file of a change through here. Returns the digests
+    written.
     """
     folder = Path(card_raw_dir)
     sums_path = folder / SUMS_NAME
@@ -54,8 +57,8 @@ def update_sha256sums(card_raw_dir, relative_paths):
     written = {}
     for rel in relative_paths:
         rel = Path(rel).as_posix()
-        if rel.startswith("/") or ".." in rel.split("/"):
-            raise ValueError(f"raw path {rel!r} must stay inside {folder}")
+        if rel.startswith("/") or ".." in rel.split("/") or not (folder / rel).is_file():
+            continue
         written[rel] = entries[rel] = sha256_file(folder / rel)
     atomic_write_text(sums_path, "".join(f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
     return written

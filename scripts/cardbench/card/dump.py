@@ -3,6 +3,8 @@ existing one (earlier bytes unchanged), and single values for templates."""
 
 import yaml
 
+from .load import EXPONENT_NUMBER
+
 
 class _BlockDumper(yaml.SafeDumper):
     """Block style for mappings, flow style for lists of plain numbers (runs stay on one line)."""
@@ -13,6 +15,8 @@ class _BlockDumper(yaml.SafeDumper):
 
 
 _BlockDumper.add_representer(list, _BlockDumper.represent_list)
+# Text the loader reads as a number (1e3) is written in quotes, so it reads back as text.
+_BlockDumper.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_NUMBER, list("-+0123456789"))
 
 
 def dump_yaml(data):

@@ -1,10 +1,10 @@
 """Rules on a card's figures: one unit per test, bandwidth that agrees with IOPS × block size, and no
 throughput above what the card's bus (or the PCIe link a session negotiated) can carry."""
 
-import re
+import math
 
 from ..core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
-from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, size_text_from_bytes
+from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from .load import format_field
 from .walk import entries_of, finite_number, finite_numbers, sessions_of
 
@@ -106,19 +106,12 @@ def _ceiling_hint(check, bus, link, mb_s):
             f"BUS=\"{faster}\" on make import for a new card; else check the unit or host caching")
 
 
-def block_size_bytes(test):
-    """Block size of a CrystalDiskMark-style test name in bytes: 'RND4K Q32T1' → 4096 (K, M, G are binary)."""
-    if not isinstance(test, str):
-        return None
-    match = re.match(r"^(?:SEQ|RND)([0-9]+)([KMG]) ", test)
-    if not match:
-        return None
-    return int(match.group(1)) * 1024 ** " KMG".index(match.group(2))
-
-
 def _step(value):
     """Precision a figure was printed with: 1 for 42, 0.1 for 42.5, 0.01 for 42.25."""
-    text = repr(float(value))
+    try:
+        text = repr(float(value))
+    except OverflowError:  # an int beyond float range: a whole number
+        return 0.0
     if "e" in text or "." not in text:
         return 0.0
     decimals = len(text.split(".")[1].rstrip("0"))
@@ -128,12 +121,16 @@ def _step(value):
 def _deviation(value, unit, iops, block):
     """Relative distance between a bandwidth and IOPS × block size, allowing for each figure's
     printed precision (cdm_fio.sh floors MiB/s to whole numbers)."""
-    lo = max(value - _step(value), 0) * RATE_UNIT_BYTES[unit]
-    hi = (value + _step(value)) * RATE_UNIT_BYTES[unit]
-    expect_lo = max(iops - _step(iops), 0) * block
-    expect_hi = (iops + _step(iops)) * block
-    gap = max(0.0, expect_lo - hi, lo - expect_hi)
-    return gap / (iops * block)
+    try:
+        lo = max(value - _step(value), 0) * RATE_UNIT_BYTES[unit]
+        hi = (value + _step(value)) * RATE_UNIT_BYTES[unit]
+        expect_lo = max(iops - _step(iops), 0) * block
+        expect_hi = (iops + _step(iops)) * block
+        gap = max(0.0, expect_lo - hi, lo - expect_hi)
+        off = gap / (iops * block)
+    except (OverflowError, ZeroDivisionError):  # a figure beyond float range: as far apart as can be
+        return math.inf
+    return off if math.isfinite(off) else math.inf
 
 
 def _bandwidth_unit(entry):

@@ -19,7 +19,7 @@ RULES = {
     # loading (load.py)
     "yaml": "error", "tab-indent": "error", "duplicate-key": "error", "tag": "error", "merge-key": "error",
     "key-type": "error", "aliases": "error", "depth": "error", "size": "error", "encoding": "error",
-    "type": "error", "read": "error", "file-name": "error",
+    "type": "error", "read": "error", "file-name": "error", "number-form": "error",
     # identity
     "slug-equals-filename": "error", "slug-unique": "error", "session-id-unique": "error",
     # values
@@ -29,6 +29,7 @@ RULES = {
     "raw-path": "error", "raw-present": "error", "raw-hash": "error or warning", "raw-folder": "warning",
     # physics and consistency
     "bus-ceiling": "error or warning", "bw-iops": "error or warning", "unit-consistent": "warning",
+    "below-precision": "error",
     "runs-present": "warning",
 }
 # Files beside the card files: data/raw/ and the review pages content/cards/<slug>.md.

@@ -13,6 +13,8 @@ from .wording import shorten
 RAW_SKIPPED = ".tmp"  # still being written by the collector or importer; git ignores them
 
 
+COLLECTOR_LOG = "collect.log"  # grows while a run goes on, so it is neither hashed nor listed
+
 def raw_type_allowed(name):
     """True when a raw file's name ends in one of RAW_TYPES (in any case: web servers map types so)."""
     return Path(name).suffix.lower() in RAW_TYPES
@@ -105,6 +107,8 @@ def raw_file_findings(path, data_dir, named, sums_cache):
                                    f"them as text; a page, image or script is never allowed here)", "raw-type")]
     if ref in named:
         return []
+    if len(parts) == 3 and parts[2] == COLLECTOR_LOG and any(r.startswith(f"raw/{folder}/{parts[1]}/") for r in named):
+        return []  # the collector's own log of a session the card names: kept beside, never published
     if folder not in sums_cache:
         try:
             sums_cache[folder] = read_sha256sums(data_dir / "raw" / folder / SUMS_NAME)

@@ -78,7 +78,8 @@ def _front_matter_findings(path, text):
 # the same shortcodes (layouts/_partials/check-reviews.html) and ignores attribute lists (config.toml).
 REVIEW_SHORTCODES = ("plotly",)  # the site's own (layouts/_shortcodes/); Hugo's built-ins embed or fetch
 PLOTLY_HEIGHT_PX = (100, 2000)  # a chart box the reader can scroll past (layouts/_shortcodes/plotly.html)
-PLOTLY_CONFIG_KEYS = ("scrollZoom", "staticPlot")  # the rest (links, server URLs, mode bar) is the site's
+PLOTLY_CONFIG_KEYS = ("displayModeBar", "displaylogo", "responsive", "scrollZoom", "staticPlot")  # harmless; links
+# and server URLs stay out, and charts.js sets responsive and the mode bar itself
 _FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
 _SHORTCODE = re.compile(r"\{\{[<%][ \t]*+(/?)[ \t]*+([^ \t>%}]{0,80})")
 _HTML = re.compile(r"<(?:[A-Za-z][A-Za-z0-9-]{0,40}(?=[\s/>])|/[A-Za-z]|!--|\?|!\[CDATA)")

@@ -6,19 +6,30 @@ figure_rules.py, those on the raw files a card names in raw_files.py.
 """
 
 import datetime
+import math
 import re
 import urllib.parse
 from pathlib import Path
 
 from ..core.paths import DATA_DIR
-from .figure_rules import bus_ceiling, bw_iops, units_consistent
+from ..core.units import RATE_TO_MB_S
+from .figure_rules import _bandwidth_figures, bus_ceiling, bw_iops, units_consistent
 from .findings import Finding
 from .load import format_field
 from .raw_files import raw_references
-from .walk import entries_of, finite_numbers, non_finite_paths, sessions_of, walk_values
+from .walk import entries_of, finite_number, finite_numbers, non_finite_paths, sessions_of, walk_values
 from .wording import shorten
 
 FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be a day ahead
+
+# The smallest figures a page can show: the site prints figures below 10 with two decimals (pagemodel.num),
+# so anything under 0.01 reads "0.00" although it was measured. For bandwidth that is 10 kB/s: a real SD
+# card that slow has failed, and a figure that small is a wrong unit (kB/s or B/s written as MB/s).
+# IOPS and latency may legitimately be small, but not this small: 0.01 IOPS is one I/O per 100 s, and no
+# block I/O completes in 0.01 µs (10 ns; a bus transfer alone takes microseconds), so the same floor holds.
+MIN_SHOWN_MB_S = 0.01
+MIN_SHOWN_IOPS = 0.01
+MIN_SHOWN_LATENCY_US = 0.01
 
 FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat",
                "fill", "f3probe", "nvme", "headline")
@@ -173,5 +184,51 @@ def _entry_runs(check, path, entry):
                       "warning")
 
 
+# --- figures too small to show ---------------------------------------------------------------------
+
+def below_precision(check):
+    """Positive figures the site would print as 0.00 (zero and negative ones are other rules' to report)."""
+    claimed = check.data.get("claimed") if isinstance(check.data.get("claimed"), dict) else {}
+    for key, unit in (("read_mb_s", "MB/s"), ("write_mb_s", "MB/s"), ("read_iops", "IOPS"), ("write_iops", "IOPS")):
+        _small(check, ("claimed", key), claimed.get(key), unit)
+    for index, session in sessions_of(check.card):
+        base = ("sessions", index)
+        for path, _op, unit, values, suffix in _bandwidth_figures(session):
+            for j, value in values:
+                _small(check, base + path + (j,) + suffix, value, unit)
+        for kind in ("results", "dd"):  # runs stored as IOPS or microseconds
+            for i, entry in entries_of(session, kind):
+                if entry.get("unit") in ("IOPS", "us"):
+                    for j, value in finite_numbers(entry.get("runs")):
+                        _small(check, base + (kind, i, "runs", j), value, entry["unit"])
+        for i, entry in entries_of(session, "results"):
+            for j, value in finite_numbers(entry.get("iops")):
+                _small(check, base + ("results", i, "iops", j), value, "IOPS")
+            latency = entry.get("latency_us")
+            for stat, values in latency.items() if isinstance(latency, dict) else ():
+                for j, value in finite_numbers(values):
+                    _small(check, base + ("results", i, "latency_us", stat, j), value, "µs")
+
+
+def _small(check, path, value, unit):
+    if not finite_number(value) or value <= 0:
+        return
+    if unit in RATE_TO_MB_S:
+        shown, floor, what = value * RATE_TO_MB_S[unit], MIN_SHOWN_MB_S, "MB/s"
+        hint = "check the unit the tool printed (kB/s or B/s written as MB/s?)"
+    elif unit == "IOPS":
+        shown, floor, what = value, MIN_SHOWN_IOPS, "IOPS"
+        hint = f"{floor} IOPS is one I/O per 100 s; check the figure"
+    else:
+        shown, floor, what = value, MIN_SHOWN_LATENCY_US, "µs"
+        hint = "no block I/O completes that fast; check the unit (latency_us is in microseconds)"
+    if shown >= floor:
+        return
+    figure = f"{value:g} {unit}" + (f" = {shown:.3g} MB/s" if unit in RATE_TO_MB_S and unit != "MB/s" else "")
+    printed = math.floor(shown * 100 + 0.5) / 100  # two decimals, half away from zero, as the pages round
+    check.add(path, f"{figure} is below {floor} {what}, the finest step the site prints: the page would show "
+                    f"{printed:.2f} {what}; {hint}", "below-precision")
+
+
 CARD_RULES = (finite, slug_equals_filename, dates, text_control, urls, session_ids, runs,
-              units_consistent, bw_iops, bus_ceiling, raw_references)
+              units_consistent, bw_iops, bus_ceiling, below_precision, raw_references)

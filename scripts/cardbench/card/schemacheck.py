@@ -15,6 +15,8 @@ import re
 import jsonschema
 from jsonschema._utils import equal as _json_equal  # jsonschema's equality: true is not 1, 1 is 1.0
 
+from .walk import is_number
+
 ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
 SUPPORTED = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "items", "enum", "const",
                            "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
@@ -26,13 +28,9 @@ class UnsupportedSchema(ValueError):
     """The schema uses a keyword the quick check does not implement."""
 
 
-def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 _TYPES = {
     "string": lambda v: isinstance(v, str),
-    "number": _is_number,
+    "number": is_number,
     "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
@@ -86,7 +84,7 @@ def compile_schema(schema, format_checker=None, where="#"):
                                                           ("exclusiveMinimum", operator.gt),
                                                           ("exclusiveMaximum", operator.lt)) if key in schema]
     if bounds:
-        checks.append(lambda v: not _is_number(v) or all(compare(v, bound) for compare, bound in bounds))
+        checks.append(lambda v: not is_number(v) or all(compare(v, bound) for compare, bound in bounds))
 
     # lists
     each = compile_schema(schema["items"], format_checker, where + "/items") if "items" in schema else None

@@ -1,4 +1,4 @@
-"""Turn parsed tool output into card-file entries, and write sessions into card files.
+"""Turn parsed tool output into card-file entries and sessions (card.transaction writes them).
 
 Every builder returns a dict that validates against data/schema/card.schema.json as an item of
 the session field named in brackets; optional arguments left as None are left out.
@@ -33,19 +33,12 @@ the session field named in brackets; optional arguments left as None are left ou
   new_session(date, label, **fields) -> session dict with id = session_id(date, label)
   session_id(date, label) -> "2025-05-17-active-cooling"
   raw_dir(data_dir, slug, session_id) -> data/raw/<slug>/<session-id>/ (a Path; not created)
-  write_session(cards_dir, slug, session, new_card=None, data_dir=None) -> Path
-      Appends the session (creating the card from new_card when missing) through the one card
-      transaction, card.transaction.card_change: under the card's lock, raw files the session
-      names are fingerprinted, the text is checked with every rule, and on any error
-      CardFileError is raised and nothing is written.
 """
 
 import datetime
 import math
 import re
-from pathlib import Path
 
-from .transaction import card_change
 from ..core.paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
 from ..errors import CardFileError, ParseError
 
@@ -318,12 +311,3 @@ def new_session(date, label, **fields):
     session.update({key: value for key, value in fields.items() if value is not None})
     return session
 
-
-def write_session(cards_dir, slug, session, new_card=None, data_dir=None):
-    """Append one session to a card (creating it from new_card) through the card transaction."""
-    data_dir = Path(data_dir) if data_dir is not None else Path(cards_dir).parent
-    if Path(cards_dir) != data_dir / "cards":
-        raise ValueError(f"cards folder {cards_dir} is not {data_dir / 'cards'}")
-    with card_change(data_dir, slug) as change:
-        change.append_session(session, new_card=new_card)
-        return change.commit()

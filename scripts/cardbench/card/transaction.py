@@ -3,7 +3,7 @@
 The collector and the importer both go through `card_change(data_dir, slug)`:
 
     with card_change(data_dir, slug) as change:
-        change.add_raw_bytes("2025-05-17-fio/fio.json", raw)   # or add_raw_written(...) for tool output
+        change.add_raw_bytes("2025-05-17-fio/fio.json", raw)   # raw files the session names are recorded too
         change.append_session(session, new_card=card)          # or replace_last_session / rewrite_card
         change.commit()
 
@@ -16,17 +16,16 @@ that was killed are removed the next time the card changes.
 
 import errno
 import fcntl
-import hashlib
 import os
-import tempfile
+import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from .atomicfile import atomic_write_text, remove_stale_temps, write_temp_beside
-from .checksums import SUMS_NAME, read_sha256sums, sha256_file
+from .checksums import SUMS_NAME, update_sha256sums
 from .dump import append_session_text, new_card_text
-from .last_session import split_last_session
+from .last_session import split_at_session, split_last_session
 from .load import load_card, parse_card_text
 from ..errors import CardbenchError, CardFileError
 from ..core.paths import card_path, card_raw_dir, raw_names
@@ -44,45 +43,106 @@ class DiskFullError(CardbenchError):
     """The disk holding data/ is full; nothing of this change was kept."""
 
 
+LOCKS_FOLDER = ".locks"  # data/.locks/<slug>.lock, git-ignored
+
+
 def _lock_path(cards_dir, slug):
-    # The lock lives in the temp folder, so data/cards/ holds card files only.
-    key = hashlib.sha256(str(Path(cards_dir).resolve() / slug).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"cardbench-{key}.lock"
+    # Beside the cards, never in /tmp: there any user could plant a symlink for root to follow, or hold the lock.
+    return Path(cards_dir).parent / LOCKS_FOLDER / f"{slug}.lock"
+
+
+def _owned_like_data(fd_or_path, data_dir):
+    """Root running the collector in a user's checkout: the lock folder and file stay the user's, so the
+    user's own imports can take the lock later."""
+    if os.geteuid() != 0:
+        return
+    owner = os.stat(data_dir)
+    if isinstance(fd_or_path, int):
+        os.fchown(fd_or_path, owner.st_uid, owner.st_gid)
+    else:
+        os.chown(fd_or_path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+
+
+def _open_lock(lock_path, slug, attempts=20):
+    """The lock file opened (created 0600 in a 0700 folder), never through a symbolic link."""
+    folder = lock_path.parent
+    for _ in range(attempts):  # the last holder of another card's lock may remove the folder meanwhile
+        try:
+            folder.mkdir(mode=0o700)
+            _owned_like_data(folder, folder.parent)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise CardBusyError(f"cannot make the lock folder {folder} of card '{slug}': {exc.strerror}") from None
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                raise CardBusyError(f"the lock folder {folder} is not a folder (a symbolic link?); remove it and "
+                                    "run again")
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            break
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is a symbolic link; it is not "
+                                    "followed: remove it and run again") from None
+            raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': {exc.strerror}; remove it "
+                                "if no import or collector is running") from None
+    else:
+        raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': its folder keeps disappearing")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is not a regular file; remove it and run again")
+    _owned_like_data(fd, folder.parent)
+    return fd
+
+
+def _still_there(fd, lock_path):
+    """Whether the locked file is still the one at lock_path (the last holder removes it when done)."""
+    try:
+        on_disk = os.lstat(lock_path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
 
 
 @contextmanager
 def card_lock(cards_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
-    """Hold the card's lock (an flock shared by every cardbench process on this machine).
+    """Hold the card's lock (an flock on data/.locks/<slug>.lock, shared by every cardbench process).
 
     Waits while another writer holds it, telling on_wait once; CardBusyError after `timeout` seconds.
+    The holder removes the file when done, so no lock file outlives its writer.
     """
     lock_path = _lock_path(cards_dir, slug)
+    deadline = time.monotonic() + timeout
+    told = False
+    while True:
+        fd = _open_lock(lock_path, slug)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
+                                    f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished"
+                                    ) from None
+            if not told and on_wait is not None:
+                on_wait(f"waiting for another import or collector to finish writing card '{slug}'")
+                told = True
+            time.sleep(LOCK_POLL_S)
+            continue
+        if _still_there(fd, lock_path):
+            break
+        os.close(fd)  # its holder removed it meanwhile: lock the file now at that path
     try:
-        fd = os.open(lock_path, os.O_RDONLY)  # no O_CREAT: a protected /tmp refuses that on others' files
-    except FileNotFoundError:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
-        os.fchmod(fd, 0o666)  # other users' imports of the same card must be able to open it too
-    except PermissionError:
-        raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}'; remove it if no import or "
-                            "collector is running") from None
-    try:
-        deadline = time.monotonic() + timeout
-        told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
-                                        f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished"
-                                        ) from None
-                if not told and on_wait is not None:
-                    on_wait(f"waiting for another import or collector to finish writing card '{slug}'")
-                    told = True
-                time.sleep(LOCK_POLL_S)
         yield
     finally:
+        try:
+            os.unlink(lock_path)  # while still held: a waiter on this file then sees it gone and retries
+            lock_path.parent.rmdir()  # when no other card's lock is in it: data/ is left as it was
+        except OSError:
+            pass
         os.close(fd)  # closing releases the flock
 
 
@@ -133,10 +193,6 @@ class CardChange:
         """A raw file to write at data/raw/<slug>/<name>."""
         self._raw_bytes[self._checked_name(name)] = data
 
-    def add_raw_written(self, names):
-        """Raw files already written under data/raw/<slug>/ (tool output) whose SHA-256 to record."""
-        self._raw_written.update(self._checked_name(n) for n in names)
-
     def append_session(self, session, new_card=None):
         """Add a session at the end; creates the card from new_card when the file does not exist."""
         if self.loaded is not None:
@@ -157,6 +213,16 @@ class CardChange:
             raise CardFileError(self.path, f"the last session is '{last.get('id')}', not '{session.get('id')}'; "
                                            "the file changed during the run", field="sessions")
         self._set_text(base, session)
+        self._stage_session_raw(session)
+
+    def replace_session(self, session):
+        """Replace the session with this one's id where it is: sessions added after it meanwhile (an import
+        during a collector run) and every byte outside it stay unchanged."""
+        if self.loaded is None:
+            raise CardFileError(self.path, "card file disappeared during the run", field="sessions")
+        before, _, after = split_at_session(self.loaded.text, session.get("id"), self.path)
+        self._set_text(before, session)
+        self._text += after
         self._stage_session_raw(session)
 
     def rewrite_card(self, card, session):
@@ -191,7 +257,7 @@ class CardChange:
                 os.replace(tmp, target)
             names = sorted(set(self._raw_bytes) | self._raw_written)
             if names:
-                self._write_sums(sums_path, names)
+                update_sha256sums(self.raw_root, names)
             errors = [f.error for f in check_card(parse_card_text(self._text, self.path), data_dir=self.data_dir)
                       if f.severity == "error"]
             if errors:
@@ -228,13 +294,6 @@ class CardChange:
     def _stage_session_raw(self, session):
         # Every raw file the session names in this card's folder is fingerprinted with it.
         self._raw_written.update(n for n in raw_names(session, self.slug) if n not in self._raw_bytes)
-
-    def _write_sums(self, sums_path, names):
-        entries = {n: d for n, (d, _) in read_sha256sums(sums_path).items()} if sums_path.exists() else {}
-        for name in names:
-            if (self.raw_root / name).is_file():  # a missing one is reported by the check, with its field
-                entries[name] = sha256_file(self.raw_root / name)
-        atomic_write_text(sums_path, "".join(f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
 
     def _undo(self, sums_path, sums_before, undo, created_dirs):
         for target, before in reversed(undo):

@@ -19,12 +19,13 @@ def entries_of(session, kind):
     return [(i, e) for i, e in enumerate(items) if isinstance(e, dict)] if isinstance(items, list) else []
 
 
-def _is_number(value):
+def is_number(value):
+    """An int or float as JSON Schema's "number" means it: true and false are not numbers."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def finite_number(value):
-    if not _is_number(value):
+    if not is_number(value):
         return False
     try:
         return float(value) - float(value) == 0

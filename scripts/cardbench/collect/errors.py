@@ -1,6 +1,15 @@
 """Typed errors of the collector. Each says what was refused or what is missing, and what to do."""
 
-from ..errors import CardbenchError
+from ..errors import QUOTED_CHARS, CardbenchError, quoted
+
+
+def device_text(device):
+    """A device path as a message shows it: as given when it is a plain short path, else quoted with
+    control characters escaped and cut at 80 characters (a newline in it never splits the message)."""
+    text = str(device)
+    if len(text) <= QUOTED_CHARS and text.isprintable() and not any(c.isspace() for c in text):
+        return text
+    return quoted(text)
 
 
 class CollectError(CardbenchError):
@@ -13,7 +22,7 @@ class GuardError(CollectError):
     def __init__(self, device, message):
         self.device = str(device)
         self.message = message
-        super().__init__(f"{self.device}: {message}")
+        super().__init__(f"{device_text(self.device)}: {message}")
 
 
 class MissingDeviceError(GuardError):

@@ -23,6 +23,7 @@ from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseEr
                      NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
                      SwapError, SystemDiskError, TooSmallError)
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
+from ..errors import quoted
 
 # Mount points whose disk is the running system's. A disk holding any of them (or anything below
 # /usr, /var, /boot) is never a card under test.
@@ -132,7 +133,8 @@ def check_disk(device, majmin, mode=RAW, root="/"):
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in touching)
             first = touching[0].mount_point
             raise MountedError(device, f"is mounted ({where}); unmount it first (sudo umount {first}) or use "
-                                       "--profile readonly to test through the filesystem")
+                                       "the readonly profile (--profile readonly; make: PROFILE=readonly) to test through "
+                                       "the filesystem")
         for swap_path, _kind in read_swaps(root):
             swap_node = tree.node_for_device_path(swap_path)
             if swap_node and (tree.chain(swap_node) & family):
@@ -204,9 +206,15 @@ class DeviceClaim:
     def __exit__(self, *exc):
         self.close()
 
-    def _open(self, path, majmin, role=""):
+    @property
+    def tool_path(self):
+        """A path that opens the held device itself, whatever its name leads to meanwhile: the
+        collector's descriptor seen from its children (no ':' in it, no name to repoint)."""
+        return f"/proc/{os.getpid()}/fd/{self.fd}"
+
+    def _open(self, path, majmin, role="", exclusive=True):
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+            fd = os.open(path, os.O_RDONLY | (os.O_EXCL if exclusive else 0) | os.O_CLOEXEC)
         except OSError as exc:
             self.close()
             if exc.errno == errno.EBUSY:
@@ -223,11 +231,33 @@ class DeviceClaim:
         return fd
 
 
-def claim_device(device, majmin, root="/"):
+def canonical_node(device, majmin, name):
+    """The kernel's own node of the checked disk (/dev/sdb for /dev/disk/by-path/…:0:0), resolved once.
+
+    Names given by the user may be symbolic links that udev or anyone else repoints, and fio splits a
+    --filename at ':'; every later step uses this node, or a descriptor of it, instead.
+    """
+    for candidate in (f"/dev/{name}", os.path.realpath(device)):
+        try:
+            st = os.stat(candidate)
+        except OSError:
+            continue
+        if stat.S_ISBLK(st.st_mode) and _majmin(st) == majmin:
+            return candidate
+    raise MissingDeviceError(device, f"changed while it was being checked: neither /dev/{name} nor the path it leads "
+                                     "to is block device " + majmin + "; check with lsblk and run again")
+
+
+def claim_device(device, majmin, root="/", exclusive=True):
     """Claim the checked disk exclusively, and every block device below it (a loop device's backing
-    device), before anything is written. InUseError when the kernel says something else uses one."""
+    device), before anything is written. InUseError when the kernel says something else uses one.
+
+    exclusive=False (the readonly profile, whose card is mounted) only holds a plain descriptor of the
+    disk: the tools still reach the very device that was checked through DeviceClaim.tool_path."""
     claim = DeviceClaim(str(device), majmin)
-    claim._open(device, majmin)
+    claim._open(device, majmin, exclusive=exclusive)
+    if not exclusive:
+        return claim
     tree = BlockTree(root)
     node = tree.node_for_majmin(majmin)
     for name in sorted(tree.chain(node.name) - {node.name}) if node else []:
@@ -297,6 +327,6 @@ def check_confirmation(device, answer):
     given = (answer or "").strip()
     if given and given in (str(device), Path(device).name):
         return
-    shown = f"'{given}'" if given else "nothing"
+    shown = quoted(given) if given else "nothing"
     raise NotConfirmedError(device, f"not confirmed (typed {shown}, expected '{Path(device).name}'); "
-                                    "nothing was written. Use --yes in scripts.")
+                                    "nothing was written. Use --yes (make: YES=1) in scripts.")

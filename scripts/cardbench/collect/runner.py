@@ -25,16 +25,16 @@ from ..errors import CardFileError, ParseError
 from . import guard, tools
 from .device import host_description, identify
 from .errors import (CardMismatchError, CollectInterrupted, DeviceVanishedError, DiskFullError, NotConfirmedError,
-                     NotRootError, ToolFailedError)
+                     NotRootError, ToolFailedError, device_text)
 from .nvmemon import NvmeMonitor
-from .profiles import DEFAULT_RATES, PROFILES, FillStep, Profile
+from .profiles import DEFAULT_RATES, PROFILES, DdStep, FillStep, Profile
 from .progress import Tracker
 from .steps import apply_outcome, run_step, step_done
 from .store import COLLECTOR_SOURCE, SessionStore
+from .testfile import CardTestFile
 from .toolrun import Log, RunContext
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
-TEST_FILE_NAME = ".cardbench-test.bin"
 STANDARD_CAPACITIES_GB = (1, 2, 4, 8, 16, 32, 64, 128, 256, 400, 512, 1000, 1024, 1500, 2000)
 
 
@@ -141,6 +141,13 @@ def _identity(info):
     return {"size_bytes": ident["size_bytes"], "serial_sha256": _hash(ident["serial"])}
 
 
+def _test_file_bytes(profile):
+    """How long the readonly profile's test file must be: the most any of its file steps covers."""
+    spans = [step.bs * step.count if isinstance(step, DdStep) else step.job.size
+             for step in profile.steps if getattr(step, "target", "device") == "file"]
+    return max(spans, default=0)
+
+
 def _profile(request):
     """A profile by name, or a Profile object (tests run small custom profiles)."""
     return request.profile if isinstance(request.profile, Profile) else PROFILES.get(request.profile)
@@ -156,23 +163,55 @@ def _check_request(request):
         raise CardMismatchError("--label must be 1 to 200 characters")
 
 
-def _resumable_session(store, request, profile, identity):
-    """The card's unfinished collector session when this command can continue it: same profile,
-    same card (size and serial), same label. Adopted by the store; None otherwise."""
-    candidate = store.resume_candidate()
-    if candidate is None:
-        return None
-    meta_path = sessions.raw_dir(store.data_dir, request.slug, candidate["id"]) / "collect.json"
+# Fields the name and label become; other findings of the trial card below come from its stand-in values.
+NAMED_FIELDS = ("brand", "model", "sessions[0].label", "sessions[0].id")
+
+
+def _check_names(request, store, new):
+    """The card and session the run would write, with stand-in figures, checked by every rule before the
+    first test: a name or label the card file refuses is reported now, not after the card was written."""
+    from ..card.dump import new_card_text  # here: the guard's refusals come before the rules are loaded
+    from ..card.load import parse_card_text
+    from ..card.validate import check_card
+
+    today = datetime.date.today().isoformat()
+    source = {"name": COLLECTOR_SOURCE, "date": today}
+    name = request.name if new else "Stand-in Card 64GB"
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if meta.get("profile") != profile.name or meta.get("identity") != identity:
-        return None
-    if request.label is not None and request.label != candidate.get("label"):
-        return None
-    store.adopt(candidate["id"])
-    return candidate
+        card = sessions.new_card(request.slug, name, 64, form_factor_from_name(name), "UHS-I", source)
+    except CardFileError as exc:
+        raise CardMismatchError(f"--name (make: NAME=): {exc.message}") from None
+    session = sessions.new_session(today, request.label or "Collector", host="host", reader="reader",
+                                   target="raw device", complete=False, source=source)
+    try:
+        trial = parse_card_text(new_card_text({**card, "sessions": [session]}), store.path)
+    except CardFileError as exc:
+        raise CardMismatchError(f"the card name or label cannot be written to a card file: {exc.message}") from None
+    for finding in check_card(trial, data_dir=store.data_dir):
+        field = finding.error.field or ""
+        if finding.severity == "error" and field.startswith(NAMED_FIELDS):
+            what = "--label (make: LABEL=)" if field.startswith("sessions") \
+                else "--name (make: NAME=)"
+            raise CardMismatchError(f"{what}: {finding.error.message}; nothing was written")
+
+
+def _resumable_session(store, request, profile, identity):
+    """The card's newest unfinished collector session this command can continue: same profile, same
+    card (size and serial), same label; wherever it is among the sessions. Adopted by the store; None
+    when there is none."""
+    for candidate in store.resume_candidates():
+        meta_path = sessions.raw_dir(store.data_dir, request.slug, candidate.get("id")) / "collect.json"
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError):
+            continue
+        if meta.get("profile") != profile.name or meta.get("identity") != identity:
+            continue
+        if request.label is not None and request.label != candidate.get("label"):
+            continue
+        store.adopt(candidate["id"])
+        return candidate
+    return None
 
 
 def collect(request, progress=None, confirm=None, clock=time.monotonic):
@@ -192,21 +231,30 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
 
     mode = guard.FILESYSTEM if profile.mode == "filesystem" else guard.RAW
     checked = guard.check_device(request.device, mode=mode, root=request.root)
+    # The name given may be a link (/dev/disk/by-path/…) that anyone can repoint: from here on only the
+    # kernel's node of the checked disk is used, and tools reach the device through the descriptor held.
+    node = guard.canonical_node(request.device, checked.majmin, checked.name)
     # Held until the run ends (closed in the finally below): nothing can mount the card meanwhile. The
-    # readonly profile works through the card's mounted filesystem, so it cannot claim the device.
-    claim = guard.claim_device(request.device, checked.majmin, root=request.root) if mode == guard.RAW else None
+    # readonly profile works through the card's mounted filesystem, so it holds the device without claiming it.
+    claim = guard.claim_device(node, checked.majmin, root=request.root, exclusive=mode == guard.RAW)
     created = _Created()
+    test_file = None
     try:
-        info = identify(request.device, checked.majmin, root=request.root)
+        _check_names(request, store, card is None)  # a name or label the card file would refuse stops here
+        info = identify(node, checked.majmin, root=request.root)
         if info.transport == "nvme":
             tool_paths["nvme"] = tools.find_tool("nvme")
         if not request.yes:
             if confirm is None:
-                raise NotConfirmedError(request.device, "not confirmed; nothing was written. Use --yes in scripts.")
-            answer = confirm(guard.confirmation_prompt(request.device, info.description()))
-            guard.check_confirmation(request.device, answer)
+                raise NotConfirmedError(node, "not confirmed; nothing was written. Use --yes (make: YES=1) in "
+                                              "scripts.")
+            answer = confirm(guard.confirmation_prompt(node, info.description()))
+            guard.check_confirmation(node, answer)
         # The answer may come minutes later: is it still the card that was shown?
-        guard.check_same_card(request.device, info, claim, root=request.root, before="the first test")
+        guard.check_same_card(node, info, claim, root=request.root, before="the first test")
+        if checked.test_dir:
+            mount = next(m for m in checked.mounts if m.mount_point == checked.test_dir)
+            test_file = CardTestFile(node, checked.test_dir, mount.majmin, _test_file_bytes(profile)).create()
 
         today = datetime.date.today().isoformat()
         identity = _identity(info)
@@ -229,8 +277,8 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
                 "host": host_description(request.root)}
         if not resumed:
             (raw_dir / "collect.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        log(f"{'resuming' if resumed else 'starting'} profile {profile.name} on {request.device}: "
-            f"{info.description()}")
+        given = f" (given as {device_text(request.device)})" if request.device != node else ""
+        log(f"{'resuming' if resumed else 'starting'} profile {profile.name} on {node}{given}: {info.description()}")
 
         versions = [{"name": name, **({"version": v} if (v := tools.tool_version(name, path)) else {})}
                     for name, path in tool_paths.items()]
@@ -240,8 +288,9 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         session.setdefault("notes", _session_notes(profile, info))
     except BaseException as exc:
         # Refused or failed before the first test: data/ is left exactly as it was.
-        if claim is not None:
-            claim.close()
+        if test_file is not None:
+            test_file.remove()
+        claim.close()
         created.remove()
         full = _disk_full(exc, data_dir)
         if full:
@@ -258,9 +307,15 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
     rates = dict(DEFAULT_RATES)
     tracker = Tracker(progress, len(steps), clock=clock)
     signals = _Signals()
-    test_file = str(Path(checked.test_dir) / TEST_FILE_NAME) if checked.test_dir else None
-    ctx = RunContext(request.device, checked.majmin, raw_dir, raw_rel, tool_paths, log, tracker, info.size_bytes,
-                     test_file=test_file)
+    step_now = {"label": ""}
+
+    def same_card(tool):
+        # Before every tool run, not only between steps: a run that finds another card writes nothing.
+        guard.check_same_card(node, info, claim, root=request.root, before=f"{tool} in {step_now['label']}")
+
+    shown = {claim.tool_path: node, **({test_file.tool_path: test_file.path} if test_file else {})}
+    ctx = RunContext(claim.tool_path, checked.majmin, raw_dir, raw_rel, tool_paths, log, tracker, info.size_bytes,
+                     test_file=test_file.tool_path if test_file else None, shown=shown, before_tool=same_card)
     report = CollectReport(card_path=store.path, session_id=sid, profile=profile.name, complete=False,
                            resumed=resumed, device=info.description(), raw_dir=raw_dir,
                            created_card=card is None)
@@ -313,7 +368,8 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
                 log(f"[{index}/{len(steps)}] {step.label}: already done, skipped")
                 continue
             # Another card may have taken the device's name, or the reader another medium.
-            guard.check_same_card(request.device, info, claim, root=request.root, before=step.label)
+            guard.check_same_card(node, info, claim, root=request.root, before=step.label)
+            step_now["label"] = step.label
             tracker.start(index, step.label, estimate(step), remaining)
             log(f"[{index}/{len(steps)}] {step.label}")
             try:
@@ -363,10 +419,9 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         if monitor is not None:
             monitor.stop()
         signals.restore()
-        if test_file and os.path.exists(test_file):
-            os.unlink(test_file)
-        if claim is not None:
-            claim.close()
+        if test_file is not None:
+            test_file.remove()
+        claim.close()
         if not saved and not returned:
             created.remove()  # stopped before anything was kept: no raw folder without a session
 

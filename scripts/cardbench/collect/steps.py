@@ -54,7 +54,7 @@ def run_fio(ctx, step):
         ctx.run_tool(argv, detail=f"run {run}/{step.runs}" if step.runs > 1 else "", check_output=name)
         parsed.append(fio_json.parse(_read(ctx.raw_dir / name)))
         raw.append(ctx.rel(name))
-    results = sessions.results_from_fio(parsed, command=tools.display(argv0), raw=raw)
+    results = sessions.results_from_fio(parsed, command=ctx.display(argv0), raw=raw)
     mean = sum(results[0]["runs"]) / len(results[0]["runs"])
     iops = sum(results[0]["iops"]) / len(results[0]["iops"])
     return Outcome(entries=[("results", r) for r in results],
@@ -71,7 +71,7 @@ def run_dd(ctx, step):
         runs.append(dd_parser.parse(_read(ctx.raw_dir / name))["runs"][-1])
         raw.append(ctx.rel(name))
     entry = sessions.dd_entry(step.op, size_arg_from_bytes(step.bs), runs, count=step.count, flags=["direct"],
-                              target=step.target, command=tools.display(argv, tools.C_LOCALE), raw=raw)
+                              target=step.target, command=ctx.display(argv, tools.C_LOCALE), raw=raw)
     mean = sum(entry["runs"]) / len(entry["runs"])
     return Outcome(entries=[("dd", entry)], summary=f"{mean:.1f} MB/s",
                    rates={step.op: mean} if step.target == "device" else {})
@@ -83,7 +83,7 @@ def _run_dd_series(ctx, name, commands, details):
     path.write_text("", encoding="utf-8")
     for argv, detail in zip(commands, details):
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"$ {tools.display(argv, tools.C_LOCALE)}\n")
+            handle.write(f"$ {ctx.display(argv, tools.C_LOCALE)}\n")
         ctx.run_tool(argv, stderr=name, append=True, env=tools.C_LOCALE, detail=detail)
     return dd_parser.parse(_read(path))["runs"]
 
@@ -96,7 +96,7 @@ def run_dd_sweep(ctx, step):
     runs = _run_dd_series(ctx, name, commands, [f"bs={size_arg_from_bytes(s)}" for s in step.sizes])
     if len(runs) != len(step.sizes):
         raise ValueError(f"dd sweep: {len(runs)} results for {len(step.sizes)} block sizes")
-    template = tools.display(tools.dd_argv(dd, step.op, ctx.device, step.sizes[0], 1), tools.C_LOCALE)
+    template = ctx.display(tools.dd_argv(dd, step.op, ctx.device, step.sizes[0], 1), tools.C_LOCALE)
     template = template.replace(f"bs={size_arg_from_bytes(step.sizes[0])}", "bs=<size>").replace(
         "count=1", f"count=<{size_arg_from_bytes(step.bytes_per_point)} / size>")
     entry = sessions.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
@@ -126,7 +126,7 @@ def run_flash_align(ctx, step):
         ctx.tool("flashbench"), ctx.device, out, step.blocksize, step.count))
     parsed = flashbench_parser.parse_align(text)
     entry = sessions.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
-                                 command=tools.display(argv), raw=raw)
+                                 command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_align", entry)], summary=f"{len(entry['points'])} alignments")
 
 
@@ -135,7 +135,7 @@ def run_flash_open_au(ctx, step):
         ctx.tool("flashbench"), ctx.device, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
     parsed = flashbench_parser.parse_open_au(text, smallest_block_bytes=step.blocksize)
     entry = sessions.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
-                                   step.blocksize, command=tools.display(argv), raw=raw)
+                                   step.blocksize, command=ctx.display(argv), raw=raw)
     high, low = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("flashbench_open_au", entry)],
                    summary=f"{high['value']:.1f} MB/s at {size_arg_from_bytes(high['block_size_bytes'])}, "
@@ -147,7 +147,7 @@ def run_flash_find_fat(ctx, step):
         ctx.tool("flashbench"), ctx.device, out, step.erasesize, step.blocksize, step.fat_nr))
     parsed = flashbench_parser.parse_find_fat(text)
     entry = sessions.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
-                                    command=tools.display(argv), raw=raw)
+                                    command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_find_fat", entry)], summary=f"{len(entry['rows'])} block sizes")
 
 
@@ -175,7 +175,7 @@ def run_fill(ctx, step):
     log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
     spans = sessions.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
     try:
-        entry = sessions.fill_entry("write", spans, command=tools.display(argv),
+        entry = sessions.fill_entry("write", spans, command=ctx.display(argv),
                                     raw=[ctx.rel(name), ctx.rel(step.log_name)], max_points=step.max_points)
     except ValueError:
         raise ValueError(f"fill: no bandwidth samples in {step.log_name}") from None

@@ -1,7 +1,7 @@
 """Write the collector's session into the card file after every finished test.
 
-The first write appends the session. Later writes replace that last session: the text before it
-stays byte-identical. Both go through the card transaction (card.transaction), which holds the
+The first write appends the session. Later writes replace that session, found by its id: the text
+before it stays byte-identical, and sessions imported meanwhile stay after it. Both go through the card transaction (card.transaction), which holds the
 card's lock, records the raw files' SHA-256, validates and renames into place.
 """
 
@@ -28,17 +28,13 @@ class SessionStore:
         """The card as a LoadedCard, or None when the file does not exist yet."""
         return load_card(self.path) if self.path.exists() else None
 
-    def resume_candidate(self):
-        """The last session when it is an unfinished collector session, else None."""
+    def resume_candidates(self):
+        """The card's unfinished collector sessions, newest first (sessions imported after one do not hide it)."""
         card = self.load()
         found = (card.data.get("sessions") or []) if card else []
-        if not found:
-            return None
-        last = found[-1]
-        if isinstance(last, dict) and last.get("complete") is False and \
-                (last.get("source") or {}).get("name") == COLLECTOR_SOURCE:
-            return last
-        return None
+        return [s for s in reversed(found if isinstance(found, list) else [])
+                if isinstance(s, dict) and s.get("complete") is False
+                and (s.get("source") or {}).get("name") == COLLECTOR_SOURCE]
 
     def unique_id(self, wanted):
         card = self.load()
@@ -46,7 +42,7 @@ class SessionStore:
                                  if card else set(), wanted)
 
     def adopt(self, session_id):
-        """Continue a session that is already the file's last one."""
+        """Continue a session that is already in the file."""
         self.written_id = session_id
 
     def rewrite(self, card, session):
@@ -58,13 +54,13 @@ class SessionStore:
         return self.path
 
     def write(self, session, new_card=None):
-        """Put the session into the card file (append the first time, replace afterwards), with the
-        SHA-256 of every raw file it names."""
+        """Put the session into the card file (append the first time, replace it by id afterwards), with
+        the SHA-256 of every raw file it names."""
         with card_change(self.data_dir, self.slug) as change:
             if self.written_id is None:
                 change.append_session(session, new_card=new_card if change.loaded is None else None)
             else:
-                change.replace_last_session(session)
+                change.replace_session(session)
             change.commit()
         self.written_id = session["id"]
         return self.path

@@ -60,10 +60,19 @@ class Log:
 
 
 class RunContext:
-    """What steps need: the device, tools, raw folder, and a way to run a tool safely."""
+    """What steps need: the device, tools, raw folder, and a way to run a tool safely.
 
-    def __init__(self, device, majmin, raw_dir, raw_rel, tool_paths, log, tracker, device_bytes, test_file=None):
+    `device` and `test_file` are the paths tools open (the collector's held descriptors); `shown` maps
+    them to the names recorded in commands and messages (/dev/sdb, the test file's path), and
+    `before_tool` (if given) runs before every tool run: it raises when the card is no longer there.
+    """
+
+    def __init__(self, device, majmin, raw_dir, raw_rel, tool_paths, log, tracker, device_bytes, test_file=None,
+                 shown=None, before_tool=None):
         self.device = device
+        self.shown = dict(shown or {})
+        self.device_name = self.shown.get(device, device)
+        self.before_tool = before_tool
         self.majmin = majmin
         self.raw_dir = raw_dir
         self.raw_rel = raw_rel
@@ -79,9 +88,23 @@ class RunContext:
     def rel(self, name):
         return f"{self.raw_rel}/{name}"
 
+    def display(self, argv, env=None):
+        """The command as recorded: the device and test file by their names, not the descriptors used."""
+        def named(arg):
+            arg = str(arg)
+            for path, name in self.shown.items():
+                if arg == path:
+                    return name
+                key, sep, value = arg.partition("=")
+                if sep and value == path:
+                    return f"{key}={name}"
+            return arg
+
+        return tools.display([named(a) for a in argv], env)
+
     def device_present(self):
         try:
-            st = os.stat(self.device)
+            st = os.stat(self.device_name)
         except OSError:
             return False
         return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}" == self.majmin
@@ -89,7 +112,9 @@ class RunContext:
     def run_tool(self, argv, stdout=None, stderr=None, env=None, detail="", append=False, check_output=None):
         """Run argv in the raw folder; stdout/stderr go to raw files (names) or are captured."""
         mode = "ab" if append else "wb"
-        self.log(f"$ {tools.display(argv, env)}")
+        if self.before_tool is not None:
+            self.before_tool(Path(str(argv[0])).name)  # each run opens the card anew: is it still the same?
+        self.log(f"$ {self.display(argv, env)}")
         self.tracker.tick(detail, force=True)
         opened = {}
 
@@ -135,7 +160,7 @@ class RunContext:
         self.log(f"  exit {proc.returncode} after {seconds:.1f} s")
         if proc.returncode != 0:
             if not self.device_present():
-                raise DeviceVanishedError(f"{self.device} disappeared during {Path(argv[0]).name} "
+                raise DeviceVanishedError(f"{self.device_name} disappeared during {Path(argv[0]).name} "
                                           "(card removed or reader reset)")
             last = message.splitlines()[-1] if message else "no error message"
             raise ToolFailedError(Path(argv[0]).name, proc.returncode, last,

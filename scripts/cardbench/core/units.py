@@ -13,11 +13,14 @@ KKIB_PER_S_IN_MB_PER_S = 1.024  # 1 kKiB/s = 1000 KiB/s = 1.024 MB/s
 RATE_TO_MB_S = {"MB/s": 1.0, "MiB/s": MIB_PER_S_IN_MB_PER_S,
                 "kKiB/s": KKIB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
 RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576, "kKiB/s": 1_024_000}  # bytes per second in one unit
+MB_PER_S_IN_MIB_PER_S = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # 1 MB/s = 0.9537 MiB/s
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3,
                    "GIB": 1024**3, "T": 1024**4, "TIB": 1024**4}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
 _STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
+# A CrystalDiskMark-style subtest name, as the card schema spells it: 'SEQ1M Q8T1', 'RND4K Q1T1 mix 35/65'.
+_CDM_TEST = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+(?: mix [0-9]{1,3}/[0-9]{1,3})?$")
 
 
 def bytes_from_size_text(text):
@@ -26,6 +29,13 @@ def bytes_from_size_text(text):
     if not match:
         return None
     return int(round(float(match.group(1)) * _BINARY_FACTORS[(match.group(2) or "").upper()]))
+
+
+def block_size_bytes(test):
+    """Block size of a CrystalDiskMark-style subtest name in bytes: 'RND4K Q32T1' -> 4096, a read/write
+    mix too ('RND4K Q1T1 mix 35/65' -> 4096); K, M, G are binary. None for any other name or value."""
+    match = _CDM_TEST.match(test) if isinstance(test, str) else None
+    return bytes_from_size_text(match.group(1)) if match else None
 
 
 def size_label_from_bytes(size_bytes):

@@ -107,7 +107,9 @@ def _export_notes(tool, exports):
     elif first["unit"] == "MiB/s":
         notes.append(f"{tool} states MB/s = 1,048,576 bytes/s here; its figures are kept as MiB/s.")
     for number, export in enumerate(exports, start=1):
+        which = f"export {number}" if len(exports) > 1 else "the text"
         if export["missing"]:
-            which = f"export {number}" if len(exports) > 1 else "the text"
             notes.append(f"Missing from {which}: {'; '.join(export['missing'])}.")
+        if export["not_run"]:
+            notes.append(f"Printed as 0.000 in {which}, so not run and left out: {', '.join(export['not_run'])}.")
     return notes

@@ -21,7 +21,7 @@ updates make a long series (a write over a whole card) is a sustained fill inste
 import re
 
 from ..card import sessions
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .fill import dd_fills, is_fill, with_fills
@@ -267,9 +267,9 @@ def _progress_fills(args, start, output, op, block_size):
 def check_hints(op, block_size):
     """ParseError when the op or block size given on the command line is not one dd could have used."""
     if op is not None and op not in OPS:
-        raise ParseError("dd", f"op {op!r} is neither read nor write")
+        raise ParseError("dd", f"op {quoted(str(op))} is neither read nor write")
     if block_size is not None and block_text(block_size) is None:
-        raise ParseError("dd", f"block size {block_size!r} is not a size dd takes (e.g. 4M, 512K, 1048576)")
+        raise ParseError("dd", f"block size {quoted(str(block_size))} is not a size dd takes (e.g. 4M, 512K, 1048576)")
 
 
 def _one_command_each(parts):

@@ -13,11 +13,17 @@ the card rule's 10 % warning, which allows for figures copied by hand and rounde
 the tool's own figures, and 10 % would let every unit mistake above through.
 """
 
-from ..card.figure_rules import _deviation, block_size_bytes
-from ..core.units import RATE_UNIT_BYTES, size_text_from_bytes
+import math
+
+from ..card.figure_rules import _deviation
+from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ..errors import ParseError
 
 IMPORT_TOLERANCE = 0.01  # beyond the printed precision of both figures
+# Beyond these no storage device measures: PCIe 5.0 x16 moves 64 GB/s; a latency of a day is a hang.
+PLAUSIBLE_MB_S = 100_000
+PLAUSIBLE_IOPS = 100_000_000
+PLAUSIBLE_LATENCY_US = 86_400e6
 
 # How each stored unit reads the tool's "MB/s", for the message.
 UNIT_READING = {
@@ -25,6 +31,36 @@ UNIT_READING = {
     "MiB/s": "its figures read as MiB/s = 2^20 bytes/s",
     "kKiB/s": "its figures read as kKiB/s = 1000 × 1024 bytes/s (KDiskMark's 'MB/s')",
 }
+
+
+def check_plausible(tool, measurements, file_name="the file"):
+    """ParseError naming the first subtest (results, dd) whose bandwidth, IOPS or latency is not a
+    number a device measures: infinite, not a number, negative, or beyond the PLAUSIBLE bounds.
+    (The parsers that know the line refuse such figures first; this catches the rest.)"""
+    for kind in ("results", "dd"):
+        for entry in measurements.get(kind) or []:
+            name = f"{entry.get('test') or 'dd bs=' + str(entry.get('block_size'))} {entry.get('op')}"
+            factor = RATE_TO_MB_S.get(entry.get("unit"), 1.0)
+            series = [(f"{entry.get('unit')}", entry.get("runs"), PLAUSIBLE_MB_S / factor),
+                      ("IOPS", entry.get("iops"), PLAUSIBLE_IOPS)]
+            series += [(f"µs latency ({key})", values, PLAUSIBLE_LATENCY_US)
+                       for key, values in (entry.get("latency_us") or {}).items()]
+            for what, values, most in series:
+                for value in values or []:
+                    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+                        continue
+                    if not (_finite(value) and 0 <= value <= most):
+                        raise ParseError(tool, f"{name}: {_shown(value)} {what} read from {file_name} is not a "
+                                               f"plausible figure (0 to {most:.6g})")
+
+
+def _shown(value):
+    """A figure for a message, never hundreds of digits long."""
+    try:
+        return f"{value:.6g}"
+    except OverflowError:  # an int beyond float range
+        text = str(value)
+        return text if len(text) <= 20 else f"{text[:6]}…({len(text)} digits)"
 
 
 def check_bandwidth_iops(tool, measurements, assumption=None):
@@ -36,7 +72,7 @@ def check_bandwidth_iops(tool, measurements, assumption=None):
         if unit not in RATE_UNIT_BYTES or block is None:
             continue
         for index, (value, iops) in enumerate(zip(entry.get("runs") or [], iops_runs)):
-            if not value or not iops or value <= 0 or iops <= 0:
+            if not value or not iops or not _finite(value, iops) or value <= 0 or iops <= 0:
                 continue
             off = _deviation(value, unit, iops, block)
             if off <= IMPORT_TOLERANCE:
@@ -50,3 +86,11 @@ def check_bandwidth_iops(tool, measurements, assumption=None):
                                    f"but {iops:g} IOPS × {size_text_from_bytes(block)} = {expected:.6g} {unit} "
                                    f"({off:.1%} apart, allowed {IMPORT_TOLERANCE:.0%}). Assumed: {assumed}. "
                                    "One of these is wrong for this file")
+
+
+def _finite(*values):
+    """Whether every value is a finite number within float range (check_plausible words the rest)."""
+    try:
+        return all(math.isfinite(float(value)) for value in values)
+    except (OverflowError, TypeError, ValueError):
+        return False

@@ -34,20 +34,20 @@ from ..card.load import load_card
 from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
-from ..errors import ParseError
+from ..errors import CardFileError, ParseError, quoted
 from ..parsers.registry import NAMES, detect_format
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
-from .figure_check import check_bandwidth_iops
+from .figure_check import check_bandwidth_iops, check_plausible
 from .fill import from_fio_bwlog
 from .fio import from_fio_json
 from .flashbench import from_flashbench
-from .naming import DEFAULT_SOURCE, card_for_name
+from .naming import DEFAULT_SOURCE, card_for_name, check_slug
 from .nvme import from_nvme
 from .read import check_length, decode_text, printable, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
-from .mixed import LOGGED_TOOLS, several_tools
+from .mixed import LOGGED_TOOLS, check_one_tool, several_tools
 from .transcript import unwrap
 
 # Registry name -> handler(text) -> SessionFields.
@@ -63,11 +63,13 @@ HANDLERS = {
     "f3probe": from_f3probe,
 }
 MAX_SHOWN = 200  # characters of a line quoted in an error
+MAX_MESSAGE = 1000  # characters of an error's own words: never a whole line or figure of the file
 
 
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
                 progress=None, card=None, hints=None):
     say = progress or (lambda message: None)
+    check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
     cards_dir = Path(cards_dir)
     data_dir = Path(data_dir) if data_dir is not None else cards_dir.parent
@@ -84,6 +86,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
     fmt = _format_of(text, fmt)
     say(f"{printable(path.name)}: {fmt}")
+    check_one_tool(text, fmt)
 
     new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
@@ -91,6 +94,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         # named; hints (OP=, BS=) speak of one tool's log, so they leave it to that tool.
         mixed = several_tools(text) if fmt in LOGGED_TOOLS and not any((hints or {}).values()) else None
         fields = mixed or HANDLERS[fmt](text, **_handler_hints(fmt, hints))
+        check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
         raise _brief(exc) from None
@@ -102,29 +106,35 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     # The name's line breaks and invisible characters would make the label invalid: escaped instead.
     label = label or f"Imported {printable(path.name)}"[:200]
     file_name = _safe_file_name(path.name)
-    with card_change(data_dir, slug, on_wait=say) as change:
-        # Checked again under the card's lock: a parallel import of the same file may have landed.
-        earlier = change.session_with_import(digest)
-        if earlier is not None:
-            return _already_imported(change.path, earlier, digest)
-        if change.loaded is None and new_card is None:
-            new_card, defaults = card_for_name(slug, name, source, change.path, card)
-        session_id = change.unique_session_id(sessions.session_id(day, label))
-        raw_rel = f"raw/{slug}/{session_id}/{file_name}"
-        session = {"id": session_id, "label": label, "date": day}
-        if fields.host:
-            session["host"] = fields.host
-        session["source"] = dict(source or DEFAULT_SOURCE)
-        session["tools"] = fields.tools
-        if fields.notes:
-            session["notes"] = " ".join(fields.notes)[:5000]
-        session.update({key: fields.measurements[key] for key in MEASUREMENT_KEYS if key in fields.measurements})
-        session["imports"] = [digest]
-        session["raw"] = [raw_rel]
-        change.add_raw_bytes(f"{session_id}/{file_name}", raw)
-        created = change.loaded is None
-        change.append_session(session, new_card=new_card if created else None)
-        card_file = change.commit()
+    new_index = None  # where the new session goes in the card: a refusal of the card text may point into it
+    try:
+        with card_change(data_dir, slug, on_wait=say) as change:
+            found = change.data.get("sessions") if isinstance(change.data, dict) else None
+            new_index = len(found) if isinstance(found, list) else 0
+            # Checked again under the card's lock: a parallel import of the same file may have landed.
+            earlier = change.session_with_import(digest)
+            if earlier is not None:
+                return _already_imported(change.path, earlier, digest)
+            if change.loaded is None and new_card is None:
+                new_card, defaults = card_for_name(slug, name, source, change.path, card)
+            session_id = change.unique_session_id(sessions.session_id(day, label))
+            raw_rel = f"raw/{slug}/{session_id}/{file_name}"
+            session = {"id": session_id, "label": label, "date": day}
+            if fields.host:
+                session["host"] = fields.host
+            session["source"] = dict(source or DEFAULT_SOURCE)
+            session["tools"] = fields.tools
+            if fields.notes:
+                session["notes"] = " ".join(fields.notes)[:5000]
+            session.update({key: fields.measurements[key] for key in MEASUREMENT_KEYS if key in fields.measurements})
+            session["imports"] = [digest]
+            session["raw"] = [raw_rel]
+            change.add_raw_bytes(f"{session_id}/{file_name}", raw)
+            created = change.loaded is None
+            change.append_session(session, new_card=new_card if created else None)
+            card_file = change.commit()
+    except CardFileError as exc:
+        raise _figures_refused(exc, new_index, fields, path) from None
     say(f"{card_file}: session {session_id}")
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
@@ -145,7 +155,7 @@ def _format_of(text, fmt):
     """The registry name of the text's format: `fmt` itself, or detected when it is "auto"."""
     if fmt not in (None, "", "auto"):
         if fmt not in NAMES:
-            raise ParseError("import", f"unknown format {fmt!r}; one of: auto, {', '.join(NAMES)}")
+            raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
     found = detect_format(text)
     if found is None:
@@ -177,10 +187,39 @@ def check_session_size(measurements):
 
 
 def _brief(exc):
-    """The error with the quoted line cut to MAX_SHOWN characters (it may be megabytes long)."""
-    if exc.text is None or len(exc.text) <= MAX_SHOWN:
+    """The error with the quoted line cut to MAX_SHOWN characters (it may be megabytes long), and its
+    message to MAX_MESSAGE, should a figure of the file have got into it whole."""
+    long_text = exc.text is not None and len(exc.text) > MAX_SHOWN
+    if not long_text and len(exc.message) <= MAX_MESSAGE:
         return exc
-    return ParseError(exc.tool, exc.message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…")
+    message = exc.message if len(exc.message) <= MAX_MESSAGE else exc.message[:MAX_MESSAGE] + "…"
+    return ParseError(exc.tool, message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…" if long_text else exc.text)
+
+
+_SESSION_FIELD = re.compile(r"^sessions\[(\d+)\]\.(\w+)(?:\[(\d+)\])?(.*)$")
+
+
+def _figures_refused(exc, new_index, fields, path):
+    """A refusal of the would-be card text that points into the imported session, told as what it is:
+    the imported figures fail a card rule (named with its subtest and the import file), not a line of
+    a card file that was never written. Any other CardFileError as it is."""
+    match = _SESSION_FIELD.match(exc.field or "")
+    if new_index is None or not match or int(match.group(1)) != new_index:
+        return exc
+    kind, index, rest = match.group(2), match.group(3), match.group(4)
+    where = kind
+    entries = fields.measurements.get(kind)
+    if index is not None and isinstance(entries, list) and int(index) < len(entries):
+        entry = entries[int(index)]
+        if isinstance(entry, dict):
+            name = entry.get("test") or (f"dd bs={entry['block_size']}" if "block_size" in entry else None)
+            where = " ".join(str(part) for part in (name, entry.get("op")) if part) or f"{kind}[{index}]"
+    where += f" ({kind}{'[' + index + ']' if index is not None else ''}{rest})"
+    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
+    rule = f" [{exc.rule}]" if exc.rule else ""
+    return ParseError(fields.tools[0]["name"] if fields.tools else "import",
+                      f"the figures imported from {printable(path.name)} fail the card's checks: {where}: "
+                      f"{reason}{rule}; nothing written")
 
 
 def _safe_file_name(name):

@@ -111,3 +111,60 @@ def merged(results):
     if hasattr(fields, "assumption"):
         fields.assumption = next((f.assumption for f in results if f.assumption), None)
     return fields
+
+
+# --- tools that do not share a file ------------------------------------------------------------
+
+# Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
+# and cdm_fio.sh lines; the logged tools, which several_tools joins into one session.
+FAMILIES = (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(LOGGED_TOOLS))
+
+
+def check_one_tool(text, fmt):
+    """ParseError when text holds, beside the output of `fmt`, figures of a tool of another family
+    (a dd log below a CrystalDiskMark export, fio JSON followed by dd lines): the import reads one
+    format, so the other tool's figures would be lost without a word. Names the line where the later
+    of the two tools' output starts."""
+    from ..parsers import NOT_MINE
+    from ..parsers.registry import FORMATS, format_named
+
+    family = next((names for names in FAMILIES if fmt in names), (fmt,))
+    lines = text.splitlines()
+    for other in FORMATS:
+        if other.name in family or other.module.detect(text) == NOT_MINE:
+            continue
+        try:
+            parsed = other.module.parse(text)
+        except ParseError:  # its lines do not make that tool's output: nothing is lost
+            continue
+        if not _holds_figures(parsed):
+            continue
+        own, theirs = _start(format_named(fmt).module.detect, lines), _start(other.module.detect, lines)
+        (_, earlier), (later, second) = sorted(((own, fmt), (theirs, other.name)))
+        raise ParseError("import", f"{second} output from this line on, below {earlier} output: the import reads "
+                                   "one tool's output at a time, and the rest would be lost; import each tool's "
+                                   "output as its own file", line=later + 1, text=lines[later])
+
+
+def _holds_figures(parsed):
+    """Whether a parser's result holds a non-empty list of entries (runs, results, jobs, rows…)."""
+    if isinstance(parsed, dict):
+        return any(_holds_figures(value) for value in parsed.values())
+    if isinstance(parsed, list):
+        return any(isinstance(item, dict) for item in parsed)
+    return False
+
+
+def _start(detect, lines):
+    """Index of the line where the output detect() claims starts: the first line up to which the text
+    is claimed (found by halving: a longer head never holds less of a tool's output)."""
+    from ..parsers import NOT_MINE
+
+    low, high = 0, len(lines) - 1  # lines[:high + 1] is claimed
+    while low < high:
+        middle = (low + high) // 2
+        if detect("\n".join(lines[:middle + 1])) != NOT_MINE:
+            high = middle
+        else:
+            low = middle + 1
+    return high

@@ -35,7 +35,7 @@ prints its own name).
 import re
 
 from ..core.units import size_label_from_bytes
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from . import NOT_MINE, SHAPED
 from .numbers import refuse_long_numbers
 
@@ -221,7 +221,7 @@ def parse(text):
             pending_config = {}
         value_text = match.group("value")
         if not re.fullmatch(r"\d+(?:\.\d+)?", value_text or ""):
-            raise ParseError(TOOL, f"figure {value_text!r} is not a number (fio failed for this subtest?)",
+            raise ParseError(TOOL, f"figure {quoted(value_text)} is not a number (fio failed for this subtest?)",
                              line=line_no, text=raw)
         iops_text = match.group("iops")
         run["_seen"].add(key)

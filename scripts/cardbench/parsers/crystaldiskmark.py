@@ -5,6 +5,7 @@ parse(text) -> {"tool": "CrystalDiskMark", "version": "8.0.4", "profile": "Defau
                 "mix_ratio": "Read 70%/Write 30%" | None, "mix_read_percent": 70 | None,
                 "unit": "MB/s" | "MiB/s" | "kKiB/s", "layout": "export" | "window",
                 "missing": ["…"],   # what the text lacks (the footer, a cut-off section), for the notes
+                "not_run": ["RND4K Q8T8 read", …],  # printed as 0.000: the tool did not run them
                 "results": [{"test", "op": "read"|"write"|"mix", "value", "iops", "latency_us", "line"}]}
 parse_all(text) -> [one dict per export] when several exports are pasted into one file.
 detect(text) -> NAMED (a "CrystalDiskMark 8.0.4" header), SHAPED (result lines only) or NOT_MINE.
@@ -37,9 +38,9 @@ line cut off, a subtest twice in one section, or a complete section whose subtes
 import re
 
 from ..core.units import size_label_from_bytes
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
-from .numbers import number, refuse_long_numbers
+from .numbers import PLAUSIBLE_FIGURE, number, refuse_long_numbers
 
 TOOL = "CrystalDiskMark"
 
@@ -88,6 +89,7 @@ _FIXED_LABELS = {"seq q32t1": ("SEQ", 128 * 1024, 32, 1), "seq": ("SEQ", 1024**2
                  "4k qd32": ("RND", 4096, 32, 1), "4k q32t1": ("RND", 4096, 32, 1)}
 
 _NAMED = re.compile(r"^\s*CrystalDiskMark \d")
+_DIGIT = re.compile(r"\d")
 
 
 def detect(text):
@@ -98,7 +100,9 @@ def detect(text):
         return NAMED
     if any(_OLD.match(line) or _NEW.match(line) or _LABEL_LINE.match(line) for line in lines):
         return SHAPED
-    if any(_table_columns(line) for line in lines) and any(_TABLE_ROW.match(line.replace("|", " ")) for line in lines):
+    # Rows first: a row opens with a test label, which most lines fail at their first character; the
+    # header's check reads every character of a line, too slow to run first on megabytes of text.
+    if any(_TABLE_ROW.match(line.replace("|", " ")) for line in lines) and any(_table_columns(line) for line in lines):
         return SHAPED
     return NOT_MINE
 
@@ -144,7 +148,7 @@ def window_test_name(label):
 def _table_columns(line):
     """The ops of a header line of the window's table, in column order ("Read [MB/s]  Write [MB/s]"
     -> ["read", "write"]), or None when the line is not such a header."""
-    if ":" in line or any(ch.isdigit() for ch in line.replace("MB/s", "").replace("GB/s", "")):
+    if ":" in line or _DIGIT.search(line.replace("MB/s", "").replace("GB/s", "")):
         return None  # a footer line, a result line
     ops = [_OP_OF_WORD[m.group(0).casefold()] for m in _TABLE_WORD.finditer(line)]
     return ops if "read" in ops and "write" in ops and len(ops) == len(set(ops)) else None
@@ -176,6 +180,9 @@ def _figure(text, line_no, raw, tool):
     value = number(text) if text else None
     if text and value is None:
         raise ParseError(tool, "a figure on this line is not a number", line=line_no, text=raw)
+    if value is not None and value > PLAUSIBLE_FIGURE:
+        raise ParseError(tool, f"the figure {quoted(text)} is not a plausible figure (at most {PLAUSIBLE_FIGURE:g})",
+                         line=line_no, text=raw)
     return value
 
 
@@ -186,7 +193,7 @@ class _Export:
         self.tool = tool
         self.out = {"tool": None, "version": None, "profile": None, "test_size": None, "test_count": None,
                     "date": None, "os": None, "mix_ratio": None, "mix_read_percent": None, "unit": "MB/s",
-                    "layout": "export", "missing": [], "results": []}
+                    "layout": "export", "missing": [], "not_run": [], "results": []}
         self.found = set()  # (test, op) already read: a set, so many result lines are not quadratic
         self.lines_of = {}  # op -> tests whose line is there (also those not run, 0.000), in order
         self.sections = []  # ops of the [Read]/[Write]/[Mix] sections, in order
@@ -205,7 +212,8 @@ class _Export:
         self.lines_of.setdefault(op, []).append(test)
         self.last = line_no
         if value == 0:
-            return  # subtest not run
+            self.out["not_run"].append(f"{test} {op}")  # printed 0.000: not run, so no figure
+            return
         self.out["results"].append({"test": test, "op": op, "value": value, "iops": iops, "latency_us": latency,
                                     "line": line_no})
 

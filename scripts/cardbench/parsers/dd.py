@@ -49,7 +49,7 @@ detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
 import math
 import re
 
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from . import NOT_MINE, SHAPED
 from .numbers import number, refuse_long_numbers
 
@@ -76,7 +76,7 @@ _RECORDS = re.compile(r"(?<!\S)(?P<full>\d{1,30}+)\+(?P<partial>\d{1,30}+)(?!\S)
 
 # dd's two record lines ("64+0 records in", "64+0 Datensätze ein", …): all a BusyBox built without
 # its status line prints, so such a log is still told to be dd's (and refused as holding no speed).
-_RECORDS_LINE = re.compile(r"\s*+\d{1,30}+\+\d{1,30}+[ \t]++[^\d\s][^\d]{0,60}+")
+_RECORDS_LINE = re.compile(r"\d{1,30}+\+\d{1,30}+[ \t]++[^\d\s][^\d]{0,60}+")  # on a stripped line
 
 
 def detect(text):
@@ -85,7 +85,7 @@ def detect(text):
     lines = text.splitlines()
     if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line) for line in lines):
         return SHAPED
-    records = [bool(_RECORDS_LINE.fullmatch(line)) for line in lines]
+    records = [len(line) < 200 and bool(_RECORDS_LINE.fullmatch(line.strip())) for line in lines]
     return SHAPED if any(a and b for a, b in zip(records, records[1:])) else NOT_MINE
 
 
@@ -236,7 +236,7 @@ def _parse_line(line, line_no):
     unit = "kB/s" if unit.lower() == "kb/s" else unit
     rate = number(tail.group("rate"))
     if rate is None:
-        raise ParseError(TOOL, f"rate '{tail.group('rate')}' is not a number (the copy took no measurable time)",
+        raise ParseError(TOOL, f"rate {quoted(tail.group('rate'))} is not a number (the copy took no measurable time)",
                          line=line_no, text=line)
     seconds = number(tail.group("seconds"))
     bytes_ = int(first.group(0))

@@ -39,7 +39,7 @@ import json
 import math
 import re
 
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from ..core.units import size_label_from_bytes
 from . import NAMED, NOT_MINE, safejson
 
@@ -113,9 +113,22 @@ def parse_all(text, limit=None):
 _JOBNAME = re.compile(r'"jobname"\s*:')
 
 
-def _job_lines(text, start, end, line_at):
-    """Line number of every '"jobname"' key within the document, in order."""
-    return [line_at(match.start()) for match in _JOBNAME.finditer(text, start, end)]
+def _job_starts(text, start, end):
+    """Offset of every '"jobname"' key within the document, in order (fio writes it first in a job)."""
+    return [match.start() for match in _JOBNAME.finditer(text, start, end)]
+
+
+def _field_locator(text, starts, end, line_at):
+    """locate(job index, op, key) -> line of `"key" :` in that job's `op` section (the job's first
+    line when not found): where a figure of the job is named in a message."""
+    def locate(index, op, key):
+        if index >= len(starts):
+            return None
+        stop = starts[index + 1] if index + 1 < len(starts) else end
+        section = re.compile(rf'"{re.escape(op)}"\s*:\s*\{{').search(text, starts[index], stop)
+        found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, section.end(), stop) if section else None
+        return line_at(found.start()) if found else line_at(starts[index])
+    return locate
 
 
 def _document(data, text, start, end, first_line, line_at):
@@ -125,7 +138,9 @@ def _document(data, text, start, end, first_line, line_at):
     raw_jobs = data["jobs"]
     if not isinstance(raw_jobs, list) or not raw_jobs:
         raise ParseError(TOOL, "fio output has no jobs", line=first_line)
-    job_lines = _job_lines(text, start, end, line_at)
+    job_starts = _job_starts(text, start, end)
+    job_lines = [line_at(offset) for offset in job_starts]
+    locate = _field_locator(text, job_starts, end, line_at)
     entries = []
     index = 0
     while index < len(raw_jobs):
@@ -143,10 +158,11 @@ def _document(data, text, start, end, first_line, line_at):
                    and raw_jobs[index + len(group)].get("jobname") == job["jobname"]
                    and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
                 group.append(raw_jobs[index + len(group)])
-            entries.extend(_entries(group, options, line))
+            entries.extend(_entries(group, options, line, [
+                lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))]))
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # JSON of the right shape but with a field of the wrong type or missing.
-            raise ParseError(TOOL, f"job '{job.get('jobname')}' is malformed ({type(exc).__name__}: {exc})",
+            raise ParseError(TOOL, f"job {quoted(str(job.get('jobname')))} is malformed ({type(exc).__name__}: {quoted(str(exc))})",
                              line=line) from None
         index += len(group)
     return {"fio_version": str(data.get("fio version", "")), "date": _run_day(data), "jobs": entries}
@@ -189,7 +205,7 @@ def _int_option(options, name, default, line):
     try:
         return int(str(value).strip())
     except ValueError:
-        raise ParseError(TOOL, f"option {name}={value!r} is not a whole number", line=line) from None
+        raise ParseError(TOOL, f"option {name}={quoted(str(value))} is not a whole number", line=line) from None
 
 
 def fio_size(text, kb_base=1024):
@@ -227,7 +243,7 @@ def _block_sizes(options, line):
             continue
         size = fio_size(part, kb_base)
         if size is None:
-            raise ParseError(TOOL, f"block size {raw!r} not understood", line=line)
+            raise ParseError(TOOL, f"block size {quoted(str(raw))} not understood", line=line)
         sizes.append(size)
     read_bs = sizes[0]
     write_bs = sizes[1] if len(sizes) > 1 and sizes[1] is not None else read_bs
@@ -320,12 +336,62 @@ def _merge_latency(threads):
     return merged
 
 
-def _entries(group, options, line):
+# Beyond these, a figure is not a measurement of a storage device: PCIe 5.0 x16 moves 64 GB/s.
+PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "runtime": 1e10}
+BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
+RATE_SLACK = 0.01  # io_bytes ÷ runtime against bw: fio divides the same two counters
+
+
+def _check_figures(section, op, name, locate):
+    """ParseError naming the line of a figure of one job's `op` section that no device gives (infinite,
+    negative, beyond PLAUSIBLE), or of figures that contradict each other: bw (KiB/s) against
+    bw_bytes (B/s), and io_bytes over runtime (ms) against the bandwidth."""
+    job = f"job {quoted(str(name))} {op}"
+    figures = {}
+    for key, most in PLAUSIBLE.items():
+        value = section.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ParseError(TOOL, f"{job}: {key} {quoted(str(value))} is not a number", line=locate(op, key))
+        if not math.isfinite(value) or not 0 <= value <= most:
+            raise ParseError(TOOL, f"{job}: {key} {_shown_number(value)} is not a plausible figure (0 to {most:g})",
+                             line=locate(op, key))
+        figures[key] = value
+    bw, bw_bytes = figures.get("bw"), figures.get("bw_bytes")
+    if bw is not None and bw_bytes is not None and abs(bw * 1024 - bw_bytes) > max(BW_KIB_SLACK, bw_bytes * 1e-6):
+        raise ParseError(TOOL, f"{job}: bw {_shown_number(bw)} KiB/s contradicts bw_bytes {_shown_number(bw_bytes)} "
+                               f"B/s (= {bw_bytes / 1024:.0f} KiB/s)", line=locate(op, "bw"))
+    io_bytes, runtime = figures.get("io_bytes"), figures.get("runtime")
+    if io_bytes is None or runtime is None:
+        return
+    if runtime == 0:
+        if io_bytes or bw or bw_bytes:
+            raise ParseError(TOOL, f"{job}: runtime 0 ms, yet {_shown_number(io_bytes)} bytes moved",
+                             line=locate(op, "runtime"))
+        return
+    # fio 2.x gives io_bytes in KiB beside bw in KiB/s; fio 3 bytes beside bw_bytes.
+    rate, unit = (bw_bytes, "B/s") if bw_bytes is not None else (bw, "KiB/s")
+    if rate is None:
+        return
+    low, high = io_bytes * 1000 / (runtime + 1), io_bytes * 1000 / max(runtime - 1, 0.5)  # runtime's ms rounded
+    if not low * (1 - RATE_SLACK) <= rate <= high * (1 + RATE_SLACK):
+        raise ParseError(TOOL, f"{job}: io_bytes {_shown_number(io_bytes)} in runtime {_shown_number(runtime)} ms "
+                               f"is {io_bytes * 1000 / runtime:.6g} {unit}, but the bandwidth says {_shown_number(rate)} "
+                               f"{unit}", line=locate(op, "io_bytes"))
+
+
+def _shown_number(value):
+    """A figure for a message: at most 12 significant digits (a JSON number may have a hundred)."""
+    return f"{value:.12g}"
+
+
+def _entries(group, options, line, locators):
     first = group[0]
     name = first["jobname"]
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
     if rw not in RW_KINDS:
-        raise ParseError(TOOL, f"job '{name}': rw={rw} is not a read/write pattern this site shows", line=line)
+        raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows", line=line)
     kind, directions = RW_KINDS[rw]
     read_bs, write_bs = _block_sizes(options, line)
     iodepth = _int_option(options, "iodepth", 1, line)
@@ -337,8 +403,10 @@ def _entries(group, options, line):
         for job in group:
             section = job.get(op)
             if not isinstance(section, dict):
-                raise ParseError(TOOL, f"job '{name}' has no '{op}' section", line=line)
+                raise ParseError(TOOL, f"job {quoted(str(name))} has no '{op}' section", line=line)
             sections.append(section)
+        for section, locate in zip(sections, locators):
+            _check_figures(section, op, name, locate)
         io_bytes = sum(int(s.get("io_bytes", 0)) for s in sections)
         if len(directions) > 1 and io_bytes == 0:
             continue  # e.g. randrw with rwmixread=100: no writes to report

@@ -36,7 +36,7 @@ SHAPED for rows alone, else NOT_MINE.
 import re
 
 from ..core.units import bytes_from_size_text
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .numbers import refuse_long_numbers
 
@@ -149,7 +149,7 @@ def _rows(text, what):
         for cell in match.group(2).split():
             rate = _RATE.match(cell)
             if not rate:
-                raise ParseError(TOOL, f"'{cell}' is not a flashbench rate like 12.3M/s", line=number_, text=line)
+                raise ParseError(TOOL, f"{quoted(cell)} is not a flashbench rate like 12.3M/s", line=number_, text=line)
             values.append(round(float(rate.group(1)) * RATE_MB_S[rate.group(2)], 6))
         if not values:
             raise ParseError(TOOL, "row has a block size but no figure (cut off?)", line=number_, text=line)

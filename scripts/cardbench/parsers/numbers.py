@@ -8,7 +8,8 @@ from ..errors import ParseError
 # number of thousands of digits (2 ** n) would not end.
 MAX_DIGITS = 100
 _LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # starts only where a run of digits starts
-
+# No figure of a card benchmark (MB/s, IOPS, µs) comes near this; a larger one is not a measurement.
+PLAUSIBLE_FIGURE = 1e9
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$")
 
 

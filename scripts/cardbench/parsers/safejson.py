@@ -10,7 +10,7 @@ nesting) or ValueError (int() refuses more than 4300 digits), and no tool prints
 import json
 import re
 
-from ..errors import ParseError
+from ..errors import ParseError, quoted
 
 MAX_DEPTH = 64  # fio json+ nests 6 deep
 MAX_DIGITS = 100  # fio's largest figures are 64-bit counters (20 digits)
@@ -33,7 +33,21 @@ def _bounded(convert):
     return parse
 
 
-_DECODER = json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float))
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs):
+    """An object's dict; _DuplicateKey when a key comes twice (JSON leaves which one counts open)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _DuplicateKey
+    return out
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float), object_pairs_hook=_unique_keys)
+# A string followed by a colon (an object's key), or a bracket.
+_KEYS = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")\s*:|[\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
 def _line(text, pos):
@@ -65,10 +79,37 @@ def check_depth(text, start, tool):
                 return
 
 
+def _duplicate_key(text, start, tool):
+    """ParseError naming the line of the first key that comes twice in one object of the JSON value
+    starting at text[start]."""
+    objects = []  # keys seen so far in each open object (None for an array)
+    for match in _KEYS.finditer(text, start):
+        token = match.group()
+        if token == "{":
+            objects.append(set())
+        elif token == "[":
+            objects.append(None)
+        elif token in "]}":
+            if objects:
+                objects.pop()
+            if not objects:
+                break
+        elif match.group(1) is not None and objects and objects[-1] is not None:
+            key = json.loads(match.group(1))
+            if key in objects[-1]:
+                raise ParseError(tool, f"the key {quoted(key)} comes twice in one JSON object; which one holds the "
+                                       "figure is unclear", line=_line(text, match.start()),
+                                 text=_shown(text, match.start()))
+            objects[-1].add(key)
+    raise ParseError(tool, "a key comes twice in one JSON object", line=_line(text, start))
+
+
 def raw_decode(text, start, tool):
     check_depth(text, start, tool)
     try:
         return _DECODER.raw_decode(text, start)
+    except _DuplicateKey:
+        _duplicate_key(text, start, tool)
     except _TooLong as exc:
         pos = text.find(exc.token, start)
         raise ParseError(tool, f"a number of {len(exc.token)} characters in the JSON (the limit is {MAX_DIGITS}); "

@@ -9,6 +9,7 @@ headlines.py.
 
 from ..core.paths import raw_refs
 from ..core.titles import card_title
+from .classchecks import headline_runs, iops_runs, judge_all, short_runs
 from .findings import attach_findings
 from .grid import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines
@@ -67,6 +68,7 @@ def aggregate(cards, data_dir=None):
         card_json["grid"] = card_grid(card_json["pooled"], [s["label"] for s in card_json["sessions"] if s["compare"]])
         card_json["class_checks"] = _class_checks(card, picks, pooled)
         attach_findings(card, card_json, data_dir)  # what the runs show, with sustained-write markings judged on it
+        judge_all(card_json["class_checks"])  # the verdicts last: on the figures the findings leave
         out_cards[slug] = card_json
         leaderboard.append(_leader_row(card, card_json, picks))
     compare = _compare(cards, out_cards, pooled_lookup)
@@ -140,16 +142,53 @@ def _card_json(card, entry_lookup):
     return out
 
 
+# The leaderboard's random 4K columns hold CrystalDiskMark's RND4K Q1T1 (fio or CrystalDiskMark itself) only: a
+# reviewer's "random write 4KiB" from another tool (flashbench-style) is another test, shown on the card page.
+LEADER_RANDOM_RULES = ("cdm-rnd4k-q1t1",)
+
+
+def stated_only(pick):
+    """A figure the source only stated (a reviewer's summary row): no runs behind it are recorded here."""
+    return bool(pick) and pick.get("kind") == "summary"
+
+
+def _other_test(key, pick):
+    """A headline that is not the test its leaderboard column ranks (a random 4K figure not from RND4K Q1T1)."""
+    return bool(pick) and key.startswith("rnd4k_") and pick["rule"] not in LEADER_RANDOM_RULES
+
+
 def _leader_row(card, card_json, picks):
+    """The card's leaderboard row (also the API catalogue's entry).
+
+    The four headline figures as the card's twin has them. `run_count`: the runs behind the ranked figure
+    (sequential read, else the first figure the leaderboard shows); None when the source only stated that
+    figure, 0 when the row shows none. `leaderboard` says how the home page places the row:
+      rank_group        "measured", "stated" or "none": measured sequential reads rank first, then figures the
+                        source only stated (by their figure, marked), then cards without one
+      stated_cells      per figure column (seq_read, seq_write, rnd4k_read, rnd4k_write): stated by the source only
+      other_test_cells  per figure column: the headline is another test than the column's (a random 4K figure
+                        not from RND4K Q1T1), so the column shows it as not measured
+      runs_stated       the run count's figure is one the source only stated (the page says "stated", not 0)
+    """
     row = {
         "slug": card["slug"], "title": card_json["title"], "brand": card["brand"], "model": card["model"],
         "capacity_gb": card["capacity_gb"], "form_factor": card["form_factor"], "bus": card["bus"],
         "markings": card.get("markings") or [], "claimed": card.get("claimed") or {},
         "source": card["source"]["name"], "session_count": len(card_json["sessions"]),
-        "run_count": sum(o["run_count"] for s in card_json["sessions"] for o in s["subtests"]),
     }
     for key in HEADLINE_KEYS:
         row[key] = picks[key]
+    other = [_other_test(key, picks[key]) for key in HEADLINE_KEYS]
+    shown = [None if out else picks[key] for key, out in zip(HEADLINE_KEYS, other)]
+    ranked = next((pick for pick in shown if pick), None)
+    row["run_count"] = None if stated_only(ranked) else (ranked["run_count"] if ranked else 0)
+    seq_read = picks["seq_read"]
+    row["leaderboard"] = {
+        "rank_group": "none" if not seq_read else "stated" if stated_only(seq_read) else "measured",
+        "stated_cells": [stated_only(pick) for pick in shown],
+        "other_test_cells": other,
+        "runs_stated": stated_only(ranked),
+    }
     return row
 
 
@@ -176,7 +215,9 @@ def _best_random_iops(pooled, op):
 
 
 def _class_checks(card, picks, pooled):
-    """Does the measured card meet what its markings promise? None where a figure is missing."""
+    """Does the card meet what its markings promise? Each part: the minimum, the figure (None where missing),
+    whether it reaches it, whether the source only stated it, and how many runs fell short (short_runs).
+    The verdict of each marking is set later (classchecks.judge), after the findings have had their say."""
     checks = []
     for marking in card.get("markings") or []:
         need = CLASS_MINIMUMS.get(marking)
@@ -185,22 +226,29 @@ def _class_checks(card, picks, pooled):
         seq = picks["seq_write"]
         parts = [{"what": "sequential write", "need": need["seq_write"], "unit": "MB/s",
                   "measured": seq["mb_s"] if seq else None, "basis": seq["basis"] if seq else None,
-                  "sessions": seq["sessions"] if seq else [], "derived": False}]
+                  "sessions": seq["sessions"] if seq else [], "derived": False, "stated": stated_only(seq),
+                  "short_runs": short_runs(headline_runs(card, seq, "seq_write"), need["seq_write"],
+                                           seq["basis"] if seq else None)}]
         for key, op in (("read_iops", "read"), ("write_iops", "write")):
             if key not in need:
                 continue
             best = _best_random_iops(pooled, op)
             pick = picks[f"rnd4k_{op}"]
+            runs, stated = None, False
             if best:
                 measured, basis, derived = round(best[0]), f"{best[1]} {op}, mean", best[2]
+                runs = iops_runs(card, best[1], op)
             elif pick and pick.get("iops"):
                 measured, basis, derived = round(pick["iops"]["mean"]), pick["basis"], pick["iops"]["derived"]
             else:
                 measured, basis, derived = None, None, False
+            if pick and not best and measured is not None:
+                stated = stated_only(pick)
             if measured is not None and derived:
                 basis += ", IOPS from bandwidth ÷ 4 KiB"
             parts.append({"what": f"random 4K {op}", "need": need[key], "unit": "IOPS", "measured": measured,
-                          "basis": basis, "derived": derived})
+                          "basis": basis, "derived": derived, "stated": stated,
+                          "short_runs": short_runs(runs, need[key], basis)})
         for part in parts:
             part["meets"] = None if part["measured"] is None else part["measured"] >= part["need"]
         known = [p["meets"] for p in parts]
@@ -227,4 +275,4 @@ def _compare(cards, out_cards, pooled_lookup):
     return {"suites": suites}
 
 
-__all__ = ["aggregate", "pooled_obj", "KNOWN_SUITES", "KNOWN_TEST_ORDER", "CLASS_MINIMUMS"]
+__all__ = ["aggregate", "pooled_obj", "stated_only", "KNOWN_SUITES", "KNOWN_TEST_ORDER", "CLASS_MINIMUMS"]

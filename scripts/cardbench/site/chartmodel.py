@@ -1,4 +1,6 @@
-"""Charts of a card page as finished Plotly JSON, each with the numbers behind it as a table.
+"""Charts of a card page as finished Plotly JSON, each with the numbers behind it as a table: the one
+place per chart kind (every subtest of a session as bars with whiskers, throughput by block size,
+the alignment scan, sustained fills).
 
 A chart here is a dict the templates place as they are: the figure (JSON text, safe inside a data
 block), the height its box reserves before it is drawn (so the page does not jump), and a table of
@@ -7,24 +9,36 @@ the same figures for readers who cannot or would rather not read a chart. Rates 
 patches charts.js applies when the reader picks MiB/s), table cells carry both texts.
 """
 
+import html
 import json
+import math
 
-from ..core.units import RATE_UNIT_BYTES, size_arg_from_bytes
+from ..core.units import MB_PER_S_IN_MIB_PER_S, RATE_TO_MB_S, size_arg_from_bytes
+from .formatting import DASH, num, raw_link
 
-DASH = "–"
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 MIB_S_AXIS = "MiB/s (2²⁰ bytes/s)"
-MB_PER_MIB = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # MB/s figure × this = MiB/s figure
 OPS = ("read", "write")
 # Height of a chart box, in CSS pixels, as the figure's layout gives it to Plotly: reserved up front.
 SUBTEST_ROW_PX = 46
 CHART_FRAME_PX = 110
 
 
-def _js(value):
-    from .pagemodel import figure_json  # one escaping rule for every data block
+def plot_text(text):
+    """Chart label text: Plotly reads a few HTML-like tags in labels, so entities keep it plain text."""
+    return (str(text).replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&#34;"))
 
-    return figure_json(value)
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def figure_json(figure):
+    """Compact JSON of a figure that is safe inside a <script type="application/json"> data block:
+    <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
+    if not figure:
+        return ""
+    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
 
 
 def upper_first(text):
@@ -38,15 +52,15 @@ def mib_of(stats):
     mb = stats.get("mb_s")
     if not mb:
         return None
-    return {key: ([None if v is None else v * MB_PER_MIB for v in value] if isinstance(value, list)
-                  else None if value is None else value * MB_PER_MIB) for key, value in mb.items()}
+    return {key: ([None if v is None else v * MB_PER_S_IN_MIB_PER_S for v in value] if isinstance(value, list)
+                  else None if value is None else value * MB_PER_S_IN_MIB_PER_S) for key, value in mb.items()}
 
 
-def rate_cell(mb_value, mib_value, fmt):
+def rate_cell(mb_value, mib_value):
     """A table cell with the figure in both units (texts, formatted)."""
     if mb_value is None:
         return {"text": DASH}
-    return {"mb": fmt(mb_value), "mib": fmt(mib_value) if mib_value is not None else fmt(mb_value * MB_PER_MIB)}
+    return {"mb": num(mb_value), "mib": num(mib_value) if mib_value is not None else num(mb_value * MB_PER_S_IN_MIB_PER_S)}
 
 
 def runs_used(sub):
@@ -68,13 +82,13 @@ def chart(chart_id, title, figure, note=None, table=None, sources=None):
         return None
     if table:  # named after its chart: a page has several, each a region of its own
         table = dict(table, caption=f"{table['caption']}: {title}")
-    return {"id": chart_id, "title": title, "note": note, "figure": _js(figure),
+    return {"id": chart_id, "title": title, "note": note, "figure": figure_json(figure),
             "height": int(figure["layout"]["height"]), "table": table, "sources": sources or []}
 
 
 # --- every subtest of a session: mean bar, min–max whisker, a dot per run -------------------------
 
-def subtests_figure(subtests, plot_text):
+def subtests_figure(subtests):
     """Mean of each subtest as a bar with its min–max as a whisker and each run as a dot; read and write
     side by side per test, as CrystalDiskMark lays them out. Subtests: those with MB/s statistics."""
     tests = list(dict.fromkeys(s["test"] for s in subtests))
@@ -125,7 +139,7 @@ def subtests_figure(subtests, plot_text):
             "alt": {"mib": {"data": alt + dot_alt, "layout": {"xaxis": {"title": {"text": MIB_S_AXIS}}}}}}
 
 
-def runs_table(subtests, fmt, raw_link):
+def runs_table(subtests):
     """Every run of every subtest: the numbers the dots stand for."""
     width = max(len(s["mb_s"]["runs"]) for s in subtests)
     head = [{"text": "Subtest"}] + [{"text": f"Run {i + 1}", "rate": True} for i in range(width)]
@@ -138,7 +152,7 @@ def runs_table(subtests, fmt, raw_link):
             if i >= len(s["mb_s"]["runs"]):
                 cells.append({"text": ""})
                 continue
-            cell = rate_cell(s["mb_s"]["runs"][i], mib[i], fmt)
+            cell = rate_cell(s["mb_s"]["runs"][i], mib[i])
             if i in excluded:
                 cell["note"] = "excluded"
             cells.append(cell)
@@ -146,9 +160,149 @@ def runs_table(subtests, fmt, raw_link):
     return {"caption": "Every run", "head": head, "rows": rows}
 
 
-# --- curves: one table for the traces of a line chart --------------------------------------------
+def session_chart(session, session_dom_id):
+    """Every subtest of a session measured as a rate: mean, min–max and each run; the runs as a table."""
+    subs = [s for s in session["subtests"] if s.get("mb_s")]
+    if not subs:
+        return None
+    figure = subtests_figure(subs)
+    runs = max(len(s["mb_s"]["runs"]) for s in subs)
+    note = ("Bars: the mean of each subtest; whiskers: its slowest and fastest run; dots: every run"
+            + (f" ({runs} per subtest)" if runs > 1 else "") + ".")
+    return chart(f"{session_dom_id}-runs", f"Every subtest, {session['label']}", figure, note,
+                 runs_table(subs))
 
-def curve_table(traces, x_head, x_text, fmt, y_head=None, rate=True, raws=None):
+
+def _log_ticks(powers):
+    values = [float(2 ** p) for p in powers]
+    return values, [size_arg_from_bytes(v) for v in values]
+
+
+def sweeps_figure(card):
+    """Throughput against block size: dd sweeps, flashbench open-AU sweeps and find-fat columns."""
+    traces = []
+    multi = len(card["sessions"]) > 1
+    for s in card["sessions"]:
+        prefix = f"{plot_text(s['label'])}: " if multi else ""
+        for sweep in s.get("dd_sweeps") or []:
+            factor = RATE_TO_MB_S[sweep["unit"]]
+            direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
+            traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{prefix}dd {sweep['op']}{direct}",
+                           "x": [p["block_size_bytes"] for p in sweep["points"]],
+                           "y": [p["value"] * factor for p in sweep["points"]],
+                           "meta": {"group": "sequential", "rate": True, "raw": sweep.get("raw") or []}})
+        sweep_keys = [(au["mode"], int(au["open_au"]), au.get("erase_size_bytes"))
+                      for au in s.get("flashbench_open_au") or []]
+        for nth, au in enumerate(s.get("flashbench_open_au") or []):
+            count = int(au["open_au"])
+            name = f"{prefix}flashbench {au['mode']}, {count} open AU{'s' if count > 1 else ''}"
+            if au.get("erase_size_bytes"):
+                name += f", {size_arg_from_bytes(au['erase_size_bytes'])} AU"
+            repeats = sweep_keys.count(sweep_keys[nth])  # the same sweep run again: number them apart
+            if repeats > 1:
+                name += f", run {sweep_keys[:nth + 1].count(sweep_keys[nth])} of {repeats}"
+            tags = ["stopped early"] if au.get("interrupted") else []
+            # Evidence of an open-AU finding: the count that holds and the one that collapses.
+            line = {"dash": "dot" if au["mode"] == "random" else "solid"}
+            for f in card.get("findings") or []:
+                if (f["id"] == f"open_aus_{au['mode']}" and f["session"] == s.get("id")
+                        and f.get("erase_size_bytes") in (None, au.get("erase_size_bytes"))):
+                    if count == f["value"]:
+                        tags, line["width"] = tags + ["holds"], 3
+                    elif count == f.get("collapses_at"):
+                        tags, line["width"] = tags + ["collapses"], 3
+            name += f" ({'; '.join(tags)})" if tags else ""
+            traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
+                           "x": [p["block_size_bytes"] for p in au["points"]], "y": [p["value"] for p in au["points"]],
+                           "line": line,
+                           "meta": {"group": "random" if au["mode"] == "random" else "sequential", "rate": True,
+                                    "raw": au.get("raw") or []}})
+        for table in s.get("flashbench_find_fat") or []:
+            rows = table["rows"]
+            for c in range(max((len(r["values"]) for r in rows), default=0)):
+                picked = [r for r in rows if c < len(r["values"])]
+                traces.append({"type": "scatter", "mode": "lines", "name": f"{prefix}find-fat, erase block {c + 1}",
+                               "x": [r["block_size_bytes"] for r in picked], "y": [r["values"][c] for r in picked],
+                               "line": {"width": 1},
+                               "meta": {"group": "find-fat", "rate": True, "raw": table.get("raw") or []}})
+    if not traces:
+        return None
+    ticks, labels = _log_ticks(range(9, 33))
+    layout = {"height": 420, "xaxis": {"type": "log", "title": {"text": "Block size (bytes, binary prefixes)"},
+                                       "tickvals": ticks, "ticktext": labels},
+              "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}
+    return {"data": traces, "layout": layout}
+
+
+def align_figure(card):
+    """flashbench -a scans: access time against alignment."""
+    traces = []
+    for s in card["sessions"]:
+        for scan in s.get("flashbench_align") or []:
+            x, delay, diff = [], [], []
+            for p in scan["points"]:
+                x.append(p["offset_bytes"])
+                if p.get("delay_ns"):
+                    delay.append(p["delay_ns"] / 1000.0)
+                if p.get("on_ns"):
+                    delay.append(p["on_ns"] / 1000.0)
+                if "diff_ns" in p:
+                    diff.append(p["diff_ns"] / 1000.0)
+            label = plot_text(s["label"])
+            if delay:
+                traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}: access time", "x": x,
+                               "y": delay, "meta": {"raw": scan.get("raw") or []}})
+            if diff:
+                traces.append({"type": "scatter", "mode": "lines+markers",
+                               "name": f"{label}: diff (on − mean of pre, post)", "x": x, "y": diff,
+                               "meta": {"raw": scan.get("raw") or []}})
+    if not traces:
+        return None
+    ticks, labels = _log_ticks(range(10, 37, 2))
+    layout = {"height": 380, "xaxis": {"type": "log", "title": {"text": "Alignment (bytes)"}, "tickvals": ticks,
+                                       "ticktext": labels},
+              "yaxis": {"title": {"text": "µs"}, "rangemode": "tozero"}}
+    # Evidence of the page-size and erase-block findings: a line at each boundary (shapes take data
+    # values on a log axis, annotations its log10).
+    marks = [f for f in card.get("findings") or [] if f["id"] in ("page_size", "erase_block")]
+    if marks:
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": f["value"], "x1": f["value"],
+                             "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}} for f in marks]
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": math.log10(f["value"]), "y": 1, "yanchor": "top",
+                                  "xanchor": "left", "xshift": 3, "showarrow": False,
+                                  "text": plot_text(f"{f['label'].split(' (')[0]}: {f['text']}")} for f in marks]
+    return {"data": traces, "layout": layout}
+
+
+def fill_figure(card):
+    """Sustained fills: throughput against data written."""
+    traces = []
+    for s in card["sessions"]:
+        for fill in s.get("fill") or []:
+            factor = RATE_TO_MB_S[fill["unit"]]
+            traces.append({"type": "scatter", "mode": "lines", "name": f"{plot_text(s['label'])}: {fill['op']}",
+                           "x": [p["written_gb"] for p in fill["points"]],
+                           "y": [p["value"] * factor for p in fill["points"]],
+                           "meta": {"rate": True, "raw": fill.get("raw") or []}})
+    if not traces:
+        return None
+    layout = {"height": 380, "xaxis": {"title": {"text": "GB written (10⁹ bytes)"}},
+              "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}
+    # Evidence of the SLC-cache finding: where the change point puts the cache's end.
+    ends = [f for f in card.get("findings") or [] if f["id"] == "slc_cache"]
+    if ends:
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": f["value"] / 1e9,
+                             "x1": f["value"] / 1e9, "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}
+                            for f in ends]
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": f["value"] / 1e9, "y": 1, "yanchor": "top",
+                                  "xanchor": "left", "xshift": 3, "showarrow": False,
+                                  "text": plot_text(f"SLC cache ends: {f['text']}")} for f in ends]
+    return {"data": traces, "layout": layout}
+
+
+# --- curves: the card's line charts, split so each reads on its own -------------------------------
+
+def curve_table(traces, x_head, x_text, y_head=None, rate=True):
     """Rows by x value, a column per trace (its name), cells formatted in both units when the y axis is a rate."""
     xs = sorted({x for t in traces for x in t["x"]})
     head = [{"text": x_head}] + [{"text": t["name"], "rate": rate, "unit": y_head} for t in traces]
@@ -161,9 +315,9 @@ def curve_table(traces, x_head, x_text, fmt, y_head=None, rate=True, raws=None):
             if value is None:
                 cells.append({"text": ""})
             elif rate:
-                cells.append(rate_cell(value, value * MB_PER_MIB, fmt))
+                cells.append(rate_cell(value, value * MB_PER_S_IN_MIB_PER_S))
             else:
-                cells.append({"text": fmt(value)})
+                cells.append({"text": num(value)})
         rows.append({"head": x_text(x), "cells": cells})
     return {"caption": "The figures", "head": head, "rows": rows}
 
@@ -173,7 +327,7 @@ def with_mib_curves(figure, axis="y"):
     patches = []
     for trace in figure["data"]:
         if (trace.get("meta") or {}).get("rate"):
-            patches.append({axis: [None if v is None else v * MB_PER_MIB for v in trace[axis]]})
+            patches.append({axis: [None if v is None else v * MB_PER_S_IN_MIB_PER_S for v in trace[axis]]})
         else:
             patches.append(None)
     title = {"title": {"text": MIB_S_AXIS}}
@@ -196,9 +350,58 @@ def split_by_group(figure, groups):
     return out
 
 
-def size_text(value):
-    return size_arg_from_bytes(value)
+SWEEP_GROUPS = [
+    ("sequential", "chart-sweeps", "Sequential writes by block size",
+     "dd's direct writes and flashbench --open-au, one line per run. flashbench M/s and dd MB/s are both "
+     "10⁶ bytes/s; block sizes are binary (K = 1024 bytes)."),
+    ("random", "chart-sweeps-random", "Random writes by block size (flashbench --open-au --random)",
+     "Dotted: writes at random places inside the open allocation units. When the number of open units passes "
+     "what the card keeps open, speed collapses."),
+    ("find-fat", "chart-find-fat", "flashbench -f: write speed in consecutive erase blocks",
+     "One line per erase block; a slower first block hints at a region the card treats specially."),
+]
 
 
-__all__ = ["chart", "subtests_figure", "runs_table", "curve_table", "with_mib_curves", "split_by_group", "mib_of",
-           "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS", "MB_PER_MIB"]
+def _sources(traces):
+    """Raw files behind a chart's traces, one entry per file, named with the lines it backs."""
+    backs = {}
+    for trace in traces:
+        for ref in (trace.get("meta") or {}).get("raw") or []:
+            backs.setdefault(ref, []).append(html.unescape(trace["name"]))
+    return [{"name": "every line" if len(names) == len(traces) > 1 else "; ".join(names), "raw": [raw_link(ref)]}
+            for ref, names in backs.items()]
+
+
+def _curve_chart(chart_id, title, figure, note, x_head, x_text, y_head=None, rate=True):
+    traces = [t for t in figure["data"] if isinstance(t.get("x"), list) and isinstance(t.get("y"), list)
+              and "meta" in t]
+    named = [dict(t, name=html.unescape(t["name"])) for t in traces]
+    table = curve_table(named, x_head, x_text, y_head, rate)
+    if rate:
+        with_mib_curves(figure)
+    return chart(chart_id, title, figure, note, table, _sources(traces))
+
+
+def curve_charts(card):
+    """Throughput by block size (split by kind), the alignment scan and sustained fills."""
+    charts = []
+    sweeps = sweeps_figure(card)
+    if sweeps:
+        parts = split_by_group(sweeps, [g for g, *_ in SWEEP_GROUPS])
+        for group, chart_id, title, note in SWEEP_GROUPS:
+            if group in parts:
+                charts.append(_curve_chart(chart_id, title, parts[group], note, "Block size",
+                                           size_arg_from_bytes))
+    align = align_figure(card)
+    if align:
+        charts.append(_curve_chart("chart-align", "flashbench -a: access time by alignment", align,
+                                   "A step in access time at an alignment hints at the page or erase block size.",
+                                   "Alignment", size_arg_from_bytes, "µs", rate=False))
+    fill = fill_figure(card)
+    if fill:
+        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", num))
+    return charts
+
+
+__all__ = ["chart", "session_chart", "sweeps_figure", "align_figure", "fill_figure", "curve_charts", "plot_text",
+           "figure_json", "mib_of", "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS"]

@@ -9,9 +9,20 @@ from .stats import block_bytes_of_test
 from .suites import suite_of_tests, test_order
 
 
+def _shown_iops(subtest):
+    """The subtest's IOPS as the grid shows them: recorded ones always (the tool printed them), derived
+    ones (bandwidth ÷ block size) only for random tests, where I/O operations are what a reader compares;
+    a sequential test's derived IOPS (0.7 for 1 GiB blocks) tell nothing."""
+    iops = subtest.get("iops")
+    if iops and iops.get("derived") and not subtest["test"].startswith("RND"):
+        return None
+    return iops
+
+
 def _cell(subtest):
     """One grid cell from a subtest of the twin: means of its runs."""
-    mb_s, mib_s, iops, latency = subtest.get("mb_s"), subtest.get("mib_s"), subtest.get("iops"), subtest.get("latency_us")
+    mb_s, mib_s, latency = subtest.get("mb_s"), subtest.get("mib_s"), subtest.get("latency_us")
+    iops = _shown_iops(subtest)
     return {
         "mb_s": mb_s["mean"] if mb_s else None,
         "mib_s": mib_s["mean"] if mib_s else None,
@@ -50,7 +61,7 @@ def card_grid(pooled, session_labels):
     other CrystalDiskMark-named subtest in CrystalDiskMark's order. A cell holds means over the runs in
     the statistics:
         {"mb_s": MB/s, "mib_s": MiB/s, "printed": as the source printed it ({unit, decimals, mean, min,
-         max}), "iops": IOPS or None, "iops_derived": true when IOPS come from bandwidth ÷ block size,
+         max}), "iops": IOPS or None (derived IOPS only for random tests), "iops_derived": true when IOPS come from bandwidth ÷ block size,
          "latency_us": mean completion latency in µs where recorded, else None, "run_count": runs,
          "raw": raw files behind the figures (sessions' subtests only)}
     A subtest measured only as 'mix' is left out (the grid has read and write columns). None when the

@@ -54,9 +54,13 @@ def _dd_block(entry):
     return bytes_from_size_text(entry["block_size"]) or 0
 
 
+def _dd_stated(kind, entry):
+    return kind == "dd" and entry.get("method_stated", True)
+
+
 def _dd_direct(large):
     def accepts(kind, entry, test, op):
-        if kind != "dd" or "direct" not in (entry.get("flags") or []):
+        if not _dd_stated(kind, entry) or "direct" not in (entry.get("flags") or []):
             return False
         return (_dd_block(entry) >= LARGE_DD_BLOCK) == large
     return accepts
@@ -64,7 +68,7 @@ def _dd_direct(large):
 
 def _dd_read_cache_dropped(kind, entry, test, op):
     """A dd read without direct I/O counts only when its command empties the page cache before each run."""
-    return (kind == "dd" and op == "read" and "direct" not in (entry.get("flags") or [])
+    return (_dd_stated(kind, entry) and op == "read" and "direct" not in (entry.get("flags") or [])
             and "drop_caches" in (entry.get("command") or ""))
 
 
@@ -97,6 +101,11 @@ def _sweep_direct(sweep, op):
     return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and sweep["unit"] in RATE_TO_MB_S
 
 
+def _dd_method_not_stated(kind, entry, test, op):
+    """dd figures a source published without their command: a sequential figure still, its method unknown."""
+    return kind == "dd" and not entry.get("method_stated", True)
+
+
 _NAMED_SEQ = ("SEQ1M Q8T1", "SEQ1G Q1T1", "SEQ1M Q1T1", "SEQ512K Q1T1")
 _SEQ = r"(?:seq\.?|sequential)"
 
@@ -114,6 +123,8 @@ SEQUENTIAL_RULES = (
          _dd_direct(False), _largest_block_first),
     Rule("dd-read-cache-dropped", "runs", "dd read without direct I/O, the page cache dropped before each run",
          _dd_read_cache_dropped, _largest_block_first, ops=("read",)),
+    Rule("dd-method-not-stated", "runs", "dd runs whose command the source does not state (the largest block)",
+         _dd_method_not_stated, _largest_block_first),
     Rule("summary-cdm-seq", "summary",
          "the reviewer's summary row 'CrystalDiskMark sequential <op>', fresh or refreshed by a format",
          _summary([rf"crystaldiskmark {_SEQ} (?P<op>read|write)"],
@@ -192,6 +203,8 @@ def _flags_text(chosen):
     entry = chosen[0][4]
     if chosen[0][2] != "dd":
         return ""
+    if not entry.get("method_stated", True):
+        return ""  # the subtest's name says it: "dd bs=4M (method not stated)"
     bits = ["direct I/O" if "direct" in (entry.get("flags") or []) else "page cache dropped before each run"]
     if entry.get("target"):
         bits.append("to a file on the card" if entry["target"] == "file" and entry["op"] == "write" else

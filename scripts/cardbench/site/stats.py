@@ -11,32 +11,35 @@ has that size), marked `derived`. A derived figure carries the rounding of the b
 from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
 """
 
-import re
 import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 import pandas as pd
 
-from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, bytes_from_size_text
+from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, block_size_bytes
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
 RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "unit", "run", "value", "decimals",
                "excluded", "mb_s", "iops", "iops_derived"] + [f"lat_{name}" for name in LATENCY_STATS]
-_TEST_BLOCK = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+$")
 MAX_PRINTED_DECIMALS = 3
 
 
+METHOD_NOT_STATED = " (method not stated)"
+
+
 def dd_test_name(entry):
-    """How a dd entry is named among subtests: 'dd bs=4M'."""
-    return f"dd bs={entry['block_size']}"
+    """How a dd entry is named among subtests: 'dd bs=4M'; 'dd bs=4M (method not stated)' when the source
+    does not say which command gave its figures, so it never pools or compares with a stated method."""
+    name = f"dd bs={entry['block_size']}"
+    return name if entry.get("method_stated", True) else name + METHOD_NOT_STATED
 
 
 def block_bytes_of_test(test):
-    """Block size of a CrystalDiskMark-named subtest ('RND4K Q32T1' -> 4096); None for others."""
-    match = _TEST_BLOCK.match(test)
-    return bytes_from_size_text(match.group(1)) if match else None
+    """Block size of a CrystalDiskMark-named subtest that only reads or only writes ('RND4K Q32T1' -> 4096);
+    None for a read/write mix (its figures never stand for pure reads or writes) and for other names."""
+    return None if " mix " in test else block_size_bytes(test)
 
 
 def session_entries(session):

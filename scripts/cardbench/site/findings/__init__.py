@@ -1,6 +1,7 @@
 """What an expert reads from the stored runs, as numbers with the reason beside each: flash
-structure (flashbench), the SLC cache and the speed after it (sustained fill), figures at the
-reader's ceiling, run-to-run stability, real capacity and the manufacturer ID.
+structure (flashbench), the SLC cache and the speed after it (sustained fill), figures held back by
+the reader or bus (only where the card is shown to be faster), run-to-run stability and slowing over
+repeated runs, real capacity and the manufacturer ID. Every rate in a finding is MB/s (10^6 bytes/s).
 
 card_findings(card) is pure: a card dict in, findings out. Each finding is
     {id, label, value, unit, at_least, text, basis, session, session_label, ...}

@@ -4,8 +4,6 @@ import math
 
 import numpy as np
 
-from ...core.units import RATE_TO_MB_S
-
 LABELS = {
     "page_size": "Page size",
     "erase_block": "Erase block (allocation unit)",
@@ -16,7 +14,7 @@ LABELS = {
     "write_after_cache": "Write speed after the cache",
     "write_later": "Write speed further on",
     "sustained_write": "Sustained write",
-    "reader_limited": "Limited by the reader",
+    "reader_limited": "Limited by the reader or bus",
     "stability": "Run-to-run stability",
     "slows_over_runs": "Slows over repeated runs",
     "fake_capacity": "Real capacity (f3probe)",
@@ -33,26 +31,14 @@ def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
     return out
 
 
-def size_text(size_bytes):
-    """4194304 -> '4 MiB'; 5.5e9 -> '5.5 GB' when not a whole binary size."""
-    for factor, suffix in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
-        if size_bytes >= factor and size_bytes % factor == 0:
-            return f"{size_bytes // factor} {suffix}"
-    return gb_text(size_bytes)
-
-
 def gb_text(size_bytes):
     gb = size_bytes / 1e9
     return f"{gb:.2f} GB" if gb < 10 else f"{gb:.1f} GB" if gb < 100 else f"{gb:.0f} GB"
 
 
 def rate_text(mb_s):
+    """A rate in MB/s (10^6 bytes/s) as a reader sees it, with its unit."""
     return f"{mb_s:.0f} MB/s" if mb_s >= 100 else f"{mb_s:.1f} MB/s" if mb_s >= 10 else f"{mb_s:.2f} MB/s"
-
-
-def mb_s(value, unit):
-    factor = RATE_TO_MB_S.get(unit)
-    return None if factor is None else float(value) * factor
 
 
 def robust_sd(values):
@@ -69,7 +55,3 @@ def rounded(value, digits=4):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)
-
-
-def sessions_of(card):
-    return [s for s in card.get("sessions") or [] if isinstance(s, dict)]

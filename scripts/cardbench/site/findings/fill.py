@@ -4,7 +4,8 @@ throughput against data written."""
 import numpy as np
 
 from . import thresholds as t
-from .common import finding, gb_text, mb_s, rate_text, robust_sd
+from ...core.units import mb_s_from_rate
+from .common import finding, gb_text, rate_text, robust_sd
 
 
 def level_value(values):
@@ -88,7 +89,7 @@ def _boundary_gb(x, raw, cut, high, low):
 def fill_levels(fill):
     """[(first index, end index, level MB/s)] of one fill's points, or (None, reason)."""
     points = [p for p in fill.get("points") or [] if isinstance(p.get("value"), (int, float))]
-    factor = mb_s(1.0, fill.get("unit"))
+    factor = mb_s_from_rate(1.0, fill.get("unit"))
     if factor is None:
         return None, f"fill in {fill.get('unit')}, not a rate"
     if len(points) < t.FILL_MIN_POINTS:

@@ -6,7 +6,8 @@ import math
 import numpy as np
 
 from . import thresholds as t
-from .common import finding, robust_sd, size_text
+from ...core.units import size_text_from_bytes
+from .common import finding, robust_sd
 
 
 # --- alignment scan ---------------------------------------------------------------------------------
@@ -97,10 +98,10 @@ def scan_structure(scan):
         if best is None:
             continue
         _, cut, below, above = best
-        previous = offsets[cut - 1]
+        previous, boundary = size_text_from_bytes(offsets[cut - 1]), size_text_from_bytes(offsets[cut])
         basis = (f"flashbench -a: {measure} {_level_text(series, *below, layout)} (median) at alignments up to "
-                 f"{size_text(previous)}, {_level_text(series, *above, layout)} from {size_text(offsets[cut])} "
-                 f"up to {size_text(offsets[above[1] - 1])}: a boundary every {size_text(offsets[cut])}")
+                 f"{previous}, {_level_text(series, *above, layout)} from {boundary} "
+                 f"up to {size_text_from_bytes(offsets[above[1] - 1])}: a boundary every {boundary}")
         found[name] = (offsets[cut], basis)
     if not found:
         return {}, f"flashbench -a: no step in {measure} that holds for larger alignments"
@@ -119,7 +120,7 @@ def align_findings(card):
                 if name in found and (name, found[name][0]) not in seen:
                     seen.add((name, found[name][0]))
                     size, basis = found[name]
-                    out.append(finding(name, size, "bytes", basis, session, size_text(size)))
+                    out.append(finding(name, size, "bytes", basis, session, size_text_from_bytes(size)))
     return out, notes
 
 
@@ -162,19 +163,20 @@ def sweep_verdict(session, au):
     top = erase or max(curve)
     compared = sorted((s for s in curve if s < top and s >= top * t.OPEN_AU_SMALLEST_SHARE), reverse=True)
     if not compared:
-        return None, f"no figure below the {size_text(top)} AU size (stopped after the first row)"
+        return None, f"no figure below the {size_text_from_bytes(top)} AU size (stopped after the first row)"
     ref = _reference(session, au["open_au"])
     against = [s for s in compared if s in ref]
+    alone = ""
     if against:
         share = float(np.median([curve[s] / ref[s][0] for s in against]))
         what = "the best of " + ", ".join(sorted({ref[s][1] for s in against}))
     else:
         best = max(curve.values())
         share = float(np.median([curve[s] / best for s in compared]))
-        what = "its own best figure (nothing else measured these block sizes)"
+        what, alone = "the sweep's own best figure", ", nothing else having measured these block sizes"
         against = compared
-    sizes = f"{size_text(against[-1])}–{size_text(against[0])}" if len(against) > 1 else size_text(against[0])
-    words = f"median {share:.0%} of {what} at {sizes} blocks"
+    sizes = " to ".join(size_text_from_bytes(size) for size in dict.fromkeys((against[-1], against[0])))
+    words = f"median {100 * share:.0f} % of {what} at {sizes} blocks{alone}"
     return share >= t.OPEN_AU_COLLAPSE_SHARE, words
 
 
@@ -211,7 +213,7 @@ def open_au_findings(card, erase_blocks=None):
             count = holding[-1]
             held_words = next(w for h, w, _ in by_count[count] if h)
             erase_size = by_count[count][0][2].get("erase_size_bytes")
-            au_text = f" of {size_text(erase_size)}" if erase_size else ""
+            au_text = f" of {size_text_from_bytes(erase_size)}" if erase_size else ""
             if first_collapse is None:
                 basis = (f"--open-au {mode}: {count} AUs{au_text} open hold their speed ({held_words}); no "
                          f"larger count was tried, so the card may keep more open")

@@ -5,8 +5,9 @@ import statistics
 
 import numpy as np
 
+from ...core.units import mb_s_from_rate
 from . import thresholds as t
-from .common import finding, rounded
+from .common import finding, rate_text, rounded
 
 
 def cv_verdict(cv):
@@ -38,8 +39,9 @@ def outliers(runs):
 
 
 def trend(runs):
-    """(z, relative change first to last run) of a Mann–Kendall test and a Theil–Sen slope; None
-    when there are too few runs."""
+    """(z, relative change, fitted first run, fitted last run) of a Mann–Kendall test and a Theil–Sen
+    line; the change is the fitted last run against the fitted first (no lower than -100 %). None when
+    there are too few runs."""
     values = np.asarray(runs, dtype=float)
     n = values.size
     if n < t.TREND_MIN_RUNS:
@@ -50,24 +52,29 @@ def trend(runs):
     variance = (n * (n - 1) * (2 * n + 5) - float(np.sum(ties * (ties - 1) * (2 * ties + 5)))) / 18.0
     z = 0.0 if variance <= 0 or s == 0 else (s - math.copysign(1, s)) / math.sqrt(variance)
     slope = statistics.median(((values[j] - values[i]) / (j - i)).tolist())
-    median = statistics.median(values.tolist())
-    change = slope * (n - 1) / median if median else 0.0
-    return z, change
+    # Theil–Sen intercept: the line through the median of value - slope × run index
+    first = statistics.median((values - slope * np.arange(n)).tolist())
+    last = max(first + slope * (n - 1), 0.0)
+    change = last / first - 1 if first > 0 else 0.0
+    return z, change, first, last
 
 
-def persistent_drop(runs):
-    """Relative change when the first run(s) are fast and no later run comes back near them (every
-    later run at least TREND_MIN_CHANGE below the slowest early one; at least half the runs later):
-    the shape of a card that heats up and throttles. None otherwise."""
+def step_down(runs):
+    """(relative change, runs before the step, their mean, the later runs' median) when the first run(s)
+    are fast and no later run comes back near them (every later run at least TREND_MIN_CHANGE below the
+    slowest early one; at least half the runs later). A write cache running out, or throttling, both
+    give this shape; the runs alone do not say which. None otherwise."""
     values = [float(v) for v in runs]
     n = len(values)
     if n < t.TREND_MIN_RUNS:
         return None
-    for k in range(1, n // 2 + 1):
-        early, late = values[:k], values[k:]
-        if max(late) < (1 - t.TREND_MIN_CHANGE) * min(early):
-            return statistics.median(late) / statistics.fmean(early) - 1
-    return None
+    steps = [k for k in range(1, n // 2 + 1) if max(values[k:]) < (1 - t.TREND_MIN_CHANGE) * min(values[:k])]
+    if not steps:
+        return None
+    # where several cuts qualify, the one with the widest gap between the two sides
+    k = max(steps, key=lambda cut: min(values[:cut]) / max(max(values[cut:]), 1e-12))
+    before, after = statistics.fmean(values[:k]), statistics.median(values[k:])
+    return after / before - 1, k, before, after
 
 
 def _subtests(session):
@@ -87,20 +94,24 @@ def subtest_stability(name, entry):
     cv = statistics.stdev(used) / mean if mean else math.inf
     detail = {"subtest": name, "runs": len(used), "cv_pct": rounded(100 * cv, 1), "verdict": cv_verdict(cv)}
     flagged = outliers(runs)
+    to_mb_s = mb_s_from_rate(1.0, entry.get("unit")) or 1.0  # findings speak MB/s whatever the tool printed
     if flagged:
         median = statistics.median(runs)
-        detail["outliers"] = [{"run": i + 1, "value": runs[i], "unit": entry["unit"], "median": rounded(median, 3),
-                               "excluded": i in excluded} for i in flagged]
+        detail["outliers"] = [{"run": i + 1, "mb_s": rounded(runs[i] * to_mb_s, 2),
+                               "median_mb_s": rounded(median * to_mb_s, 2), "excluded": i in excluded}
+                              for i in flagged]
+    step = step_down(runs)
     found = trend(runs)
-    if found:
-        z, change = found
-        drop = persistent_drop(runs)
+    if step is not None:
+        change, k, before, after = step
+        detail.update(trend="slows", trend_shape="step", step_after_run=k, trend_change_pct=rounded(100 * change, 1),
+                      before_mb_s=rounded(before * to_mb_s, 2), after_mb_s=rounded(after * to_mb_s, 2))
+    elif found:
+        z, change, first, last = found
         if abs(z) >= t.TREND_Z and abs(change) >= t.TREND_MIN_CHANGE:
-            detail["trend"] = "slows" if change < 0 else "speeds up"
-            detail["trend_change_pct"] = rounded(100 * change, 1)
-        elif drop is not None:
-            detail["trend"] = "slows"
-            detail["trend_change_pct"] = rounded(100 * drop, 1)
+            detail.update(trend="slows" if change < 0 else "speeds up", trend_shape="trend",
+                          trend_change_pct=rounded(100 * change, 1), before_mb_s=rounded(first * to_mb_s, 2),
+                          after_mb_s=rounded(last * to_mb_s, 2))
     return detail
 
 
@@ -111,10 +122,37 @@ def _temperature_words(session):
         bits.append(f"{temps['idle']:g} °C idle")
     if isinstance(temps.get("max"), (int, float)):
         bits.append(f"up to {temps['max']:g} °C during the runs")
-    words = ", ".join(bits)
-    if session.get("conditions"):
-        words = f"{session['conditions']}" + (f": {words}" if words else "")
-    return words
+    return ", ".join(([session["conditions"]] if session.get("conditions") else []) + bits)
+
+
+def _percent_text(pct):
+    """-42.3 -> '−42 %' (a true minus sign)."""
+    return f"{pct:+.0f} %".replace("-", "−")
+
+
+def _listed(items, most=4):
+    return "; ".join(items[:most]) + (f"; and {len(items) - most} more" if len(items) > most else "")
+
+
+def _slowing_basis(slowing, details, session):
+    """What each slowing subtest did, in words: a step (when after it) or a fitted trend, in MB/s."""
+    steps = [f"{d['subtest']} after run {d['step_after_run']}, {rate_text(d['before_mb_s'])} to "
+             f"{rate_text(d['after_mb_s'])}, {_percent_text(d['trend_change_pct'])}" for d in slowing
+             if d.get("trend_shape") == "step"]
+    trends = [f"{d['subtest']} {rate_text(d['before_mb_s'])} to {rate_text(d['after_mb_s'])}, "
+              f"{_percent_text(d['trend_change_pct'])}" for d in slowing if d.get("trend_shape") == "trend"]
+    parts = [f"{len(slowing)} of {len(details)} subtests fall over the runs"]
+    if steps:
+        parts.append("In one step that no later run comes back from (mean of the runs before it, median of "
+                     f"those after): {_listed(steps)}")
+    if trends:
+        parts.append("Along a steady trend (Mann–Kendall at 5 %; Theil–Sen line, fitted first run to fitted "
+                     f"last): {_listed(trends)}")
+    temperature = _temperature_words(session)
+    if temperature:
+        parts.append(f"Recorded with these runs: {temperature}; the runs alone do not show what caused the "
+                     "slowing (a write cache running out and throttling look alike)")
+    return ". ".join(parts)
 
 
 def stability_findings(card):
@@ -131,11 +169,11 @@ def stability_findings(card):
         basis = (f"{len(details)} subtest{'s' if len(details) > 1 else ''} with "
                  f"{'–'.join(str(r) for r in (runs[0], runs[-1]) if r) if len(runs) > 1 else runs[0]} runs each: "
                  f"median coefficient of variation {median_cv:.1f} %; least steady {worst['subtest']} "
-                 f"{worst['cv_pct']:.1f} % ({worst['verdict']})")
+                 f"{worst['cv_pct']:.1f} %, {worst['verdict']}")
         flagged = [(d["subtest"], o) for d in details for o in d.get("outliers", [])]
         if flagged:
-            shown = "; ".join(f"{name} run {o['run']} ({o['value']:g} {o['unit']}, median {o['median']:g})"
-                              + (", already excluded" if o["excluded"] else "") for name, o in flagged[:5])
+            shown = "; ".join(f"{name} run {o['run']} ({rate_text(o['mb_s'])}, median {rate_text(o['median_mb_s'])}"
+                              + (", already excluded)" if o["excluded"] else ")") for name, o in flagged[:5])
             more = f" and {len(flagged) - 5} more" if len(flagged) > 5 else ""
             basis += f". Outlying runs, kept in the figures: {shown}{more}"
         out.append(finding("stability", round(median_cv, 1), "%", basis, session,
@@ -144,14 +182,11 @@ def stability_findings(card):
         slowing = [d for d in details if d.get("trend") == "slows"]
         if len(slowing) >= max(2, math.ceil(t.TREND_SESSION_SHARE * len(details))):
             changes = sorted(d["trend_change_pct"] for d in slowing)
-            temperature = _temperature_words(session)
-            basis = (f"{len(slowing)} of {len(details)} subtests fall over the runs in order, {changes[-1]:.0f} to "
-                     f"{changes[0]:.0f} % (a Mann–Kendall trend at 5 %, or early runs that no later run comes back "
-                     f"to): "
-                     + ", ".join(d["subtest"] for d in slowing[:6]) + (" …" if len(slowing) > 6 else ""))
-            if temperature:
-                basis += f"; recorded: {temperature}"
-            out.append(finding("slows_over_runs", round(statistics.median(changes), 1), "%", basis, session,
-                               f"{len(slowing)} of {len(details)} subtests slow down"
-                               + (f" ({temperature})" if temperature else ""), subtests=[d["subtest"] for d in slowing]))
+            median_change = statistics.median(changes)
+            out.append(finding("slows_over_runs", round(median_change, 1), "%", _slowing_basis(slowing, details, session),
+                               session, f"{len(slowing)} of {len(details)} subtests slow down, median "
+                                        f"{_percent_text(median_change)}",
+                               subtests=[d["subtest"] for d in slowing],
+                               subtest_changes=[{"subtest": d["subtest"], "trend_change_pct": d["trend_change_pct"],
+                                                 "shape": d["trend_shape"]} for d in slowing]))
     return out, []

@@ -52,8 +52,13 @@ FILL_CACHE_END_SHARE = 0.98
 USB2_PRACTICAL_MB_S = (35.0, 42.0)
 UHS_I_PRACTICAL_MB_S = 90.0
 PCIE_PRACTICAL_SHARE = 0.85
-# A figure within 10 % of the practical ceiling (at or above 90 % of it) is at the ceiling.
+# A figure within 10 % of the practical ceiling (at or above 90 % of it, and not above it) is at the ceiling.
 AT_CEILING_SHARE = 0.9
+# Such a figure is the path's limit only when the card is shown faster than the path can carry even on
+# paper: rated, or measured through another path, above the path's line rate (USB 2.0 480 Mb/s = 60 MB/s,
+# UHS-I 104 MB/s, a PCIe link's rate). The practical ceilings are estimates and ratings are "up to"
+# figures: a card rated 100 MB/s read at 86 MB/s on a ~90 MB/s UHS-I path may well be at its own limit.
+USB2_LINE_MB_S = 60.0
 
 # --- stability over runs ---------------------------------------------------------------------------
 STABILITY_MIN_RUNS = 3  # a spread needs three runs

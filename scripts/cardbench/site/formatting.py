@@ -1,0 +1,37 @@
+"""Figures and links as the pages show them, shared by the page model and the chart model: numbers
+rounded as Hugo rounds them, a dash for a figure that is missing, a raw file as a link."""
+
+import math
+
+DASH = "–"
+
+
+def format_number(value, digits):
+    """Hugo's lang.FormatNumber for English: rounded half away from zero, thousands separated."""
+    value = float(value)
+    scaled = abs(value) * 10.0 ** digits
+    rounded = math.floor(scaled)
+    if scaled - rounded >= 0.5:
+        rounded += 1
+    return ("-" if value < 0 else "") + f"{rounded / 10.0 ** digits:,.{digits}f}"
+
+
+def num(value):
+    """A figure for reading: no decimals from 100 on, one from 10, two below; '–' when missing."""
+    if value is None:
+        return DASH
+    size = abs(float(value))
+    return format_number(value, 0 if size >= 100 else 1 if size >= 10 else 2)
+
+
+def whole(value):
+    """A count with thousands separators, rounded."""
+    return format_number(value, 0)
+
+
+def raw_link(ref):
+    """A raw file a figure comes from: its name and its path under data/ (the site serves it there)."""
+    return {"name": ref.rsplit("/", 1)[-1], "path": ref}
+
+
+__all__ = ["DASH", "format_number", "num", "whole", "raw_link"]
