@@ -6,7 +6,8 @@ Reads the card JSON's `grid` (aggregated: a row per subtest, `read` and `write` 
 figure computed from another rather than recorded). Only formats: every figure comes from the grid.
 """
 
-DASH = "–"
+from .formatting import DASH
+
 OPS = ("read", "write")
 
 
