@@ -249,6 +249,27 @@ def test_a_planted_lock_link_is_refused_and_never_followed(data, tmp_path):
     assert list(target.parent.iterdir()) == []
 
 
+def test_a_lock_folder_swapped_for_a_link_after_it_was_made_is_never_followed(data, tmp_path, monkeypatch):
+    """Someone who can write data/ swaps .locks for a link right after the writer made it: the lock file
+    is opened relative to the folder's own descriptor, taken without following links, so nothing is made
+    in the link's target."""
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    real_mkdir = os.mkdir
+
+    def mkdir_then_swap(path, mode=0o777, *, dir_fd=None):
+        real_mkdir(path, mode, dir_fd=dir_fd)
+        locks = data / ".locks"
+        locks.rename(tmp_path / "moved-away")
+        locks.symlink_to(target)
+
+    monkeypatch.setattr(os, "mkdir", mkdir_then_swap)
+    with pytest.raises(CardBusyError, match="is not a folder"):
+        with card_lock(data / "cards", SLUG, timeout=0.2):
+            pass
+    assert list(target.iterdir()) == []
+
+
 def test_a_lock_left_by_a_killed_writer_is_taken_and_removed(data):
     (data / ".locks").mkdir(mode=0o700)
     stale = data / ".locks" / f"{SLUG}.lock"

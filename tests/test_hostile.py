@@ -182,13 +182,16 @@ def test_infinity_and_nan_are_refused_as_numbers_no_figure_can_be(written):
                                                                                         "capacity_gb")
 
 
-def test_a_number_tag_does_not_smuggle_another_form():
+@pytest.mark.parametrize("text", ['capacity_gb: !!int "0x36"', 'capacity_gb: !!int "64"', "capacity_gb: !!float 54",
+                                  "capacity_gb: !!null 64", "runs: [!!bool 5, 54.0]", "model: !!str 64"])
+def test_a_tag_that_changes_what_is_written_is_refused(text):
+    """Quoted text made a number, a number made text, null or a bool: refused at its line, never a traceback."""
     from cardbench.card.load import parse_card_text
     from cardbench.errors import CardFileError
 
-    with pytest.raises(CardFileError, match="'0x36' is read as the number 54") as info:
-        parse_card_text('capacity_gb: !!int "0x36"\n', "c.yaml")
-    assert info.value.rule == "number-form"
+    with pytest.raises(CardFileError, match="YAML tag !!") as info:
+        parse_card_text(text + "\n", "c.yaml")
+    assert info.value.rule == "tag" and info.value.line == 1
 
 
 @pytest.mark.parametrize("written, value", [

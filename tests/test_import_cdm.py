@@ -133,3 +133,16 @@ def test_a_test_printed_as_zero_is_left_out_and_named_in_the_notes(cards, tmp_pa
     session = session_of(cards)
     assert ("RND4K Q8T8", "read") not in {(r["test"], r["op"]) for r in session["results"]}
     assert "Printed as 0.000 in the text, so not run and left out: RND4K Q8T8 read." in session["notes"]
+
+
+def test_a_zero_figure_with_iops_is_refused_naming_its_line(cards, tmp_path):
+    """0.000 MB/s beside 437 IOPS is no test left unrun: the import refuses it and names the line."""
+    source = (FIXTURES / "crystaldiskmark" / "crystaldiskmark--cdm6.out").read_text(encoding="utf-8")
+    lines = source.splitlines()
+    number = next(i for i, x in enumerate(lines, 1) if "Random Read 4KiB (Q=  8,T= 8)" in x)
+    path = tmp_path / "cdm-zero-with-iops.txt"
+    path.write_text(source.replace(lines[number - 1], "  Random Read 4KiB (Q=  8,T= 8) :     0.000 MB/s [    437.0 IOPS]"),
+                    encoding="utf-8")
+    with pytest.raises(ParseError, match="RND4K Q8T8 read is printed as 0 MB/s but with 437 IOPS") as err:
+        import_file(path, cards, "test-card", name="Acme Zero 64GB")
+    assert err.value.line == number

@@ -2,6 +2,7 @@
 count and flags, logs without their command, failed attempts and runs that ended with an error; and
 new cards made by an import (capacity, bus and form factor given, the bus-ceiling hint)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -160,8 +161,12 @@ WRITE_RUNS = ((1.61928, 20.7), (1.66029, 20.2), (1.7071, 19.7), (1.63312, 20.5),
 
 
 def logged(*commands):
-    """A log of the commands, each (a prompt and sudo as typed) followed by the next of WRITE_RUNS' summaries."""
-    return unwrap("".join(f"{command}\n8+0 records in\n8+0 records out\n"
+    """A log of the commands, each (a prompt and sudo as typed) followed by the next of WRITE_RUNS' summaries
+    (32 MiB each, its records counted in the command's block size)."""
+    def records(command):
+        block = size_bytes(re.search(r"\bbs=(\S+)", command).group(1))
+        return f"{(32 << 20) // block}+0"
+    return unwrap("".join(f"{command}\n{records(command)} records in\n{records(command)} records out\n"
                           f"33554432 bytes (34 MB, 32 MiB) copied, {seconds} s, {rate} MB/s\n"
                           for command, (seconds, rate) in zip(commands, WRITE_RUNS * 2)))
 
@@ -403,3 +408,56 @@ def test_op_for_another_format_is_refused(tmp_path, capsys):
                      "--name", "Lexar PLAY PRO microSD Express 1TB", "--cards-dir", str(cards), "--op", "read"])
     assert code == 2 and "are for dd logs" in capsys.readouterr().err
     assert list(cards.iterdir()) == []
+
+
+def test_a_summary_the_command_could_not_have_copied_is_refused_naming_its_line():
+    """8 blocks of 4 MiB below "bs=1M count=8": the summary belongs to another command."""
+    with pytest.raises(ParseError, match=r"this summary copied 33554432 bytes in 8\+0 records, but the command "
+                                         r"above says bs=1M count=8") as err:
+        from_dd("$ dd if=/dev/zero of=/dev/sdc bs=1M count=8\n" + summary(8, 4 << 20, "1.0", "33.6"))
+    assert err.value.line == 4
+    # Without its records line, count × bs still bounds the bytes.
+    with pytest.raises(ParseError, match="copied 33554432 bytes, but the command above says bs=4M count=2") as err:
+        from_dd("$ dd if=/dev/zero of=/dev/sdc bs=4M count=2\n33554432 bytes copied, 1.0 s, 33.6 MB/s\n")
+    assert err.value.line == 2
+    # A short last block (7+1 records) and a copy that stopped before count are what dd does.
+    entry, = from_dd("$ dd if=/dev/sdc of=/dev/null bs=4M count=16\n7+1 records in\n7+1 records out\n"
+                     "30000000 bytes copied, 1.0 s, 30.0 MB/s\n").measurements["dd"]
+    assert entry["runs"] == [30.0]
+
+
+def test_a_loop_over_block_sizes_with_its_summaries_swapped_is_refused():
+    log = "$ for b in 1M 4M; do dd if=/dev/zero of=/dev/sdc bs=$b count=8; done\n"
+    with pytest.raises(ParseError, match="but the command above says bs=1M count=8") as err:
+        from_dd(log + summary(8, 4 << 20, "1.0", "33.6") + summary(8, 1 << 20, "1.0", "8.4"))
+    assert err.value.line == 4
+
+
+def test_more_summaries_than_a_loop_ran_are_refused_fewer_are_kept():
+    log = "$ for i in 1 2; do dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct; done\n"
+    runs = summary(8, 4 << 20, "1.0", "33.6") + summary(8, 4 << 20, "2.0", "16.8") + summary(8, 4 << 20, "4.0", "8.4")
+    with pytest.raises(ParseError, match="runs dd 2 times, but 3 summaries follow it") as err:
+        from_dd(log + runs)
+    assert err.value.line == 10  # the third summary
+    entry, = from_dd(log + summary(8, 4 << 20, "1.0", "33.6")).measurements["dd"]  # a partial paste
+    assert entry["runs"] == [33.6]
+
+
+def test_a_variable_holding_shell_syntax_is_not_read_as_words_of_the_command():
+    """X='/dev/null; dd …' is one word to the shell: it must not cut the command short or add operands."""
+    for value in ("'/dev/null; dd if=/dev/zero of=/dev/sdd'", "'/dev/null | true'", "'/dev/null #'"):
+        entry, = from_dd(f"$ X={value}\n$ dd if=/dev/sdc of=$X bs=4M count=8\n"
+                         + summary(8, 4 << 20, "1.0", "33.6")).measurements["dd"]
+        assert (entry["op"], entry["block_size"], entry["count"]) == ("read", "4M", 8)
+    with pytest.raises(ParseError, match=r"the log sets \$X to more than one plain word.*OP=read or OP=write"):
+        from_dd('$ X="/dev/sdc count=99"\n$ dd if=$X of=/tmp/copy bs=4M count=8\n' + summary(8, 4 << 20, "1.0", "33.6"))
+    with pytest.raises(ParseError, match=r"operands may be in \$OPTS \(the log sets \$OPTS to more than one"):
+        from_dd('$ OPTS="if=/dev/sdc of=/dev/null bs=4M"\n$ dd $OPTS count=8\n' + summary(8, 4 << 20, "1.0", "33.6"))
+
+
+def test_a_loop_inside_a_loop_gives_each_summary_its_command():
+    log = "$ for b in 1M 4M; do for i in 1 2; do dd if=/dev/zero of=/dev/sdc bs=$b count=8; done; done\n"
+    log += summary(8, 1 << 20, "1.0", "8.4") * 2 + summary(8, 4 << 20, "1.0", "33.6") * 2
+    first, second = from_dd(log).measurements["dd"]
+    assert (first["block_size"], first["runs"], second["block_size"], second["runs"]) == ("1M", [8.4, 8.4], "4M",
+                                                                                          [33.6, 33.6])

@@ -105,6 +105,17 @@ def test_subtests_not_run_are_left_out_but_count_as_there():
     assert parsed["missing"] == []
 
 
+@pytest.mark.parametrize("printed", ["     0.000 MB/s [    437.0 IOPS] <     0.00 us>",
+                                     "     0.000 MB/s [      0.0 IOPS] < 87698.00 us>"])
+def test_a_zero_figure_beside_iops_or_latency_is_refused_not_taken_for_not_run(printed):
+    text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out")
+    line = "    91.118 MB/s [     86.9 IOPS] < 87698.00 us>"
+    number = next(i for i, x in enumerate(text.splitlines(), 1) if line in x)
+    with pytest.raises(ParseError, match="SEQ1M Q8T1 write is printed as 0 MB/s but with") as err:
+        crystaldiskmark.parse(text.replace(line, printed))
+    assert err.value.line == number
+
+
 def test_cut_off_result_line_is_named():
     text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out").replace(
         "  RND    4KiB (Q=  1, T= 1):     2.204 MB/s [    538.1 IOPS] <  1857.05 us>", "  RND    4KiB (Q=  1, T=")

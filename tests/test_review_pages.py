@@ -41,11 +41,26 @@ def test_plain_markdown_and_the_sites_own_chart_pass(tmp_path):
      "plotly config 'plotlyServerURL'"),
     ('{{< plotly >}}\n{"data": 1}\n{{< /plotly >}}', 'needs a JSON object with a "data" list'),
     ("{{< plotly >}}\n{data}\n{{< /plotly >}}", "not valid JSON"),
+    ('```text {style="position:fixed" id="hijack" class="x"}\nx\n```', "info string takes no {…} attributes"),
+    ('~~~ go {.x}\nx\n~~~', "info string takes no {…} attributes"),
+    ('<script>x</script> {{< plotly >}}{"data": []}{{< /plotly >}} <iframe>', "raw HTML"),
+    ('{{< plotly >}}{"data": []}{{< /plotly >}} {{< youtube id=x >}}', "shortcode 'youtube' is not used"),
+    ('{{< plotly >}}\n{"data": []}\n{{< /plotly >}} {.x}', "attribute lists"),
+    ('{{< plotly >}}\n{"data": [], "layout": {"height": 0}}\n{{< /plotly >}}', "layout.height must be"),
+    ("![i](https://example.com/t.png)", "must be files of the site"),
+    ("![i]( <//example.com/t.png> )", "must be files of the site"),
+    ("![i][pic]\n\n[pic]: HTTP://example.com/t.png", "must be files of the site"),
 ])
 def test_what_a_review_body_may_not_hold_is_named_at_its_line(tmp_path, line, message):
     found = findings_of(tmp_path, "Intro.\n\n" + line + "\n")
     assert found and all(message in text for _, text in found[:1]), found
     assert found[0][0] >= 6  # counted in the file: 3 lines of front matter, then "Intro.", a blank line
+
+
+def test_images_of_the_site_and_links_elsewhere_pass(tmp_path):
+    body = ("![chart](/images/chart.png) ![rel](chart.png \"t\") ![ref][local] and [a link](https://example.org)\n\n"
+            "[local]: /images/x.png\n[elsewhere]: https://example.org\n\n`![i](https://example.com/t.png)`\n")
+    assert findings_of(tmp_path, body) == []
 
 
 def test_the_build_refuses_and_bounds_what_the_validator_does():
@@ -55,7 +70,7 @@ def test_the_build_refuses_and_bounds_what_the_validator_does():
     assert sorted(p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")) == sorted(REVIEW_SHORTCODES)
     plotly = (ROOT / "layouts" / "_shortcodes" / "plotly.html").read_text(encoding="utf-8")
     low, high = PLOTLY_HEIGHT_PX
-    assert f"(lt . {low}) (gt . {high})" in plotly
+    assert f"(lt $height {low}) (gt $height {high})" in plotly
     assert f'(slice {" ".join(chr(34) + k + chr(34) for k in PLOTLY_CONFIG_KEYS)})' in plotly
     config = (ROOT / "config.toml").read_text(encoding="utf-8")
     assert re.search(r"\[markup\.goldmark\.parser\.attribute\]\s*block = false\s*title = false", config)

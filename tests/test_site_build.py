@@ -345,6 +345,10 @@ def build_with_review(project, name, text, tmp_path):
      "layout.height must be a number of pixels from 100 to 2000"),
     (f"{REVIEWED}.md", '---\ntitle: T\n---\n{{< plotly >}}{"data": [], "config": {"showLink": true}}{{< /plotly >}}\n',
      'plotly config "showLink" is not used in reviews'),
+    (f"{REVIEWED}.md", '---\ntitle: T\n---\n```text {style="position:fixed" id="hijack" class="x"}\nx\n```\n',
+     "info string takes no {…} attributes"),
+    (f"{REVIEWED}.md", '---\ntitle: T\n---\n{{< plotly >}}{"data": [], "layout": {"height": 0}}{{< /plotly >}}\n',
+     "layout.height must be a number of pixels from 100 to 2000"),
 ])
 def test_the_build_refuses_a_review_page_that_could_take_another_place(aggregated_project, tmp_path, name, text,
                                                                        message):

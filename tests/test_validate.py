@@ -303,6 +303,7 @@ def test_bandwidth_the_page_would_print_as_zero_is_refused(tmp_path, unit, value
     runs_line = next(n for n, line in enumerate(new_card_text(data).splitlines(), 1) if "runs: [90.5, " in line)
     assert (finding.error.line, finding.error.column) == (runs_line, 18)
     assert "below 0.01 MB/s, the finest step the site prints" in finding.error.message
+    assert "the smallest figure it shows" in finding.error.message and "would show" not in finding.error.message
     assert "check the unit" in finding.error.message
 
 

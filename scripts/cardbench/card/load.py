@@ -148,9 +148,10 @@ def _line_col(node):
 class _Walk:
     """Checks the composed node graph before anything is constructed from it."""
 
-    def __init__(self, path, aliases_used):
+    def __init__(self, path, aliases_used, resolve=None):
         self.path = path
         self.aliases_used = aliases_used
+        self.resolve = resolve  # the loader's implicit resolver: a scalar tagged otherwise was tagged by hand
         self.positions = {}
         self.count = 0
         self.open = set()  # ids of nodes on the current branch, to spot self-referencing aliases
@@ -159,6 +160,20 @@ class _Walk:
         line, column = _line_col(node)
         raise CardFileError(self.path, message, line=line, column=column,
                             field=format_field(field) if field else None, rule=rule)
+
+    def _refuse_explicit_tag(self, node, field):
+        """`!!int "64"`, `!!float 54`, `!!bool 5`, `! 64`: a tag that makes a value other than what is
+        written (quoted text as a number, a number as text or null) is refused like any other tag."""
+        if self.resolve is None:
+            return
+        plain = not node.style  # None from PyYAML, '' from libyaml
+        expected = self.resolve(yaml.ScalarNode, node.value, (plain, not plain))
+        if expected == _MERGE_TAG:
+            expected = _STR_TAG  # '<<' as a value is just text
+        if node.tag != expected:
+            self.fail(node, f"YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')} on '{shorten(node.value, 40)}' "
+                            "is not allowed; write the value as it is meant (a number plain, text in quotes)", "tag",
+                      field)
 
     def walk(self, node, field):
         self.count += 1
@@ -176,6 +191,7 @@ class _Walk:
                             "card files hold plain text, numbers, lists and mappings only", "tag", field)
         self.positions.setdefault(field, _line_col(node))
         if isinstance(node, yaml.ScalarNode):
+            self._refuse_explicit_tag(node, field)
             if node.tag in _NUMBER_TAGS:
                 if len(node.value) > MAX_NUMBER_CHARS:
                     self.fail(node, f"number written with {len(node.value)} characters; at most {MAX_NUMBER_CHARS}",
@@ -228,8 +244,8 @@ class _NotFast(Exception):
 class _FastWalk(_Walk):
     """_Walk that also counts nesting and alias uses (a node met twice), which libyaml does not bound."""
 
-    def __init__(self, path):
-        super().__init__(path, False)
+    def __init__(self, path, resolve=None):
+        super().__init__(path, False, resolve)
         self.seen = set()
         self.aliases = 0
         self.depth = 0
@@ -265,7 +281,7 @@ def _parse_fast(text, path):
             node = loader.get_single_node()
             if node is None:
                 return None
-            walk = _FastWalk(str(path))
+            walk = _FastWalk(str(path), loader.resolve)
             walk.walk(node, ())
             data = loader.construct_document(node)
         finally:
@@ -299,7 +315,7 @@ def parse_card_text(text, path="<text>"):
             node = loader.get_single_node()
             if node is None:
                 raise CardFileError(path, "file is empty", line=1, rule="type")
-            walk = _Walk(str(path), getattr(loader, "_aliases", 0) > 0)
+            walk = _Walk(str(path), getattr(loader, "_aliases", 0) > 0, loader.resolve)
             walk.walk(node, ())
             data = loader.construct_document(node)
         finally:
@@ -310,7 +326,7 @@ def parse_card_text(text, path="<text>"):
         raise yaml_error(exc, path, text) from None
     except RecursionError:
         raise CardFileError(path, "YAML nesting too deep", rule="depth") from None
-    except (ValueError, TypeError, OverflowError) as exc:
+    except (ValueError, TypeError, OverflowError, KeyError) as exc:
         # A scalar PyYAML cannot turn into a value (e.g. an integer beyond Python's digit limit).
         raise CardFileError(path, f"value cannot be read: {shorten(exc, 120)}", rule="yaml") from None
     if not isinstance(data, dict):

@@ -88,6 +88,13 @@ _ATTRIBUTES = re.compile(r"\{[ \t]*+(?:[#.][A-Za-z_-]|[A-Za-z_:-]{1,40}+[ \t]*+=
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).){0,2000}?\1")
 _PLOTLY_OPEN = re.compile(r"\{\{<[ \t]*+plotly[ \t]*+>\}\}")
 _PLOTLY_CLOSE = re.compile(r"\{\{<[ \t]*+/[ \t]*+plotly[ \t]*+>\}\}")
+# A fence line whose info string holds "{": Hugo reads {…} there as attributes of the code block.
+_FENCE_ATTRIBUTES = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,}).*\{")
+# Images: ![alt](url …) and ![alt][label] / ![label][] / ![label] with [label]: url defined elsewhere.
+_INLINE_IMAGE = re.compile(r"!\[[^\]]{0,2000}\]\([ \t]*+<?([^\s)>]*)")
+_REFERENCE_IMAGE = re.compile(r"!\[([^\]]{0,2000})\](?!\()(?:\[([^\]]{0,999})\])?")
+_DEFINITION = re.compile(r"^[ ]{0,3}\[([^\]]{1,999})\]:[ \t]*+<?([^\s>]*)")
+_OUTSIDE_URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|[/\\]{2})")  # a scheme, or //host
 
 
 def _body_findings(path, text):
@@ -96,19 +103,24 @@ def _body_findings(path, text):
     front = _FRONT_MATTER.match(text.removeprefix("\ufeff"))
     first_body = text[:front.end()].count("\n") + 1 if front else 1
     in_plotly = False  # figure JSON: Plotly draws its text itself, with its own limits on markup
-    for number, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    outside_urls = _outside_definitions(lines[first_body - 1:])
+    for number, line in enumerate(lines, start=1):
         if number < first_body:
             continue
-        if in_plotly or (fence is None and _PLOTLY_OPEN.search(line)):
-            in_plotly = not _PLOTLY_CLOSE.search(line)
-            continue
+        if _FENCE_ATTRIBUTES.match(line):  # the build refuses the same lines (check-reviews.html)
+            out.append(file_finding(path, "a code fence's info string takes no {…} attributes; write the language "
+                                          "alone (```text)", "review-body", line=number))
+        on_plotly_line = in_plotly or (fence is None and _PLOTLY_OPEN.search(line))
+        if on_plotly_line:  # what is left of the line outside the figure JSON is still prose
+            line, in_plotly = _outside_plotly(line, in_plotly)
         for shortcode in _SHORTCODE.finditer(line):  # Hugo runs shortcodes inside code too
             name = shortcode.group(2)
             if name not in REVIEW_SHORTCODES and (number, name) not in seen:
                 seen.add((number, name))
                 out.append(file_finding(path, f"shortcode '{shorten(name)}' is not used in reviews; the site's "
                                               f"own: {', '.join(REVIEW_SHORTCODES)}", "review-body", line=number))
-        opened = _FENCE.match(line)
+        opened = None if on_plotly_line else _FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None
@@ -123,7 +135,42 @@ def _body_findings(path, text):
         if _ATTRIBUTES.search(prose):
             out.append(file_finding(path, "attribute lists {…} are not used in reviews; headings and paragraphs "
                                           "take the site's own style", "review-body", line=number))
+        if _outside_images(prose, outside_urls):
+            out.append(file_finding(path, "images in reviews must be files of the site (a path such as "
+                                          "/images/x.png); the page does not load images from other addresses",
+                                    "review-body", line=number))
     return out + _plotly_findings(path, text)
+
+
+def _outside_plotly(line, in_plotly):
+    """The text of one line outside plotly blocks, and whether a block is still open at its end."""
+    parts, at = [], 0
+    while True:
+        if in_plotly:
+            closed = _PLOTLY_CLOSE.search(line, at)
+            if not closed:
+                return " ".join(parts), True
+            at, in_plotly = closed.end(), False
+        opened = _PLOTLY_OPEN.search(line, at)
+        parts.append(line[at:opened.start() if opened else len(line)])
+        if not opened:
+            return " ".join(parts), False
+        at, in_plotly = opened.end(), True
+
+
+def _label(text):
+    return " ".join(text.split()).casefold()  # reference labels match case- and space-insensitively
+
+
+def _outside_definitions(lines):
+    """Labels of link reference definitions ([label]: url) whose URL is not a file of the site."""
+    return {_label(m.group(1)) for m in map(_DEFINITION.match, lines) if m and _OUTSIDE_URL.match(m.group(2))}
+
+
+def _outside_images(prose, outside_urls):
+    if any(_OUTSIDE_URL.match(m.group(1)) for m in _INLINE_IMAGE.finditer(prose)):
+        return True
+    return any(_label(m.group(2) or m.group(1)) in outside_urls for m in _REFERENCE_IMAGE.finditer(prose))
 
 
 def _plotly_findings(path, text):

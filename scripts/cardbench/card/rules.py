@@ -6,7 +6,6 @@ figure_rules.py, those on the raw files a card names in raw_files.py.
 """
 
 import datetime
-import math
 import re
 import urllib.parse
 from pathlib import Path
@@ -225,9 +224,8 @@ def _small(check, path, value, unit):
     if shown >= floor:
         return
     figure = f"{value:g} {unit}" + (f" = {shown:.3g} MB/s" if unit in RATE_TO_MB_S and unit != "MB/s" else "")
-    printed = math.floor(shown * 100 + 0.5) / 100  # two decimals, half away from zero, as the pages round
-    check.add(path, f"{figure} is below {floor} {what}, the finest step the site prints: the page would show "
-                    f"{printed:.2f} {what}; {hint}", "below-precision")
+    check.add(path, f"{figure} is below {floor} {what}, the finest step the site prints and the smallest figure "
+                    f"it shows; {hint}", "below-precision")
 
 
 CARD_RULES = (finite, slug_equals_filename, dates, text_control, urls, session_ids, runs,

@@ -51,56 +51,76 @@ def _lock_path(cards_dir, slug):
     return Path(cards_dir).parent / LOCKS_FOLDER / f"{slug}.lock"
 
 
-def _owned_like_data(fd_or_path, data_dir):
+def _owned_like_data(fd, data_fd):
     """Root running the collector in a user's checkout: the lock folder and file stay the user's, so the
     user's own imports can take the lock later."""
     if os.geteuid() != 0:
         return
-    owner = os.stat(data_dir)
-    if isinstance(fd_or_path, int):
-        os.fchown(fd_or_path, owner.st_uid, owner.st_gid)
-    else:
-        os.chown(fd_or_path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+    owner = os.fstat(data_fd)
+    os.fchown(fd, owner.st_uid, owner.st_gid)
+
+
+_NO_LINKS = os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def _open_lock(lock_path, slug, attempts=20):
-    """The lock file opened (created 0600 in a 0700 folder), never through a symbolic link."""
+    """(lock file, its folder) as descriptors: the file created 0600 in a 0700 folder. Both are opened
+    relative to an open descriptor of data/ and never through a symbolic link, so nobody who can write
+    data/ can swap the folder for a link between the check and the use."""
     folder = lock_path.parent
-    for _ in range(attempts):  # the last holder of another card's lock may remove the folder meanwhile
-        try:
-            folder.mkdir(mode=0o700)
-            _owned_like_data(folder, folder.parent)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise CardBusyError(f"cannot make the lock folder {folder} of card '{slug}': {exc.strerror}") from None
-        try:
-            if not stat.S_ISDIR(os.lstat(folder).st_mode):
-                raise CardBusyError(f"the lock folder {folder} is not a folder (a symbolic link?); remove it and "
-                                    "run again")
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-            break
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is a symbolic link; it is not "
-                                    "followed: remove it and run again") from None
-            raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': {exc.strerror}; remove it "
-                                "if no import or collector is running") from None
-    else:
-        raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': its folder keeps disappearing")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is not a regular file; remove it and run again")
-    _owned_like_data(fd, folder.parent)
-    return fd
-
-
-def _still_there(fd, lock_path):
-    """Whether the locked file is still the one at lock_path (the last holder removes it when done)."""
     try:
-        on_disk = os.lstat(lock_path)
+        data_fd = os.open(folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise CardBusyError(f"cannot open the data folder {folder.parent} of card '{slug}': {exc.strerror}") from None
+    try:
+        for _ in range(attempts):  # the last holder of another card's lock may remove the folder meanwhile
+            try:
+                os.mkdir(LOCKS_FOLDER, mode=0o700, dir_fd=data_fd)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise CardBusyError(f"cannot make the lock folder {folder} of card '{slug}': {exc.strerror}") from None
+            try:
+                folder_fd = os.open(LOCKS_FOLDER, os.O_RDONLY | os.O_DIRECTORY | _NO_LINKS, dir_fd=data_fd)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise CardBusyError(f"the lock folder {folder} is not a folder (a symbolic link?); remove it "
+                                        "and run again") from None
+                raise CardBusyError(f"cannot open the lock folder {folder} of card '{slug}': {exc.strerror}") from None
+            try:
+                fd = os.open(lock_path.name, os.O_RDWR | os.O_CREAT | _NO_LINKS, 0o600, dir_fd=folder_fd)
+            except FileNotFoundError:
+                os.close(folder_fd)
+                continue
+            except OSError as exc:
+                os.close(folder_fd)
+                if exc.errno == errno.ELOOP:
+                    raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is a symbolic link; it is not "
+                                        "followed: remove it and run again") from None
+                raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': {exc.strerror}; "
+                                    "remove it if no import or collector is running") from None
+            break
+        else:
+            raise CardBusyError(f"cannot open the lock file {lock_path} of card '{slug}': its folder keeps "
+                                "disappearing")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            os.close(folder_fd)
+            raise CardBusyError(f"the lock file {lock_path} of card '{slug}' is not a regular file; remove it and "
+                                "run again")
+        _owned_like_data(folder_fd, data_fd)
+        _owned_like_data(fd, data_fd)
+        return fd, folder_fd
+    finally:
+        os.close(data_fd)
+
+
+def _still_there(fd, folder_fd, name):
+    """Whether the locked file is still the one named `name` in its folder (the last holder removes it when done)."""
+    try:
+        on_disk = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
     except FileNotFoundError:
         return False
     held = os.fstat(fd)
@@ -118,11 +138,12 @@ def card_lock(cards_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
     deadline = time.monotonic() + timeout
     told = False
     while True:
-        fd = _open_lock(lock_path, slug)
+        fd, folder_fd = _open_lock(lock_path, slug)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
+            os.close(folder_fd)
             if time.monotonic() >= deadline:
                 raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
                                     f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished"
@@ -132,17 +153,19 @@ def card_lock(cards_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
                 told = True
             time.sleep(LOCK_POLL_S)
             continue
-        if _still_there(fd, lock_path):
+        if _still_there(fd, folder_fd, lock_path.name):
             break
         os.close(fd)  # its holder removed it meanwhile: lock the file now at that path
+        os.close(folder_fd)
     try:
         yield
     finally:
         try:
-            os.unlink(lock_path)  # while still held: a waiter on this file then sees it gone and retries
-            lock_path.parent.rmdir()  # when no other card's lock is in it: data/ is left as it was
+            os.unlink(lock_path.name, dir_fd=folder_fd)  # while still held: a waiter then sees it gone and retries
+            os.rmdir(lock_path.parent)  # when no other card's lock is in it: data/ is left as it was
         except OSError:
             pass
+        os.close(folder_fd)
         os.close(fd)  # closing releases the flock
 
 

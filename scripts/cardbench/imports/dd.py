@@ -56,11 +56,12 @@ def dd_command(line, shell=None):
     """The arguments of a logged dd command (those after "dd", "/bin/dd", "busybox dd"), or None for
     any other line. With `shell` (the log read so far, line by line), variables the log set earlier
     (DEV=/dev/sdc, export BS=4M) and shell arithmetic are worked out in the command."""
-    looped = None
+    looped, budget_left = None, True
     if shell is not None and len(line) <= MAX_COMMAND:
         before = shell.expand(line)  # the variables set above this line, not those its own loop sets
         commands = shell.read(line)  # records NAME=value lines, runs a logged for loop
         looped = [list(c.args) for c in commands or () if c.name == "dd"]
+        budget_left = shell.loop_budget > 0  # a loop cut short by the budget ran more than it gives
         line = before
     words = command_words(line, "dd")
     if words is None:
@@ -69,15 +70,26 @@ def dd_command(line, shell=None):
     if at is None:
         return None
     args = _own_words(words[at + 1:])
-    if not any(a.startswith(("if=", "of=")) for a in args):
-        return None
+    if not any(a.startswith(("if=", "of=")) or ("=" not in a and _unexpanded(a)) for a in args):
+        return None  # "dd $OPTS" may hold if= and of=: a command described() asks about
     if looped and len(looped) > 1 and any(each != looped[0] for each in looped):
         return Looped(tuple(looped))
+    if looped and len(looped) > 1 and budget_left:
+        return Repeated(args, len(looped))
     return args
 
 
 class Looped(tuple):
     """The dd commands one logged for loop ran, in order, when they differ (for bs in 1M 4M; do dd … bs=$bs)."""
+
+
+class Repeated(list):
+    """The arguments of a dd command one logged line ran `times` times, the same each time
+    (for i in 1 2 3; do dd …; done): more summaries below it than that are not its output."""
+
+    def __init__(self, args, times):
+        super().__init__(args)
+        self.times = times
 
 
 def _own_words(args):
@@ -165,20 +177,25 @@ def card_side(source, target):
     return None
 
 
-def described(args, line, op=None, block_size=None):
+def described(args, line, op=None, block_size=None, known=()):
     """{"op", "block_size", "count", "flags", "target"} of a dd command's arguments; `op` and
     `block_size` (given on the command line) settle what the command leaves open and must agree
-    with what it says."""
+    with what it says. `known`: the variables the log sets, for naming a reference left unexpanded."""
     opts = {}
     for arg in args:
         if "=" in arg:
             key, value = arg.split("=", 1)
             opts[key] = value.rstrip(";&|)")  # "oflag=direct;" inside a logged for-loop
     source, target = opts.get("if", ""), opts.get("of", "")
+    hidden = [arg for arg in args if "=" not in arg and _unexpanded(arg)]
+    if hidden:  # "dd $OPTS": any operand may be in it
+        _refuse_hidden(hidden, line, op, block_size, known)
+        return {"op": op, "block_size": block_text(block_size), "count": None, "flags": None,
+                "target": "device" if (target if op == "write" else source).startswith("/dev/") else "file"}
     side = card_side(source, target)
     shown = " ".join(f"{key}={opts[key]}" for key in ("if", "of") if key in opts)
     if side is None and op is None:
-        unset = _unset_names(source, target)
+        unset = _unset_names(source, target, known=known)
         raise ParseError("dd", f"cannot tell which side of this dd command ({shown}) is the card"
                                f"{unset}, so read or write is unknown: {HOW_TO_SAY}", line=line)
     if side is None:
@@ -190,7 +207,7 @@ def described(args, line, op=None, block_size=None):
     block = opts.get("bs") or opts.get("obs" if side[0] == "write" else "ibs") or "512"
     written = block_text(block)
     if written is None and _unexpanded(block) and block_size is None:
-        raise ParseError("dd", f"block size bs={block}{_unset_names(block)}: give BS= (e.g. BS=4M) on make import, "
+        raise ParseError("dd", f"block size bs={block}{_unset_names(block, known=known)}: give BS= (e.g. BS=4M) on make import, "
                                "or --bs on cardbench import, or set it in the log above the command", line=line)
     if written is None and _unexpanded(block):
         written = block_text(block_size)
@@ -207,12 +224,26 @@ def described(args, line, op=None, block_size=None):
     return {"op": side[0], "block_size": written, "count": count, "flags": flags or None, "target": side[1]}
 
 
-def _unset_names(*words):
-    """" (the log does not set $DEV)" for the variables left in words, or ""."""
-    names = sorted({m.group(0) for w in words for m in re.finditer(r"\$\{?+[A-Za-z_][A-Za-z0-9_]{0,63}+\}?+", w)})
-    if not names:
+def _refuse_hidden(words, line, op, block_size, known):
+    """A dd command with a word the log leaves unexpanded ("dd $OPTS") says nothing sure about
+    its operands: read or write and the block size must come from outside."""
+    if op is None or block_size is None:
+        raise ParseError("dd", f"this dd command's operands may be in {' '.join(words)}{_unset_names(*words, known=known)}, "
+                               f"so what it measured is unknown: {HOW_TO_SAY} (BS= is needed here too)", line=line)
+
+
+def _unset_names(*words, known=()):
+    """" (the log does not set $DEV)" for the variables left in words (those it sets to blanks or
+    shell syntax said so), or ""."""
+    found = {m.group(0): m.group(1) for w in words
+             for m in re.finditer(r"\$\{?+([A-Za-z_][A-Za-z0-9_]{0,63}+)\}?+", w)}
+    if not found:
         return " (it uses a command's output the log does not show)" if any("`" in w or "$(" in w for w in words) else ""
-    return f" (the log does not set {', '.join(names)})"
+    unset = sorted(shown for shown, name in found.items() if name not in known)
+    odd = sorted(shown for shown, name in found.items() if name in known)
+    said = ([f"the log does not set {', '.join(unset)}"] if unset else []) + (
+        [f"the log sets {', '.join(odd)} to more than one plain word, which is not read as shell"] if odd else [])
+    return f" ({'; '.join(said)})"
 
 
 def _block_from_records(parsed, line):
@@ -293,6 +324,32 @@ def _one_command_each(parts):
             yield each, start + first - 1, piece
 
 
+def _check_extent(args, command, parsed, start):
+    """ParseError naming the summary whose bytes the logged command could not have copied: with
+    bs= (or no block size, 512), full×bs ≤ bytes ≤ (full+partial)×bs of its "N+M records out"
+    line, and bytes ≤ count×bs. Catches a summary pasted below another command (bs=1M, 4M copied)."""
+    opts = {}
+    for arg in args:
+        if "=" in arg:
+            key, value = arg.split("=", 1)
+            opts[key] = value.rstrip(";&|)")
+    if "bs" not in opts and ("ibs" in opts or "obs" in opts):
+        return  # records are counted in output blocks, count= in input ones: no single size to check
+    block = size_bytes(command["block_size"])
+    if block is None:
+        return
+    said = f"bs={opts.get('bs', '512 (no bs=)')}" + (f" count={opts['count']}" if command["count"] else "")
+    for run in parsed["runs"]:
+        records, copied = run.get("records_out"), run["bytes"]
+        fits = copied <= command["count"] * block if command["count"] else True
+        if records:
+            fits = fits and records[0] * block <= copied <= (records[0] + records[1]) * block
+        if not fits:
+            held = f" in {records[0]}+{records[1]} records" if records else ""
+            raise ParseError("dd", f"this summary copied {copied} bytes{held}, but the command above says {said}; "
+                                   "was it pasted below another command?", line=run["line"] + start - 1)
+
+
 def _same_test(command, args):
     """What makes logged dd commands one test with several runs, whatever their text: read or
     write, block size and count in bytes, the flags in any order, and whether the card is the
@@ -332,7 +389,13 @@ def from_dd(text, op=None, block_size=None):
         if args is None:
             command = _without_command(parsed, start, op, block_size)
         else:
-            command = described(args, start - 1, op, block_size)  # the command's own line, just above its output
+            # the command's own line, just above its output
+            command = described(args, start - 1, op, block_size, known=shell.variables)
+            _check_extent(args, command, parsed, start)
+        if isinstance(args, Repeated) and len(parsed["runs"]) > args.times:
+            raise ParseError("dd", f"the line above runs dd {args.times} times, but {len(parsed['runs'])} summaries "
+                                   "follow it; the extra ones are another command's output: import each with its "
+                                   "own command line", line=parsed["runs"][args.times]["line"] + start - 1)
         test = tests.setdefault(_same_test(command, args), {
             "command": command, "runs": [],
             "text": ("dd " + " ".join(args))[:2000] if args is not None else None})

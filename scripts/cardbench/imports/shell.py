@@ -7,10 +7,11 @@ shell_words(command) -> argv; arithmetic(expr) -> the integer value of + - * / %
 Shell(programs).read(line) -> the commands a logged line ran ([Command(program, args)], [] for a
     line that only sets variables), or None for a line of output. Variables assigned earlier in
     the log (NAME=value, export, readonly, declare, let) are expanded ($NAME, ${NAME}, and inside
-    $((..)) and $[..]); "a; b && c | d" gives each command; a script's `set -x` trace ("+ cmd")
+    $((..)) and $[..]) when the value is one plain word (blanks, quotes or ; & | < > ( ) ` $ \\ in
+    it leave the reference as written); "a; b && c | d" gives each command; a script's `set -x` trace ("+ cmd")
     counts as a command line, and so does a line without a prompt that starts with one of
     `programs`; sudo, time, nice, stdbuf and the like are taken off; a for loop over words,
-    {1..8} or $(seq ..) gives its body once per value, in order. Nothing is run or evaluated:
+    {1..8} or $(seq ..) gives its body once per value, in order (a loop inside it too). Nothing is run or evaluated:
     arithmetic() reads integers and operators only.
 command_lines(text) -> [(first line number, logical line)]: logical_lines() with a for loop typed
     over several lines ("for n in 2 3; do" / "> …" / "> done") joined into one.
@@ -136,6 +137,7 @@ _COMMAND_TOKEN = re.compile(r"""[^'"\\;&|#]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.|&&
 _WORD = re.compile(r"""(?:[^\s'"\\]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.)++""", re.S)
 _WORD_PIECE = re.compile(r"""[^'"\\]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)""", re.S)
 _REDIRECTION = re.compile(r"\d{0,2}+(?:>>?+|<|&>>?+|>&)(.*+)", re.S)  # fullmatch on one word
+_NOT_PLAIN = re.compile(r"""[\s;&|<>()`$'"\\]""")  # a value holding these is not expanded
 _DECLARATIONS = {"export", "readonly", "declare", "typeset", "local"}
 # Programs that run the next word as the command, with their options that take a value.
 _WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "doas": {"-u", "-C"},
@@ -172,17 +174,27 @@ class Shell:
         body = self._command_text(line)
         if body is None:
             return None
-        commands, parts, i = [], split_commands(body), 0
+        return self._run(split_commands(body))
+
+    def _run(self, parts, loop=None):
+        """The commands of a line's parts, a for loop's body (a loop inside it too) once per value."""
+        commands, i = [], 0
         while i < len(parts):
-            loop = _FOR.fullmatch(parts[i].strip())
-            if not loop:
-                commands += self._simple(parts[i])
+            opened = _FOR.fullmatch(parts[i].strip())
+            if not opened:
+                commands += self._simple(parts[i], loop)
                 i += 1
                 continue
-            end = next((j for j in range(i + 1, len(parts)) if parts[j].strip() == "done"), None)
+            end, depth = None, 1
+            for j in range(i + 1, len(parts)):
+                part = re.sub(r"^do(?:[ \t]++|$)", "", parts[j].strip())
+                depth += 1 if _FOR.fullmatch(part) else -1 if part == "done" else 0
+                if depth == 0:
+                    end = j
+                    break
             if end is None:
                 break  # a loop cut off: what it ran is not known
-            commands += self._loop(loop.group(1), loop.group(2) or "", parts[i + 1:end])
+            commands += self._loop(opened.group(1), opened.group(2) or "", parts[i + 1:end], loop)
             i = end + 1
         return commands
 
@@ -205,32 +217,31 @@ class Shell:
                 return stripped
         return None
 
-    def _loop(self, name, listed, body):
+    def _loop(self, name, listed, body, outer=None):
         body = [part.strip() for part in body]
         if body and re.match(r"do(?:[ \t]|$)", body[0]):
             body[0] = body[0][2:].strip()
         body = [part for part in body if part]
         commands = []
-        values = self._loop_values(listed)
+        values = self._loop_values(listed, outer)
         most = min(MAX_LOOP_COMMANDS, self.loop_budget)
         for value in values:
-            if len(commands) >= most:
+            if len(commands) >= most or self.loop_budget <= 0:
                 break
-            for part in body:
-                commands += self._simple(part, {name: value})
+            commands += self._run(body, {**(outer or {}), name: value})
         if values:
             self._set(name, values[-1])  # the shell keeps the last value
         self.loop_budget -= min(len(commands), most)
         return commands[:most]
 
-    def _loop_values(self, listed):
+    def _loop_values(self, listed, outer=None):
         def seq(match):
             numbers = [int(n) for n in (match.group(1) or match.group(2)).split()]
             first, step, last = (numbers[0], 1, numbers[1]) if len(numbers) == 2 else (
                 (1, 1, numbers[0]) if len(numbers) == 1 else numbers)
             return " ".join(str(n) for n in _counted(first, step, last))
         values = []
-        for word in _words(_SEQ.sub(seq, self.expand(listed))):
+        for word in _words(_SEQ.sub(seq, self.expand(listed, outer))):
             counted = _RANGE.fullmatch(word)
             if counted:
                 first, last = int(counted.group(1)), int(counted.group(2))
@@ -285,7 +296,9 @@ class Shell:
 
         def reference(match):
             value = variables.get(match.group(1) or match.group(2))
-            if value is None or len(value) > budget[0]:
+            # A value with blanks or shell syntax would be read again as words and commands the
+            # shell never made of it (X='/dev/null; rm …'): such a reference stays as written.
+            if value is None or len(value) > budget[0] or _NOT_PLAIN.search(value):
                 return match.group(0)
             budget[0] -= len(value)
             return value

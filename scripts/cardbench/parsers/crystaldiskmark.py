@@ -29,7 +29,8 @@ size, queue depth, threads), older tests under their own names:
     "512K Write: …", "Seq Q32T1 …" (5/6: SEQ128K Q32T1), or a table under a header naming the
     columns ("          Lesen [MB/s]  Schreiben [MB/s]" then "SEQ1M Q8T1   90.12   60.34"),
     also as a Markdown table.
-Tests whose figure is 0.000 were not run and are left out. An export without its footer ("Test:"
+Tests whose figure is 0.000 were not run and are left out; 0.000 beside IOPS or a latency that are
+not zero contradicts itself and is an error naming the line. An export without its footer ("Test:"
 line), or whose last section stops early, gives what is there and says what is missing; a result
 line cut off, a subtest twice in one section, or a complete section whose subtests differ from
 [Read]'s is an error.
@@ -211,6 +212,11 @@ class _Export:
         self.found.add((test, op))
         self.lines_of.setdefault(op, []).append(test)
         self.last = line_no
+        if value == 0 and (iops or latency):
+            measured = f"{iops:g} IOPS" if iops else f"a latency of {latency:g} us"
+            raise ParseError(self.tool, f"{test} {op} is printed as 0 MB/s but with {measured}: a test not run "
+                                        "prints 0 for both, so this line contradicts itself (edited?)",
+                             line=line_no, text=raw)
         if value == 0:
             self.out["not_run"].append(f"{test} {op}")  # printed 0.000: not run, so no figure
             return
