@@ -20,6 +20,13 @@ KNOWN_SUITES = [
         "tests": ["dd bs=4M"],
         "ops": ["read", "write"],
     },
+    {
+        # Figures a source published without the dd command behind them: alike among themselves only.
+        "id": "dd-4m-method-not-stated",
+        "name": "dd, 4 MiB blocks, method not stated by the source",
+        "tests": ["dd bs=4M (method not stated)"],
+        "ops": ["read", "write"],
+    },
 ]
 
 # Display order of subtests: as CrystalDiskMark and cdm_fio.sh list them; others after, SEQ before RND.
