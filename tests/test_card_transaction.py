@@ -85,14 +85,16 @@ def test_a_held_lock_makes_a_writer_wait_then_give_up_with_a_message(data):
 def test_a_writer_waits_for_the_lock_and_then_goes_ahead(data, tmp_path):
     log = tmp_path / "dd.txt"
     log.write_text(dd_log(1.63627))
-    release = threading.Event()
+    release, held = threading.Event(), threading.Event()
 
     def hold():
         with card_lock(data / "cards", SLUG):
+            held.set()
             release.wait(10)
 
     holder = threading.Thread(target=hold)
     holder.start()
+    assert held.wait(10)  # the import starts only once the lock is taken, however late the thread runs
     try:
         waited = []
         timer = threading.Timer(0.5, release.set)
