@@ -26,7 +26,7 @@ from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .fill import dd_fills, is_fill, with_fills
 from .result import SessionFields
-from .shell import MAX_COMMAND, Shell, command_words
+from .shell import MAX_COMMAND, Shell, command_words, variable_references
 from .transcript import renumbered, segments
 
 OPS = ("read", "write")
@@ -235,8 +235,7 @@ def _refuse_hidden(words, line, op, block_size, known):
 def _unset_names(*words, known=()):
     """" (the log does not set $DEV)" for the variables left in words (those it sets to blanks or
     shell syntax said so), or ""."""
-    found = {m.group(0): m.group(1) for w in words
-             for m in re.finditer(r"\$\{?+([A-Za-z_][A-Za-z0-9_]{0,63}+)\}?+", w)}
+    found = {shown: name for w in words for shown, name in variable_references(w).items()}
     if not found:
         return " (it uses a command's output the log does not show)" if any("`" in w or "$(" in w for w in words) else ""
     unset = sorted(shown for shown, name in found.items() if name not in known)

@@ -326,6 +326,11 @@ class Shell:
         return None if unknown else arithmetic(worked)
 
 
+def variable_references(text):
+    """{'$DEV' or '${DEV}': 'DEV'} for every variable reference in text, as Shell.expand reads them."""
+    return {m.group(0): m.group(1) or m.group(2) for m in _REFERENCE.finditer(text)}
+
+
 def _counted(first, step, last):
     """first, first + step, … up to last (seq and {a..b}), at most MAX_LOOP_COMMANDS + 1 numbers."""
     if step == 0 or (last - first) * step < 0:
