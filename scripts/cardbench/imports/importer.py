@@ -35,7 +35,7 @@ from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
-from ..parsers.registry import NAMES, detect_format
+from ..parsers.registry import NAMES, detect_format, format_named
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
@@ -93,7 +93,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         # A log of several tools (dd, then flashbench, then f3probe…) is one session whichever tool detection
         # named; hints (OP=, BS=) speak of one tool's log, so they leave it to that tool.
         mixed = several_tools(text) if fmt in LOGGED_TOOLS and not any((hints or {}).values()) else None
-        fields = mixed or HANDLERS[fmt](text, **_handler_hints(fmt, hints))
+        fields = mixed or _handler(fmt)(text, **_handler_hints(fmt, hints))
         check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
@@ -139,6 +139,15 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
                         defaults=defaults if created else {})
+
+
+def _handler(fmt):
+    """handler(text, **hints) -> SessionFields for a registry name: a tool module's parse() then
+    to_session(), or the older formats' handlers in HANDLERS."""
+    if fmt in HANDLERS:
+        return HANDLERS[fmt]
+    module = format_named(fmt).module
+    return lambda text, **hints: module.to_session(module.parse(text), **hints)
 
 
 def _handler_hints(fmt, hints):

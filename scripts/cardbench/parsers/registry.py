@@ -6,8 +6,9 @@ format that claims the text most surely, the earlier in FORMATS on a tie: so a f
 cdm_fio.sh and CrystalDiskMark result lines (but no CrystalDiskMark header) is cdm_fio.sh, and a
 CrystalDiskMark export that quotes an nvme-cli threshold is still CrystalDiskMark.
 
-A new format: a parser module with detect() and parse(), a line here, and a handler in
-cardbench.imports that turns the parsed text into session fields.
+A new format: a tool module (parsers/tool.py says its shape: INFO, detect, parse, to_session)
+and a line here, `tool_format(module)`. The older formats still have their handler in
+cardbench.imports.
 """
 
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ class Format:
     name: str  # the --format value
     module: ModuleType  # the parser: detect(text), parse(text)
     description: str
+
+
+def tool_format(module):
+    """The Format of a tool module, from its INFO."""
+    return Format(module.INFO.name, module, module.INFO.description)
 
 
 FORMATS = (

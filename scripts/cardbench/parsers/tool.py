@@ -1,0 +1,24 @@
+"""What a tool module says of itself: its ToolInfo, beside detect(), parse() and to_session().
+
+A tool module (parsers/<tool>.py) is the one home of a tool's output format:
+  INFO = ToolInfo(...)              the metadata below
+  detect(text) -> NOT_MINE, SHAPED or NAMED
+  parse(text) -> dict               pure; ParseError naming the line
+  to_session(parsed, **hints) -> parsers.fields.SessionFields   the card entries (parsers.entries)
+parsers.registry lists the modules; only the importer cuts a log of several tools apart.
+"""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    name: str  # the --format value and registry name: "hdparm"
+    programs: tuple  # command names that run it in a logged session: ("hdparm",)
+    family: str  # what it measures: "sequential", "random", "capacity", "suite", "device facts"
+    description: str  # one line for --format's help
+    # The units it prints and what they mean: {"MB/sec": "MiB/s (2^20 bytes a second)"}; the
+    # docstring of the module says the same in words and a test holds the parser to it.
+    units: dict = field(default_factory=dict)
+    # Registry names of the tools whose output may stand in one log with this one's.
+    logs_with: tuple = ()
