@@ -181,7 +181,8 @@ def check_session_size(measurements):
     schema lets a session have: found here, before the card text is built and checked, which for
     a hundred thousand entries takes minutes."""
     allowed = schema_validator().schema["properties"]["sessions"]["items"]["properties"]
-    for key in ("results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat"):
+    for key in ("results", "tool_results", "dd", "flashbench_open_au", "flashbench_align",
+                "flashbench_find_fat"):
         entries = measurements.get(key) or []
         rule = allowed.get(key, {})
         most = rule.get("maxItems")

@@ -17,6 +17,7 @@ left as None are left out. Pure functions: the tool modules' to_session() and th
   open_au_entry(...), align_entry(...), find_fat_entry(...)                          [flashbench_*]
   f3probe_entry(parsed, raw=None)                                                   [f3probe]
   nvme_entry(id_ctrl=None, features=None, temperature_c=None, pcie_link=None, raw=None)  [nvme]
+  tool_result_entry(tool, test, op, unit, runs, block_size=None, …)               [tool_results]
 """
 
 import math
@@ -273,3 +274,13 @@ def nvme_entry(id_ctrl=None, features=None, temperature_c=None, pcie_link=None, 
     entry.update(pcie_link=pcie_link, thresholds_c={k: _num(v, 1) for k, v in thresholds.items()} or None,
                  temperature_c=temperature_c or None, raw=list(raw) if raw else None)
     return _drop_none(entry)
+
+
+def tool_result_entry(tool, test, op, unit, runs, block_size=None, queue_depth=None, threads=None, direct=None,
+                      target=None, command=None, raw=None):
+    """[tool_results] One figure of a tool whose tests are not CrystalDiskMark-style subtests
+    (hdparm -t, iozone, sysbench, H2testw, f3write/f3read, …), every run as printed, in the
+    tool's own unit (one of core.units.RATE_TO_MB_S, "IOPS" or "us")."""
+    return _drop_none({"tool": tool, "test": test, "op": op, "unit": unit, "runs": [_num(v) for v in runs],
+                       "block_size": block_size, "queue_depth": queue_depth, "threads": threads, "direct": direct,
+                       "target": target, "command": command, "raw": list(raw) if raw else None})
