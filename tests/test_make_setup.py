@@ -22,9 +22,10 @@ from conftest import ROOT
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 
 VENV = Path(sys.executable).parent.parent
-RUNTIME_ROOTS = ["hugo", "PyYAML", "Jinja2", "pandas", "jsonschema"]
+CORE_ROOTS = ["PyYAML", "Jinja2", "jsonschema"]  # measuring and importing
+RUNTIME_ROOTS = [*CORE_ROOTS, "hugo", "pandas"]  # and building the site
 DEV_ROOTS = ["pytest", "playwright", "hypothesis", "ruff"]
-MAKE_FILES = ["Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
+MAKE_FILES = ["Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
               "package-lock.json", "scripts/install-system-deps.sh"]
 
 
@@ -54,8 +55,12 @@ def closure(roots):
 
 
 def test_runtime_and_development_requirements_are_split_and_pinned():
-    runtime, dev = pins("requirements.txt"), pins("requirements-dev.txt")
+    core, site, dev = pins("requirements-core.txt"), pins("requirements.txt"), pins("requirements-dev.txt")
     assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
+    assert "-r requirements-core.txt" in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert closure(CORE_ROOTS) == core
+    assert not {"pandas", "numpy", "hugo"} & set(core)  # the measuring set stays small
+    runtime = {**core, **site}
     assert closure(RUNTIME_ROOTS) == runtime
     assert not {"pytest", "playwright", "hypothesis"} & set(runtime)
     assert {key: version for key, version in closure(DEV_ROOTS).items() if key not in runtime} == dev
@@ -78,10 +83,14 @@ def dry_run(work, *args):
 
 def test_site_and_serve_install_runtime_packages_only_and_test_both(tmp_path):
     work = make_copy(tmp_path)
-    for target in ("site", "serve", "validate", "import FILE=x CARD=y"):
+    for target in ("site", "serve"):
         commands = dry_run(work, *target.split())
         assert "-r requirements.txt" in commands and "requirements-dev" not in commands, target
         assert "install-system-deps" not in commands, target
+    for target in ("validate", "import FILE=x CARD=y", "new-card", "collect DEV=/dev/sdx CARD=y"):
+        commands = dry_run(work, *target.split())  # measuring and importing: no pandas, no Hugo
+        assert "-r requirements-core.txt" in commands, target
+        assert "-r requirements.txt" not in commands and "requirements-dev" not in commands, target
     commands = dry_run(work, "test")
     assert "-r requirements.txt" in commands and "-r requirements-dev.txt" in commands
     assert "install-system-deps.sh test" in commands
