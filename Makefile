@@ -11,6 +11,10 @@ CORE_STAMP := $(VENV)/.installed-core
 PY_STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 NPM_STAMP := node_modules/.installed
+# actionlint lints the GitHub workflows (shellcheck, from requirements-dev.txt, their run: scripts); built from
+# its Go module, pinned, since its PyPI wrapper fetches a binary while it installs.
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT_STAMP := $(VENV)/.actionlint-$(ACTIONLINT_VERSION)
 HUGO_DATA := build/hugo-data
 HUGO_FLAGS := --panicOnWarning --printPathWarnings --gc --minify --cleanDestinationDir
 
@@ -19,7 +23,7 @@ HUGO_FLAGS := --panicOnWarning --printPathWarnings --gc --minify --cleanDestinat
 # command-line value when it exports it. So each is first fixed as literal text, then exported, and
 # recipes read it as "$$NAME" (bash expands that once, without parsing the value again).
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
-USER_VARS := DEV CARD NAME PROFILE LABEL YES FILE FORMAT BRAND MODEL CAPACITY FORM BUS MARKINGS REVIEW CHANGED CARDS OP BS
+USER_VARS := DEV CARD NAME PROFILE LABEL YES FILE FORMAT BRAND MODEL CAPACITY FORM BUS MARKINGS REVIEW CHANGED CARDS OP BS BODY
 $(foreach v,$(USER_VARS),$(eval override $(v) := $$(value $(v))))
 export $(USER_VARS)
 # $(call opt,VAR,option): bash text giving --option=<value of VAR> as one argument when VAR is set, else nothing.
@@ -44,6 +48,11 @@ $(error YES must be 1, yes or true to skip typing the device name (leave YES out
 endif
 endif
 endif
+ifneq ($(filter submission,$(MAKECMDGOALS)),)
+ifeq ($(strip $(BODY)),)
+$(error usage: make submission BODY=<file holding the issue body>)
+endif
+endif
 ifneq ($(filter import,$(MAKECMDGOALS)),)
 ifeq ($(strip $(FILE)),)
 $(error $(IMPORT_USAGE))
@@ -53,7 +62,7 @@ $(error $(IMPORT_USAGE))
 endif
 endif
 
-.PHONY: help site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card bench clean
+.PHONY: help site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card submission core-deps bench clean
 
 # Each target's `## name: what it does` line is its entry in `make help`.
 ## help: list the targets and what each does (also what plain `make` does)
@@ -74,6 +83,10 @@ $(PY_STAMP): requirements.txt $(CORE_STAMP)
 
 $(DEV_STAMP): requirements-dev.txt $(PY_STAMP)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(ACTIONLINT_STAMP): $(DEV_STAMP)
+	GOBIN="$(abspath $(VENV))/bin" GOFLAGS=-mod=mod go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 	touch $@
 
 $(NPM_STAMP): package.json package-lock.json
@@ -106,8 +119,9 @@ collect-deps:
 	bash scripts/install-system-deps.sh collect
 
 ## test: the whole suite: lint, unit, build, browser and end-to-end collector tests on loop devices
-test: $(DEV_STAMP) $(NPM_STAMP) system-deps
+test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(PY) -m pytest -q
 
 ## check: the quick loop (about 80 s on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
@@ -115,6 +129,9 @@ check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
 	$(PY) -m pytest -q -m "not browser and not device and not build and not slow"
+
+## core-deps: install only the measuring and importing packages (what collect, import, validate, new-card and submission need)
+core-deps: $(CORE_STAMP)
 
 ## test-deps: the Python packages of the tests (pytest, Playwright, Hypothesis), for running single tests
 test-deps: $(DEV_STAMP)
@@ -130,6 +147,10 @@ import: $(CORE_STAMP)
 ## new-card: write a skeleton card file (asks for what is not given): [BRAND= MODEL= CAPACITY= FORM= BUS= MARKINGS= REVIEW=1]
 new-card: $(CORE_STAMP)
 	$(PY) -m cardbench new-card $(call opt,BRAND,brand) $(call opt,MODEL,model) $(call opt,CAPACITY,capacity-gb) $(call opt,FORM,form-factor) $(call opt,BUS,bus) $(call opt,MARKINGS,markings) $${REVIEW:+--review}
+
+## submission: an "Add a result" issue made into a card change: make submission BODY=<file with the issue body>; prints what was added, or what to add
+submission: $(CORE_STAMP)
+	$(PY) -m cardbench submission --body="$$BODY"
 
 ## bench: build, aggregation and page-weight benchmark on synthetic cards (CARDS=10000)
 bench: $(DEV_STAMP) $(NPM_STAMP) system-deps

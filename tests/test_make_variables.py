@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make i
 
 VENV = Path(sys.executable).parent.parent
 ARGV_PRINTER = "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n"
-PREPARED = ["-o", ".venv/.installed", "-o", ".venv/.installed-dev", "-o", "node_modules/.installed",
+PREPARED = ["-o", ".venv/.installed-core", "-o", ".venv/.installed", "-o", ".venv/.installed-dev", "-o", "node_modules/.installed",
             "-o", "collect-deps", "-o", "system-deps"]
 
 
@@ -33,7 +33,8 @@ def project(tmp_path):
     """The Makefile and what its recipes name, with an argv printer in place of Python."""
     work = tmp_path / "project"
     (work / "scripts").mkdir(parents=True)
-    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
+    for name in ("Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
+                 "package.json",
                  "package-lock.json", "scripts/install-system-deps.sh"):
         shutil.copy2(ROOT / name, work / name)
     printer = work / "print-argv"
@@ -73,6 +74,7 @@ def test_every_target_passes_hostile_values_byte_identical(project):
     assert received(work, "validate", f"CHANGED={value}") == ["-m", "cardbench", "validate", "--changed"]
     assert received(work, "bench", f"CARDS={value}") == [
         "-m", "cardbench", "bench", f"--cards={value}", "--report", "docs/benchmarks.md"]
+    assert received(work, "submission", f"BODY={value}") == ["-m", "cardbench", "submission", f"--body={value}"]
     assert list(trap.iterdir()) == []
 
 
@@ -108,6 +110,7 @@ def test_make_does_not_expand_any_value_given_to_it(project):
     (["collect", "CARD=card"], "usage: make collect DEV=/dev/sdX CARD=<slug>"),
     (["import", "CARD=card"], "usage: make import FILE=<path> CARD=<slug>"),
     (["import", "FILE=x.txt"], "usage: make import FILE=<path> CARD=<slug>"),
+    (["submission"], "usage: make submission BODY=<file"),
 ])
 def test_missing_arguments_stop_make_before_it_installs_anything(project, args, usage):
     work, _ = project
@@ -133,7 +136,7 @@ def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
     name = "-dd `touch pwned-bt` $(touch pwned-dollar) $(shell touch pwned-make) 'q\" ; touch pwned-semi; x.out"
     (work / name).write_bytes((ROOT / "tests" / "fixtures" / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes())
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
-    done = make(work, f"VENV={VENV}", "-o", f"{VENV}/.installed", "import", f"FILE={name}", "CARD=lexar-play-pro-1tb",
+    done = make(work, f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed", "import", f"FILE={name}", "CARD=lexar-play-pro-1tb",
                 "NAME=Lexar PLAY PRO microSD Express 1TB", env=env)
     assert done.returncode == 0, done.stderr
     import yaml
@@ -158,7 +161,7 @@ def test_import_makes_a_new_card_from_capacity_bus_form_and_reads_a_dd_log_with_
     work = project_copy(tmp_path)
     log = ROOT / "tests" / "fixtures" / "import-corpus" / "dd" / "dd--summaries-only-op-bs.out"
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
-    args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed", "import", f"FILE={log}", "CARD=holdout-dd-card",
+    args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed", "import", f"FILE={log}", "CARD=holdout-dd-card",
             "NAME=Holdout dd card"]
     refused = subprocess.run(["make", *args], cwd=work, capture_output=True, text=True, env=env, timeout=120)
     assert refused.returncode != 0 and "CAPACITY=" in refused.stderr

@@ -36,20 +36,39 @@ def test_actions_are_pinned_by_full_commit(path):
             assert re.search(r"# v\d+\.\d+\.\d+$", line), f"version comment missing: {line.strip()}"
 
 
+# The only jobs that may write, and what: publishing the site, and the submission's pull request and reply
+# (neither runs code from the issue).
+WRITERS = {("deploy.yml", "deploy"): {"pages": "write", "id-token": "write"},
+           ("submission.yml", "pull-request"): {"contents": "write", "pull-requests": "write"},
+           ("submission.yml", "reply"): {"issues": "write"}}
+
+
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_least_permissions(path):
     workflow = load(path)
-    assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["permissions"] in ({"contents": "read"}, {})
     for name, job in workflow["jobs"].items():
         granted = job.get("permissions", {})
         writes = {scope for scope, level in granted.items() if level == "write"}
-        if name == "deploy" and path.name == "deploy.yml":
-            assert granted == {"pages": "write", "id-token": "write"}
+        if (path.name, name) in WRITERS:
+            assert granted == WRITERS[path.name, name]
         else:
             assert writes == set(), (path.name, name, granted)
-    for step in steps(workflow):
-        if step.get("uses", "").startswith("actions/checkout@"):
-            assert step["with"]["persist-credentials"] is False
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/checkout@") and (path.name, name) not in WRITERS:
+                assert step["with"]["persist-credentials"] is False
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_issue_or_pull_request_text_in_a_command(path):
+    """Untrusted text (issue and pull request titles, bodies, comments, branch names) never stands in a
+    run: line as an expression: bash would read it as code."""
+    untrusted = re.compile(r"\$\{\{[^}]*github\.event\.(issue|pull_request|comment|review)\.(title|body|head)")
+    for job in load(path)["jobs"].values():
+        for step in job.get("steps", []):
+            assert not untrusted.search(step.get("run", "")), step.get("name")
+            for value in (step.get("env") or {}).values():
+                assert not re.search(r"\.(title|body)\b", str(value)), step.get("name")
 
 
 def test_pull_request_workflow_runs_the_checks():

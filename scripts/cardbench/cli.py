@@ -132,6 +132,20 @@ def cmd_import(args):
     return 0
 
 
+def cmd_submission(args):
+    from .imports.submission import issue_body, submit
+
+    body = issue_body(args.body, args.event)
+    result = submit(body, args.cards_dir)
+    print(result.message)
+    if args.message_file:
+        args.message_file.write_text(result.message + "\n", encoding="utf-8")
+    if args.github_output:  # the workflow's step outputs: a fixed word and a slug of [a-z0-9-] only
+        with open(args.github_output, "a", encoding="utf-8") as out:
+            out.write(f"status={'accepted' if result.accepted else 'refused'}\nslug={result.slug or ''}\n")
+    return 0 if result.accepted else 1
+
+
 def cmd_bench(args):
     from .bench import run_bench
 
@@ -195,6 +209,16 @@ def build_parser():
     p.add_argument("--bs", help="dd log without its command: the block size, e.g. 4M (default: from 'N+0 records out')")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("submission", help="an 'Add a result' issue (its body as GitHub renders the form) imported "
+                                          "into its card; prints what was added, or what to add (exit 1)")
+    given = p.add_mutually_exclusive_group(required=True)
+    given.add_argument("--body", type=Path, help="the issue body, a Markdown file")
+    given.add_argument("--event", type=Path, help="a GitHub issues event (JSON), as $GITHUB_EVENT_PATH names it")
+    p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
+    p.add_argument("--message-file", type=Path, help="also write the reply for the issue here")
+    p.add_argument("--github-output", type=Path, help="append status= and slug= lines here ($GITHUB_OUTPUT)")
+    p.set_defaults(func=cmd_submission)
 
     p = sub.add_parser("aggregate", help="compute statistics into Hugo data files")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)

@@ -207,7 +207,10 @@ def make_slug(brand, model, capacity_gb, form_factor, family, bus=None):
         return ""  # nothing of the name survives in ASCII: the contributor picks the slug
     capacity = f"{capacity_gb / 1000:g}tb" if capacity_gb >= 1000 else f"{capacity_gb:g}gb"
     kind = ("micro" if form_factor == "microSD" else "") + ("sd-express" if bus == "SD Express" else family.lower())
-    slug = _slug_words(f"{brand} {model} {capacity} {kind}")
+    # A model that names its capacity ('Extreme 64GB') gives it once: sandisk-extreme-64gb-…, not …-64gb-64gb-…
+    number, unit = capacity[:-2], capacity[-2:]
+    name = re.sub(rf"(^|-){re.escape(number)}-?{unit}(?=-|$)", "", _slug_words(f"{brand} {model}")).strip("-")
+    slug = _slug_words(f"{name or brand} {capacity} {kind}")
     if len(slug) > SLUG_MAX:
         slug = slug[:SLUG_MAX].rsplit("-", 1)[0]
     return slug

@@ -67,7 +67,7 @@ MAX_MESSAGE = 1000  # characters of an error's own words: never a whole line or 
 
 
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
-                progress=None, card=None, hints=None):
+                progress=None, card=None, hints=None, host=None, reader=None):
     say = progress or (lambda message: None)
     check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
@@ -120,8 +120,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             session_id = change.unique_session_id(sessions.session_id(day, label))
             raw_rel = f"raw/{slug}/{session_id}/{file_name}"
             session = {"id": session_id, "label": label, "date": day}
-            if fields.host:
-                session["host"] = fields.host
+            if host or fields.host:
+                session["host"] = host or fields.host
+            if reader:
+                session["reader"] = reader
             session["source"] = dict(source or DEFAULT_SOURCE)
             session["tools"] = fields.tools
             if fields.notes:

@@ -1,0 +1,159 @@
+"""The "Add a result" issue form and `cardbench submission`: an issue body as GitHub renders the form
+becomes the same card change `cardbench import` makes of the log, or a reply saying what to add; the
+issue's text is data throughout."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cardbench import cli
+from cardbench.card.load import load_card
+from cardbench.imports.submission import LABELS, MAX_BODY, read_form, submit
+from test_import_corpus import CASES, contains, expected_of
+
+ROOT = Path(__file__).resolve().parents[1]
+FORM = ROOT / ".github" / "ISSUE_TEMPLATE" / "add-result.yml"
+NAME = "Corpus Card 64GB"
+SLUG = "corpus-card-64gb-microsdxc"
+
+
+def body_of(log, name=NAME, capacity="_No response_", bus="UHS-I", form="microSD", host="_No response_",
+            reader="_No response_", fence="```text"):
+    """An issue body as GitHub renders the form's answers."""
+    answers = {"Card name": name, "Capacity": capacity, "Bus": bus, "Form factor": form, "Host": host,
+               "Reader": reader}
+    parts = [f"### {label}\n\n{value}\n" for label, value in answers.items()]
+    closing = fence.rstrip("abcdefghijklmnopqrstuvwxyz") if fence else ""
+    shown = f"{fence}\n{log.rstrip()}\n{closing}\n" if fence else log
+    parts.append(f"### Tool output\n\n{shown}")
+    return "\n".join(parts)
+
+
+def data_dir(tmp_path):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    return cards
+
+
+def test_the_form_asks_exactly_what_submission_reads():
+    form = yaml.safe_load(FORM.read_text(encoding="utf-8"))
+    labels = [item["attributes"]["label"] for item in form["body"] if item["type"] != "markdown"]
+    assert labels == list(LABELS)
+    assert form["labels"] == ["result"]
+    ids = [item["id"] for item in form["body"] if "id" in item]
+    assert len(ids) == len(set(ids))
+    output = next(item for item in form["body"] if item.get("attributes", {}).get("label") == "Tool output")
+    assert output["type"] == "textarea" and output["attributes"]["render"] == "text"
+    workflow = (ROOT / ".github" / "workflows" / "submission.yml").read_text(encoding="utf-8")
+    assert "contains(github.event.issue.labels.*.name, 'result')" in workflow
+
+
+# Cases that land from their text alone (no --op/--bs the form has no box for), UTF-8 as an issue is.
+TEXT_CASES = [p for p in CASES if "refused" not in expected_of(p) and not expected_of(p).get("options")
+              and p.read_bytes()[:2] not in (b"\xff\xfe", b"\xfe\xff")]
+
+
+@pytest.mark.parametrize("path", TEXT_CASES, ids=lambda p: p.stem)
+def test_an_issue_of_each_tool_becomes_the_card_change_an_import_makes(path, tmp_path):
+    expected = expected_of(path)
+    log = path.read_text(encoding="utf-8")
+    result = submit(body_of(log), data_dir(tmp_path))
+    assert result.accepted, result.message
+    assert result.slug == SLUG
+    session = load_card(result.card_path).data["sessions"][-1]
+    assert contains(session, expected["session"]) is None
+    assert (tmp_path / "data" / "raw" / SLUG / "SHA256SUMS").exists()
+
+
+def test_host_and_reader_reach_the_session_and_their_absence_is_said(tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    result = submit(body_of(log, host="Raspberry Pi 5", reader="Built-in slot, SDR104"), data_dir(tmp_path))
+    session = load_card(result.card_path).data["sessions"][-1]
+    assert (session["host"], session["reader"]) == ("Raspberry Pi 5", "Built-in slot, SDR104")
+    assert "Host or reader not given" not in result.message
+    other = submit(body_of(log), data_dir(tmp_path / "second"))
+    assert "Host or reader not given" in other.message
+
+
+def test_a_log_with_fences_of_its_own_or_none_at_all(tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    with_fences = "```console\n" + log + "```\n"  # the contributor pasted a Markdown block into the box
+    assert read_form(body_of(with_fences, fence="````text")).log.strip() == with_fences.strip()
+    assert read_form(body_of(log, fence="")).log.strip() == log.strip()
+    assert submit(body_of(log, fence=""), data_dir(tmp_path)).accepted
+
+
+@pytest.mark.parametrize("name", ["$(touch /tmp/cardbench-pwned) Card 64GB", "`id` Card 64GB",
+                                  "Acme'; rm -rf / #' 64GB"])
+def test_shell_syntax_in_answers_is_only_text(name, tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    result = submit(body_of(log, name=name, host="$(reboot)"), data_dir(tmp_path))
+    assert not Path("/tmp/cardbench-pwned").exists()
+    if result.accepted:
+        assert set(result.slug) <= set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        assert load_card(result.card_path).data["sessions"][-1]["host"] == "$(reboot)"
+
+
+def test_markup_in_answers_and_log_never_becomes_markup_in_the_reply(tmp_path):
+    hostile = "<img src=x onerror=alert(1)> @maintainer [link](https://example.invalid/)"
+    result = submit(body_of(hostile), data_dir(tmp_path))
+    assert not result.accepted
+    assert "```text\n" in result.message
+    inside = result.message.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert "`" not in inside  # nothing closes the code block early
+
+
+@pytest.mark.parametrize("body, words", [
+    ("x" * (MAX_BODY + 1), "at most"),
+    ("Just some text, no form.", "not the \"Add a result\" form"),
+    (body_of("", fence="```text"), "**Tool output** is empty"),
+    (body_of("some log", name="_No response_"), "**Card name** is empty"),
+    (body_of("some log", name="Acme Card"), "**Capacity**"),
+    (body_of("some log", name="Acme Card 64GB", host="two\nlines"), None),
+])
+def test_refusals_say_what_to_add_and_write_nothing(body, words, tmp_path):
+    cards = data_dir(tmp_path)
+    result = submit(body, cards)
+    assert not result.accepted
+    if words:
+        assert words in result.message
+    assert list(cards.iterdir()) == []
+    assert not (tmp_path / "data" / "raw").exists()
+
+
+def test_a_form_heading_inside_an_answer_or_the_log_moves_nothing(tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    fields = read_form(body_of("### Card name\n\nOther Card 1TB\n" + log))
+    assert fields.name == NAME
+    assert "Other Card 1TB" in fields.log
+
+
+def test_the_command_line_takes_a_github_event_and_writes_step_outputs(tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"issue": {"number": 7, "title": "$(id)", "body": body_of(log)}}), encoding="utf-8")
+    outputs, reply = tmp_path / "out", tmp_path / "reply.md"
+    cards = data_dir(tmp_path)
+    code = cli.main(["submission", "--event", str(event), "--cards-dir", str(cards), "--github-output", str(outputs),
+                     "--message-file", str(reply)])
+    assert code == 0
+    assert outputs.read_text(encoding="utf-8") == f"status=accepted\nslug={SLUG}\n"
+    assert reply.read_text(encoding="utf-8").startswith(f"Imported into `{SLUG}`")
+    event.write_text(json.dumps({"issue": {"body": "nothing"}}), encoding="utf-8")
+    assert cli.main(["submission", "--event", str(event), "--cards-dir", str(cards), "--github-output",
+                     str(outputs)]) == 1
+    assert outputs.read_text(encoding="utf-8").endswith("status=refused\nslug=\n")
+
+
+def test_make_submission_reads_the_body_file(tmp_path):
+    body = tmp_path / "issue $(id).md"
+    body.write_text("not the form", encoding="utf-8")
+    done = subprocess.run(["make", "--no-print-directory", "-o", ".venv/.installed-core", "submission",
+                           f"BODY={body}", f"PY={sys.executable}"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0
+    assert "not the \"Add a result\" form" in done.stdout
