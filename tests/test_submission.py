@@ -157,3 +157,14 @@ def test_make_submission_reads_the_body_file(tmp_path):
                           timeout=120)
     assert done.returncode != 0
     assert "not the \"Add a result\" form" in done.stdout
+
+
+def test_a_finished_collection_ends_with_the_pull_request_commands(tmp_path, monkeypatch):
+    from cardbench.collect.report import pull_request_lines
+
+    monkeypatch.chdir(tmp_path)
+    lines = pull_request_lines(tmp_path / "data" / "cards" / "acme-card-64gb-microsdxc.yaml")
+    assert lines[1] == ("  git switch -c result/acme-card-64gb-microsdxc && git add "
+                        "data/cards/acme-card-64gb-microsdxc.yaml data/raw/acme-card-64gb-microsdxc && "
+                        "git commit -m 'Add a result for acme-card-64gb-microsdxc'")
+    assert lines[2].startswith("  gh pr create --fill")

@@ -1,5 +1,8 @@
 """Text of the collector's closing summary (the CLI prints it)."""
 
+import shlex
+from pathlib import Path
+
 from .progress import clock_text
 
 
@@ -21,7 +24,29 @@ def summary_lines(report):
     if report.created_card:
         lines.append("collect: check brand, model, form_factor and bus in the new card file, add markings, "
                      "then make validate CHANGED=1")
+    if report.complete:
+        lines += pull_request_lines(report.card_path)
     return lines
+
+
+def pull_request_lines(card_path):
+    """The commands that publish a card's new session as a pull request (gh forks the repository
+    when the contributor cannot push to it)."""
+    card_path = Path(card_path)
+    slug = card_path.stem
+    raw = card_path.parent.parent / "raw" / slug
+    files = " ".join(shlex.quote(_shown(path)) for path in (card_path, raw))
+    return ["collect: to publish it, open a pull request:",
+            f"  git switch -c result/{slug} && git add {files} && git commit -m {shlex.quote('Add a result for ' + slug)}",
+            "  gh pr create --fill   (without gh: git push, then open the pull request on GitHub)"]
+
+
+def _shown(path):
+    """A path as typed in the checkout: relative to the current folder when it lies below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def interrupted_lines(exc):
