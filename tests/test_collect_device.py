@@ -33,7 +33,7 @@ def test_sd_card_on_an_sd_host():
     assert info.sd["manufacturer"] == "SanDisk" and info.sd["name"] == "SD64G" and info.sd["date"] == "10/2020"
     assert info.sd["timing"] == "sd uhs SDR104"
     assert info.title() == "SanDisk SD64G"
-    assert info.reader() == "built-in SD host (mmc, sd uhs SDR104)"
+    assert info.reader() == "built-in SD host fe320000.mmc: sd uhs SDR104, 208 MHz, 4-bit"
     assert info.bus_guess() == "UHS-I"
 
 
@@ -90,3 +90,41 @@ def test_form_factor_from_name(name, form):
 
 def test_host_description():
     assert host_description(HOST).startswith("LENOVO ThinkPad T14, Debian GNU/Linux 12 (bookworm), Linux ")
+
+
+def _pi_tree(root):
+    """A Raspberry Pi 5's '/' as the collector reads it: its device-tree model and a card in the
+    built-in slot, run at SDR104 with the clock the controller reached."""
+    def write(path, text):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    write(root / "proc" / "device-tree" / "model", "Raspberry Pi 5 Model B Rev 1.0\x00")
+    write(root / "etc" / "os-release", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n')
+    controller = root / "sys" / "devices" / "platform" / "axi" / "1000fff000.mmc"
+    driver = root / "sys" / "bus" / "platform" / "drivers" / "sdhci-brcmstb"
+    driver.mkdir(parents=True)
+    controller.mkdir(parents=True)
+    (controller / "driver").symlink_to(driver)
+    card = controller / "mmc_host" / "mmc0" / "mmc0:59b4"
+    for key, value in {"name": "USD00", "manfid": "0x000027", "date": "03/2023", "serial": "0x1234abcd"}.items():
+        write(card / key, value + "\n")
+    disk = card / "block" / "mmcblk0"
+    for key, value in {"dev": "179:0", "size": "124735488", "ro": "0", "removable": "0"}.items():
+        write(disk / key, value + "\n")
+    (disk / "device").symlink_to(card)
+    (root / "sys" / "dev" / "block").mkdir(parents=True)
+    (root / "sys" / "dev" / "block" / "179:0").symlink_to(disk)
+    (root / "sys" / "class" / "block").mkdir(parents=True)
+    (root / "sys" / "class" / "block" / "mmcblk0").symlink_to(disk)
+    write(root / "sys" / "kernel" / "debug" / "mmc0" / "ios",
+          "clock:\t\t100000000 Hz\nactual clock:\t100000000 Hz\nvdd:\t\t21 (3.3 ~ 3.4 V)\n"
+          "bus width:\t2 (4 bits)\ntiming spec:\t6 (sd uhs SDR104)\nsignal voltage:\t1 (1.80 V)\n")
+
+
+def test_a_raspberry_pi_and_its_sd_slot_are_named(tmp_path):
+    _pi_tree(tmp_path)
+    assert host_description(tmp_path).startswith("Raspberry Pi 5 Model B Rev 1.0, Debian GNU/Linux 12 (bookworm), Linux ")
+    info = identify("/dev/mmcblk0", "179:0", root=tmp_path)
+    assert info.sd["clock_hz"] == 100_000_000 and info.sd["bus_width"] == 4
+    assert info.reader() == "built-in SD host 1000fff000.mmc, sdhci-brcmstb: sd uhs SDR104, 100 MHz, 4-bit"

@@ -474,3 +474,19 @@ def test_loader_keeps_plain_yaml_values_as_text():
     card = parse_card_text("\ufeffnotes: =\ndate: 2025-01-01\nb: <<\nc: [<<, =]\n", "x.yaml")
     assert card.data == {"notes": "=", "date": "2025-01-01", "b": "<<", "c": ["<<", "="]}
     assert card.position(("c", 1)) == (4, 9) and card.position(("b",)) == (3, 1)
+
+
+@pytest.mark.parametrize("source, fields, warned", [
+    ({"name": "contributor's own run (imported)"}, {}, True),
+    ({"name": "cardbench collector", "date": "2025-05-01"}, {}, True),
+    ({"name": "contributor's own run (imported)"}, {"reader": "USB 3.0 reader"}, False),
+    ({"name": "cardbench collector"}, {"host": "Raspberry Pi 5"}, False),
+    ({"name": "Some published review", "url": "https://example.org/review"}, {}, False),  # says what it says
+])
+def test_own_runs_name_their_host_or_reader(tmp_path, source, fields, warned):
+    data = card_data()
+    session(data).update(source=source, **fields)
+    found = by_rule(findings_for(data, tmp_path), "host-reader")
+    assert bool(found) == warned
+    if warned:
+        assert found[0].severity == "warning" and "HOST= and READER=" in found[0].error.message

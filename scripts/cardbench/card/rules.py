@@ -133,6 +133,23 @@ def session_ids(check):
         seen.setdefault(sid, index)
 
 
+# --- how the card was reached ---------------------------------------------------------------------
+
+# Sources that are one contributor's own run (the collector's, an import's): they can say what the card
+# was measured through. A published review says it or not; the page then shows "not stated".
+OWN_RUN_SOURCES = ("cardbench collector", "contributor's own run (imported)")
+
+
+def host_and_reader(check):
+    for index, session in sessions_of(check.card):
+        source = session.get("source")
+        own = isinstance(source, dict) and source.get("name") in OWN_RUN_SOURCES and not source.get("url")
+        if own and not session.get("host") and not session.get("reader"):
+            check.add(("sessions", index), "neither host nor reader is given: the card's speed depends on what it "
+                      "was read through (a USB 2.0 reader caps at about 40 MB/s); add them (HOST= and READER= on "
+                      "make import, host: and reader: in the session)", "host-reader", "warning")
+
+
 # --- runs ----------------------------------------------------------------------------------------
 
 def runs(check):
@@ -228,5 +245,5 @@ def _small(check, path, value, unit):
                     f"it shows; {hint}", "below-precision")
 
 
-CARD_RULES = (finite, slug_equals_filename, dates, text_control, urls, session_ids, runs,
+CARD_RULES = (finite, slug_equals_filename, dates, text_control, urls, session_ids, runs, host_and_reader,
               units_consistent, bw_iops, bus_ceiling, below_precision, raw_references)

@@ -123,8 +123,14 @@ class DeviceInfo:
             ids = f"{self.usb.get('vendor_id', '?')}:{self.usb.get('product_id', '?')}"
             return f"{speed} card reader{' ' + who if who else ''} ({ids})"
         if self.transport == "mmc":
-            timing = self.sd.get("timing")
-            return f"built-in SD host (mmc{', ' + timing if timing else ''})"
+            host = ", ".join(p for p in (self.sd.get("controller"), self.sd.get("driver")) if p)
+            mode = [self.sd.get("timing")]
+            if self.sd.get("clock_hz"):
+                mode.append(f"{self.sd['clock_hz'] / 1e6:g} MHz")
+            if self.sd.get("bus_width"):
+                mode.append(f"{self.sd['bus_width']}-bit")
+            mode = ", ".join(p for p in mode if p)
+            return f"built-in SD host{' ' + host if host else ''}{': ' + mode if mode else ''}"
         if self.transport == "nvme":
             link = self.nvme.get("pcie_link")
             return f"PCIe NVMe (SD Express){', ' + link if link else ''}"
@@ -175,11 +181,29 @@ def _find_up(start, marker, stop):
     return None
 
 
-def _read_ios_timing(root, host):
-    """Bus timing from debugfs (mmcN/ios 'timing spec: 6 (sd uhs SDR104)'), when mounted."""
+def _read_ios(root, host):
+    """What the SD host runs the card at, from debugfs (mmcN/ios), when mounted: bus timing
+    ('timing spec: 6 (sd uhs SDR104)'), clock in Hz (the one actually set where the host says) and
+    bus width in bits."""
     ios = read_attr(Path(root) / "sys" / "kernel" / "debug" / host / "ios", "")
-    match = re.search(r"timing spec:\s*\d+\s*\(([^)]*)\)", ios)
-    return match.group(1) if match else None
+    found = {}
+    for key, pattern in (("timing", r"^timing spec:\s*\d+\s*\(([^)]*)\)"), ("clock_hz", r"^clock:\s*(\d+) Hz"),
+                         ("actual_clock_hz", r"^actual clock:\s*(\d+) Hz"), ("bus_width", r"^bus width:\s*\d+\s*\((\d+) bits\)")):
+        match = re.search(pattern, ios, re.M)
+        if match:
+            found[key] = match.group(1) if key == "timing" else int(match.group(1))
+    if "actual_clock_hz" in found:  # the clock the controller reached, not the one asked for
+        found["clock_hz"] = found.pop("actual_clock_hz")
+    return found
+
+
+def _sd_controller(host_dir):
+    """The SD host controller the card sits on: its device name and driver ('fe340000.mmc',
+    'sdhci-brcmstb'), from the mmc_host's parent device in sysfs."""
+    controller = host_dir.parent.parent if host_dir.parent.name == "mmc_host" else host_dir.parent
+    driver = controller / "driver"
+    return {"controller": controller.name,
+            "driver": Path(os.path.realpath(driver)).name if os.path.islink(driver) else None}
 
 
 def _sd_registers(root, node):
@@ -194,9 +218,9 @@ def _sd_registers(root, node):
         values["cid_fields"] = cid
         values["manufacturer"] = values["manufacturer"] or cid["manufacturer"]
     host_dir = Path(os.path.realpath(device_dir)).parent
-    timing = _read_ios_timing(root, host_dir.name) if host_dir.name.startswith("mmc") else None
-    if timing:
-        values["timing"] = timing
+    if host_dir.name.startswith("mmc"):
+        values.update(_read_ios(root, host_dir.name))
+        values.update(_sd_controller(host_dir))
     return {k: v for k, v in values.items() if v is not None}
 
 
@@ -292,11 +316,24 @@ def identify(device_path, majmin, root="/"):
 
 
 def host_description(root="/"):
-    """'Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64' plus the machine model when known."""
+    """'Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64' after the machine's model when known:
+    a Raspberry Pi's (or any device-tree board's) model, else the DMI vendor and product."""
     os_release = read_attr(Path(root) / "etc" / "os-release", "")
     match = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', os_release, re.M)
     system = match.group(1) if match else platform.system()
-    machine = " ".join(p for p in (read_attr(Path(root) / "sys/class/dmi/id/sys_vendor"),
-                                   read_attr(Path(root) / "sys/class/dmi/id/product_name")) if p)
+    machine = board_model(root) or " ".join(p for p in (read_attr(Path(root) / "sys/class/dmi/id/sys_vendor"),
+                                                        read_attr(Path(root) / "sys/class/dmi/id/product_name")) if p)
     text = f"{system}, Linux {platform.release()} {platform.machine()}"
     return f"{machine}, {text}" if machine else text
+
+
+def board_model(root="/"):
+    """A device-tree board's model ('Raspberry Pi 5 Model B Rev 1.0'), NUL-terminated in
+    /proc/device-tree/model; None on a PC."""
+    for where in ("proc/device-tree/model", "sys/firmware/devicetree/base/model"):
+        text = read_attr(Path(root) / where)
+        if text:
+            model = text.replace("\x00", "").strip()
+            if model:
+                return model[:100]
+    return None
