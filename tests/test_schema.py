@@ -167,6 +167,7 @@ def _full_card():
     session["results"][0]["latency_us"] = {k: [100, 110] for k in ("mean", "p50", "p90", "p99", "p99_9", "max")}
     session["tool_results"] = [{"tool": "hdparm", "test": "hdparm -t", "op": "read", "unit": "MiB/s", "runs": [42.1],
                                 "raw": ["raw/fuzz-card/h.out"]}]
+    session["reading"] = ["The reviewer reads the runs as limited by the reader."]
     for kind in ("dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill"):
         session[kind][0]["raw"] = ["raw/fuzz-card/c.out"]
     for kind in ("f3probe", "nvme"):

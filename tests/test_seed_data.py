@@ -299,3 +299,25 @@ def test_microsd_express_reads_are_not_called_the_links_limit(result):
         twin = result["cards"][slug]
         assert "reader_limited" not in {f["id"] for f in twin["findings"]}, slug
         assert any(n["id"] == "reader_limited" for n in twin["findings_notes"]), slug
+
+
+def test_pages_say_only_what_the_sources_say():
+    """Where a source's words were overstated or misread: each as the source has it."""
+    import yaml
+
+    def data(slug):
+        return yaml.safe_load((CARDS_DIR / f"{slug}.yaml").read_text(encoding="utf-8"))
+
+    sandisk = data("sandisk-microsd-express-256gb-microsd-express")["sessions"][0]
+    assert "own mistake" in sandisk["notes"] and "stopped working" not in sandisk["notes"]
+    assert any("should not count against this card" in line for line in sandisk["reading"])
+    assert any("RND4K Q1T1" in line for line in sandisk["reading"])
+    sm2708 = data("silicon-motion-sm2708-reference-design-250gb-sd-express")["claimed"]
+    assert (sm2708["read_mb_s"], sm2708["write_mb_s"]) == (895, 420)  # what the vendor saw on this sample
+    lexar = data("lexar-class-10-16gb-microsdhc")["sessions"][0]
+    assert "--open-au" in lexar["notes"] and "an offset" not in lexar["notes"]
+    assert any("no" in line and "region" in line for line in lexar["reading"])
+    ultra = data("sandisk-ultra-64gb-microsdxc")["sessions"][0]
+    assert any("ext4" in line for line in ultra["reading"]) and any("24 MiB" in line for line in ultra["reading"])
+    plus = data("sandisk-ultra-plus-128gb-microsdxc")["sessions"][0]
+    assert any("no longer worked" in line for line in plus["reading"])

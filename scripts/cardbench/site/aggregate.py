@@ -20,7 +20,7 @@ from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, is_mixed, subtest_order
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
 SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "target", "source", "tools",
-                        "notes", "dd_sweeps", "flashbench_open_au", "flashbench_align",
+                        "notes", "reading", "dd_sweeps", "flashbench_open_au", "flashbench_align",
                         "flashbench_find_fat", "fill", "f3probe", "nvme", "raw"]
 # Stored fields of a subtest passed to the twin, under the twin's name (dd's count= is block_count there:
 # `run_count` is the number of runs).

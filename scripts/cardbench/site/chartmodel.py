@@ -166,9 +166,10 @@ def session_chart(session, session_dom_id):
     if not subs:
         return None
     figure = subtests_figure(subs)
-    runs = max(len(s["mb_s"]["runs"]) for s in subs)
+    counts = sorted({len(s["mb_s"]["runs"]) for s in subs})
+    per = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     note = ("Bars: the mean of each subtest; whiskers: its slowest and fastest run; dots: every run"
-            + (f" ({runs} per subtest)" if runs > 1 else "") + ".")
+            + (f" ({per} per subtest)" if counts[-1] > 1 else "") + ".")
     return chart(f"{session_dom_id}-runs", f"Every subtest, {session['label']}", figure, note,
                  runs_table(subs))
 
@@ -358,7 +359,8 @@ SWEEP_GROUPS = [
      "Dotted: writes at random places inside the open allocation units. When the number of open units passes "
      "what the card keeps open, speed collapses."),
     ("find-fat", "chart-find-fat", "flashbench -f: write speed in consecutive erase blocks",
-     "One line per erase block; a slower first block hints at a region the card treats specially."),
+     "One line per erase block. A slower first block alone does not show a region the card treats specially: "
+     "runs at other offsets tell, and the review's own reading says what its author found."),
 ]
 
 

@@ -111,7 +111,7 @@ def class_check_rows(card):
 IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
             "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "host", "reader", "conditions", "target", "tools",
-                 "source", "notes", "nvme", "f3probe"]
+                 "source", "notes", "reading", "nvme", "f3probe"]
 
 
 def card_description(card):

@@ -79,8 +79,9 @@ def _judge(card, session, op, value, what, ceiling):
     label = session.get("label", session["id"])
     measured = f"{label}: {what}, mean {rate_text(value)}"
     if value > high:
-        return None, _note(session, f"{measured}, is above the ceiling of {words}: it is not held back there, "
-                                    f"so it is not called the path's limit.")
+        return None, _note(session, f"{measured}, is above this site's estimate of the ceiling of {words}: the "
+                                    f"estimate is too low for this path, so nothing here shows the path holding the "
+                                    f"card back.")
     claim = (card.get("claimed") or {}).get(f"{op}_mb_s")
     rated = isinstance(claim, (int, float)) and not isinstance(claim, bool)
     elsewhere = _faster_elsewhere(card, session, op, line_rate)
@@ -93,8 +94,9 @@ def _judge(card, session, op, value, what, ceiling):
     else:
         rating = (f"the card is rated only {rate_text(claim)} for {op}s" if rated
                   else f"the card file gives no rated {op} speed")
-        return None, _note(session, f"{measured}, is within {100 * (1 - t.AT_CEILING_SHARE):.0f} % of the ceiling "
-                                    f"of {words}, but {rating}, so the runs cannot "
+        return None, _note(session, f"{measured}, is within {100 * (1 - t.AT_CEILING_SHARE):.0f} % of this site's "
+                                    f"estimate of the ceiling of {words} (an estimate, not a measurement of this "
+                                    f"path), but {rating}, so the runs cannot "
                                     f"tell the card's limit from the path's. A rated {op} speed above "
                                     f"{rate_text(line_rate)} (the path's line rate), or the same card measured "
                                     f"faster than that through another path (a faster reader or link), would "
