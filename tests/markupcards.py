@@ -1,5 +1,5 @@
 """Card files whose text holds Plotly's pseudo-HTML (a link, a restyled span) and template fields, for the
-tests that charts show card text as text: one card with runs, a fill and a sweep, one with only a
+tests that charts show card text as text: one card with runs, a sweep, a fill and an alignment scan, one with only a
 reviewer's summary table (so the two share no subtest and compare on headline figures)."""
 
 LINK = '<a href="https://example.invalid/">x</a>'
@@ -23,6 +23,9 @@ def runs_card():
             "fill": [{"op": "write", "unit": "MB/s",
                       "points": [{"written_gb": 1, "value": 60.2, "seconds": 17},
                                  {"written_gb": 2, "value": 30.1, "seconds": 50}]}],
+            "flashbench_align": [{"block_size_bytes": 1024, "count": 8, "points": [
+                {"offset_bytes": 4194304, "pre_ns": 900000, "on_ns": 1200000, "post_ns": 880000, "diff_ns": 310000},
+                {"offset_bytes": 8388608, "pre_ns": 900000, "on_ns": 1250000, "post_ns": 880000, "diff_ns": 360000}]}],
             "headline": [{"name": f"Sequential read {LINK}", "value": f"{SPAN} {TEMPLATE}"}]}],
     }
 
