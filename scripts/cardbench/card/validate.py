@@ -87,6 +87,13 @@ def validate_paths(paths, today=None, data_dir=None):
     return [c for c in cards if str(c.path) not in bad], findings
 
 
+def with_site_links(findings, data_dir=DATA_DIR):
+    """`findings` and an error for each symbolic link among the site's inputs of data_dir's project not
+    already among them: a check of some cards only (--changed) still sees a linked static/ or layout."""
+    linked = {os.path.abspath(f.path) for f in findings if f.rule == "symlink"}
+    return findings + [f for f in project_link_findings(data_dir) if os.path.abspath(f.path) not in linked]
+
+
 def card_paths(cards_dir):
     """Card files of a folder: every *.yaml, and mis-named *.yml / *.YAML so they are reported, not skipped."""
     return sorted(p for p in Path(cards_dir).iterdir()
