@@ -11,8 +11,9 @@ from pathlib import Path
 from .findings import file_finding
 from .wording import shorten
 
-# What Hugo and the build read (config.toml's mounts), relative to the project root.
-SITE_INPUTS = ("config.toml", "static", "assets", "layouts", "content", "data")
+# What Hugo and the build read (config.toml's mounts, and the folders Hugo reads unmounted), relative
+# to the project root.
+SITE_INPUTS = ("config.toml", "static", "assets", "layouts", "content", "data", "i18n", "archetypes", "themes")
 
 
 def link_finding(path):
