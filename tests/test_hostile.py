@@ -3,6 +3,7 @@ names, fast and without a traceback, and stops `cardbench aggregate` with nothin
 the valid files of tests/hostile/valid/ (markup in every text field) pass and keep their text."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -129,7 +130,11 @@ def test_oversized_file_is_refused_before_reading(tmp_path):
 def test_device_file_is_not_read(tmp_path):
     link = tmp_path / "endless.yaml"
     link.symlink_to("/dev/zero")
-    run = run_cli("validate", str(link))
+    run = run_cli("validate", str(link))  # a link is refused as one, never followed
+    assert run.returncode == 1 and "is a symbolic link (to /dev/zero)" in run.stderr and "Traceback" not in run.stderr
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)  # opening it to read would wait for a writer for ever
+    run = run_cli("validate", str(pipe))
     assert run.returncode == 1 and "not a regular file" in run.stderr and "Traceback" not in run.stderr
 
 

@@ -484,3 +484,4 @@ def test_pasted_plotly_chart_draws(tmp_path, browser):
         assert problems.messages == []
         if AXE.exists():
             assert axe_violations(browser, f"{url}/pasted/", dark=True, width=390) == []
+

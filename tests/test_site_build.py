@@ -76,6 +76,23 @@ def test_a_bad_card_file_publishes_nothing(tmp_path):
     assert not (project / "build" / "hugo-data").exists()
 
 
+@pytest.mark.parametrize("name", ["static", "data/raw/sandisk-ultra-200gb-microsdxc"])
+def test_a_symbolic_link_among_the_inputs_stops_the_build(tmp_path, name):
+    """A folder linked in (static/, a card's raw folder) would be copied into the site: aggregate refuses,
+    naming the link and its target, so `make site` never reaches Hugo."""
+    project = sitebuild.make_project(tmp_path / "site")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not for the site\n", encoding="utf-8")
+    if (project / name).exists():
+        shutil.rmtree(project / name)
+    (project / name).symlink_to(outside, target_is_directory=True)
+    agg = sitebuild.aggregate(project)
+    assert agg.returncode == 1
+    assert f"{name}: error: is a symbolic link (to " in agg.stderr and "[symlink]" in agg.stderr
+    assert "nothing written" in agg.stderr and not (project / "build" / "hugo-data").exists()
+
+
 def test_review_prose_wraps_the_generated_page(tmp_path):
     project = sitebuild.make_project(tmp_path / "site")
     slug = shipped_slugs()[0]

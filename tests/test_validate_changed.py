@@ -108,6 +108,16 @@ def test_cli_checks_only_the_changed_files(repo, monkeypatch, capsys):
     assert "card-b.yaml:" in err and "[yaml]" in err and "1 file(s) checked: 1 error(s)" in err
 
 
+def test_a_linked_static_folder_is_refused_with_no_card_changed(repo, monkeypatch, capsys, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (repo / "static").symlink_to(outside, target_is_directory=True)
+    monkeypatch.setattr(cli, "ROOT", repo)
+    monkeypatch.chdir(repo)
+    assert cli.main(["validate", "--changed"]) == 1
+    err = capsys.readouterr().err
+    assert "0 changed card file(s)" in err and f"static: error: is a symbolic link (to {outside}" in err
+
+
 # --- raw files and review pages -------------------------------------------------------------------
 
 def validate(repo, monkeypatch, capsys, *args):

@@ -249,7 +249,9 @@
     });
   }
 
-  // Plotly reads a few HTML-like tags in labels; user text is escaped so it stays text.
+  // Card text as Plotly shows it literally: Plotly reads <a href>, <span style>, <br> and entities in
+  // every label, name and hover, so < > & become entities (drawn as the characters). The one helper for
+  // text the comparison page puts in its figures (the card page's come escaped from chartmodel.py).
   function plainText(value) {
     return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   }

@@ -265,32 +265,38 @@
     });
   }
 
+  // Hovers of a bar: customdata is [slowest, fastest, runs, basis, subtest]. Card text (titles, subtest
+  // names, a reviewer's summary) reaches a hover only as plain text in y and customdata, never in the
+  // template, so neither Plotly's markup nor a %{…} in it is read.
+  var RANGE_HOVER = '%{y}<br>%{customdata[4]}: mean %{x:.1f} {unit}<br>slowest %{customdata[0]:.1f}, ' +
+    'fastest %{customdata[1]:.1f}<br>%{customdata[2]} runs<extra></extra>';
+  var BASIS_HOVER = '%{y}<br>%{customdata[4]}: mean %{x:.1f} {unit}<br>%{customdata[3]}<extra></extra>';
+
   function figure(cards, stat, test, ops) {
     var labels = uniqueLabels(cards);
     var data = [], alt = [];
     ops.forEach(function (op) {
       var stats = cards.map(function (c) { return stat(c, test, op); });
+      var subtest = charts.plainText(test + ' ' + op);
       function series(key) {
         var pick = function (s) { return s && (key === 'mib' ? s.mib : s.mb); };
         var mean = stats.map(function (s) { var v = pick(s); return v ? v.mean : null; });
         var hasRange = stats.some(function (s) { var v = pick(s); return v && v.min !== undefined && v.max !== undefined; });
         var out = { x: mean, customdata: stats.map(function (s) {
           var v = pick(s);
-          return v ? [v.min === undefined ? null : v.min, v.max === undefined ? null : v.max, s.runs || '', s.basis || ''] : [null, null, '', ''];
+          return v ? [v.min === undefined ? null : v.min, v.max === undefined ? null : v.max, s.runs || '',
+            charts.plainText(s.basis || ''), subtest] : [null, null, '', '', subtest];
         }) };
         if (hasRange) {
           out.error_x = { type: 'data', symmetric: false, thickness: 1.5, width: 5,
             array: stats.map(function (s) { var v = pick(s); return v && v.max !== undefined ? v.max - v.mean : null; }),
             arrayminus: stats.map(function (s) { var v = pick(s); return v && v.min !== undefined ? v.mean - v.min : null; }) };
         }
-        var u = key === 'mib' ? 'MiB/s' : 'MB/s';
-        out.hovertemplate = '%{y}<br>' + charts.plainText(test) + ' ' + op + ': mean %{x:.1f} ' + u +
-          (hasRange ? '<br>slowest %{customdata[0]:.1f}, fastest %{customdata[1]:.1f}<br>%{customdata[2]} runs' : '<br>%{customdata[3]}') +
-          '<extra></extra>';
+        out.hovertemplate = (hasRange ? RANGE_HOVER : BASIS_HOVER).replace('{unit}', key === 'mib' ? 'MiB/s' : 'MB/s');
         return out;
       }
       var mb = series('mb');
-      data.push(Object.assign({ type: 'bar', orientation: 'h', name: upperFirst(op), y: labels, offsetgroup: op,
+      data.push(Object.assign({ type: 'bar', orientation: 'h', name: charts.plainText(upperFirst(op)), y: labels, offsetgroup: op,
         meta: { role: op === 'read' || op === 'write' ? op : '' } }, mb));
       alt.push(series('mib'));
     });

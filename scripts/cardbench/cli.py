@@ -10,7 +10,7 @@ from .errors import CardbenchError
 
 def cmd_validate(args):
     from .card.changed import changed_card_paths
-    from .card.validate import card_paths, validate_paths
+    from .card.validate import card_paths, validate_paths, with_site_links
 
     if args.changed:
         paths, base = changed_card_paths(ROOT)
@@ -18,6 +18,8 @@ def cmd_validate(args):
     else:
         paths = args.files or card_paths(args.cards_dir)
     cards, findings = validate_paths(paths)
+    if args.changed:
+        findings = with_site_links(findings, ROOT / "data")
     for finding in findings:
         print(finding, file=sys.stderr)
     errors = sum(f.severity == "error" for f in findings)

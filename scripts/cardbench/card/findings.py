@@ -35,6 +35,8 @@ RULES = {
 # Files beside the card files: data/raw/ and the review pages content/cards/<slug>.md.
 RULES.update({"raw-type": "error", "raw-orphan": "error", "raw-unlisted": "warning",
               "review-file": "error", "review-key": "error"})
+# The site's inputs (site_links.py): no symbolic links.
+RULES["symlink"] = "error"
 
 
 @dataclass
@@ -66,8 +68,11 @@ def file_finding(path, message, rule, severity="error", line=None):
 
 
 def display_path(path):
-    """A path relative to the working folder when it lies inside it (as editors and CI link it)."""
+    """A path relative to the working folder when it lies inside it (as editors and CI link it). The
+    last part is not resolved: a symbolic link is named as itself, not as what it points to."""
+    path = Path(path)
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+        here = path.resolve() if path.name in ("", ".", "..") else path.parent.resolve() / path.name
+        return str(here.relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):
         return str(path)

@@ -17,6 +17,7 @@ from .raw_files import raw_file_findings
 from .review_pages import SLUG_FORM, review_findings
 from .rules import rule_findings
 from .schema_findings import schema_findings
+from .site_links import link_finding, project_link_findings
 from .wording import shorten
 
 
@@ -58,6 +59,9 @@ def validate_paths(paths, today=None, data_dir=None):
     Raw paths are checked under data_dir, by default the data/ folder holding each card's cards/ folder."""
     cards, findings, beside, checked = [], [], [], []
     for path in sorted(Path(p) for p in paths):
+        if path.is_symlink():  # never followed: what it points to is no card of this repository
+            findings.append(link_finding(path))
+            continue
         if _beside_cards(path):
             beside.append(path)
             continue
@@ -74,11 +78,20 @@ def validate_paths(paths, today=None, data_dir=None):
         checked.append(card)
         if not any(f.severity == "error" for f in own):
             cards.append(card)
-    findings += beside_cards_findings(checked, beside, data_dir)
+    linked = {os.path.abspath(f.path) for f in findings if f.rule == "symlink"}
+    findings += [f for f in beside_cards_findings(checked, beside, data_dir)
+                 if not (f.rule == "symlink" and os.path.abspath(f.path) in linked)]
     cross = cross_card_findings(cards)
     findings += cross
     bad = {f.error.path for f in cross if f.severity == "error"}
     return [c for c in cards if str(c.path) not in bad], findings
+
+
+def with_site_links(findings, data_dir=DATA_DIR):
+    """`findings` and an error for each symbolic link among the site's inputs of data_dir's project not
+    already among them: a check of some cards only (--changed) still sees a linked static/ or layout."""
+    linked = {os.path.abspath(f.path) for f in findings if f.rule == "symlink"}
+    return findings + [f for f in project_link_findings(data_dir) if os.path.abspath(f.path) not in linked]
 
 
 def card_paths(cards_dir):
@@ -109,8 +122,8 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
     """Rules for what lies beside the card files, for the projects of the checked `cards` (LoadedCards)
     and the raw files or review pages given in `paths`: every file of each card's data/raw/<slug>/;
     files directly in data/raw/ and folders of no card; every entry of content/cards/ (see
-    raw_file_findings, review_findings). Cards outside a data/cards/ folder bring in nothing but
-    their own raw folder."""
+    raw_file_findings, review_findings); symbolic links among the site's inputs (site_links.py).
+    Cards outside a data/cards/ folder bring in nothing but their own raw folder."""
     raw_files, reviews, projects, named = set(), set(), set(), set()
     for card in cards:
         folder = Path(card.path).parent
@@ -135,6 +148,8 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
         if project.name == "data" and content.is_dir():
             reviews.update((project, entry) for entry in content.iterdir())
     out, sums_cache = [], {}
+    for project in sorted(projects):  # symbolic links among the site's inputs (card and raw files too)
+        out += project_link_findings(project)
     for project, path in sorted(raw_files):
         out += raw_file_findings(path, project, named, sums_cache.setdefault(project, {}))
     for project, path in sorted(reviews):

@@ -2,6 +2,10 @@
 place per chart kind (every subtest of a session as bars with whiskers, throughput by block size,
 the alignment scan, sustained fills).
 
+Figures are built from the card's own text, unescaped; `chart` makes every string in them Plotly plain
+text in one pass (plottext.py). Hover templates are fixed strings of this module: card text reaches a
+hover only through `y`, `customdata` or a name, never through the template itself.
+
 A chart here is a dict the templates place as they are: the figure (JSON text, safe inside a data
 block), the height its box reserves before it is drawn (so the page does not jump), and a table of
 the same figures for readers who cannot or would rather not read a chart. Rates are given in MB/s
@@ -9,12 +13,12 @@ the same figures for readers who cannot or would rather not read a chart. Rates 
 patches charts.js applies when the reader picks MiB/s), table cells carry both texts.
 """
 
-import html
 import json
 import math
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S, RATE_TO_MB_S, size_arg_from_bytes
 from .formatting import DASH, num, raw_link
+from .plottext import figure_json, plain_figure
 
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 MIB_S_AXIS = "MiB/s (2²⁰ bytes/s)"
@@ -22,23 +26,6 @@ OPS = ("read", "write")
 # Height of a chart box, in CSS pixels, as the figure's layout gives it to Plotly: reserved up front.
 SUBTEST_ROW_PX = 46
 CHART_FRAME_PX = 110
-
-
-def plot_text(text):
-    """Chart label text: Plotly reads a few HTML-like tags in labels, so entities keep it plain text."""
-    return (str(text).replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&#34;"))
-
-
-_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
-
-
-def figure_json(figure):
-    """Compact JSON of a figure that is safe inside a <script type="application/json"> data block:
-    <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
-    if not figure:
-        return ""
-    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
 
 
 def upper_first(text):
@@ -82,37 +69,38 @@ def chart(chart_id, title, figure, note=None, table=None, sources=None):
         return None
     if table:  # named after its chart: a page has several, each a region of its own
         table = dict(table, caption=f"{table['caption']}: {title}")
-    return {"id": chart_id, "title": title, "note": note, "figure": figure_json(figure),
+    return {"id": chart_id, "title": title, "note": note, "figure": figure_json(plain_figure(figure)),
             "height": int(figure["layout"]["height"]), "table": table, "sources": sources or []}
 
 
 # --- every subtest of a session: mean bar, min–max whisker, a dot per run -------------------------
 
+# Hovers of a bar (customdata: min, max, runs, direction) and of a run's dot (customdata: run, direction).
+BAR_HOVER = ("%{y} %{customdata[3]}: mean %{x:.1f} {unit}<br>min %{customdata[0]:.1f}, max %{customdata[1]:.1f}"
+             "<br>%{customdata[2]} runs<extra></extra>")
+DOT_HOVER = "%{y} %{customdata[1]}, run %{customdata[0]}: %{x:.1f} {unit}<extra></extra>"
+
 def subtests_figure(subtests):
     """Mean of each subtest as a bar with its min–max as a whisker and each run as a dot; read and write
     side by side per test, as CrystalDiskMark lays them out. Subtests: those with MB/s statistics."""
-    tests = list(dict.fromkeys(s["test"] for s in subtests))
-    labels = [plot_text(t) for t in tests]
+    labels = list(dict.fromkeys(s["test"] for s in subtests))
     by_key = {(s["test"], s["op"]): s for s in subtests}
     ops = [op for op in OPS if any(s["op"] == op for s in subtests)]
     ops += sorted({s["op"] for s in subtests} - set(ops))
     traces, alt, dot_traces, dot_alt = [], [], [], []
     for op in ops:
-        subs = [by_key.get((t, op)) for t in tests]
+        subs = [by_key.get((t, op)) for t in labels]
         units = {"mb": [s["mb_s"] if s else None for s in subs], "mib": [mib_of(s) if s else None for s in subs]}
         columns = {u: {k: [v[k] if v else None for v in stats] for k in ("mean", "min", "max")}
                    for u, stats in units.items()}
-        name = upper_first(plot_text(op))
-        hover = "%{y} " + plot_text(op) + ": mean %{x:.1f} {unit}<br>min %{customdata[0]:.1f}, max %{customdata[1]:.1f}" \
-                "<br>%{customdata[2]} runs<extra></extra>"
         counts = [runs_used(s) if s else 0 for s in subs]
-        traces.append({"type": "bar", "orientation": "h", "name": f"{name}, mean", "y": labels,
+        traces.append({"type": "bar", "orientation": "h", "name": f"{upper_first(op)}, mean", "y": labels,
                        "x": columns["mb"]["mean"], "offsetgroup": op, "error_x": _whisker(columns["mb"]),
-                       "customdata": [[a, b, c] for a, b, c in zip(columns["mb"]["min"], columns["mb"]["max"], counts)],
-                       "hovertemplate": hover.replace("{unit}", "MB/s"), "meta": {"role": op}})
+                       "customdata": [[a, b, c, op] for a, b, c in zip(columns["mb"]["min"], columns["mb"]["max"], counts)],
+                       "hovertemplate": BAR_HOVER.replace("{unit}", "MB/s"), "meta": {"role": op}})
         alt.append({"x": columns["mib"]["mean"], "error_x": _whisker(columns["mib"]),
-                    "customdata": [[a, b, c] for a, b, c in zip(columns["mib"]["min"], columns["mib"]["max"], counts)],
-                    "hovertemplate": hover.replace("{unit}", "MiB/s")})
+                    "customdata": [[a, b, c, op] for a, b, c in zip(columns["mib"]["min"], columns["mib"]["max"], counts)],
+                    "hovertemplate": BAR_HOVER.replace("{unit}", "MiB/s")})
         xs, xs_mib, ys, numbers = [], [], [], []
         for label, s in zip(labels, subs):
             if not s:
@@ -123,14 +111,13 @@ def subtests_figure(subtests):
                 xs.append(value)
                 xs_mib.append(value_mib)
                 ys.append(label)
-                numbers.append(i + 1)
-        dot_hover = "%{y} " + plot_text(op) + ", run %{customdata}: %{x:.1f} {unit}<extra></extra>"
+                numbers.append([i + 1, op])
         dot_traces.append({"type": "scatter", "mode": "markers", "orientation": "h", "name": "Each run",
                            "legendgroup": "runs", "showlegend": not dot_traces, "y": ys, "x": xs,
                            "customdata": numbers, "offsetgroup": op, "marker": {"size": 6, "opacity": 0.8},
-                           "hovertemplate": dot_hover.replace("{unit}", "MB/s"), "meta": {"role": "runs"}})
-        dot_alt.append({"x": xs_mib, "hovertemplate": dot_hover.replace("{unit}", "MiB/s")})
-    height = CHART_FRAME_PX + SUBTEST_ROW_PX * len(tests) * max(1, len(ops)) // 2 + (20 if len(ops) > 2 else 0)
+                           "hovertemplate": DOT_HOVER.replace("{unit}", "MB/s"), "meta": {"role": "runs"}})
+        dot_alt.append({"x": xs_mib, "hovertemplate": DOT_HOVER.replace("{unit}", "MiB/s")})
+    height = CHART_FRAME_PX + SUBTEST_ROW_PX * len(labels) * max(1, len(ops)) // 2 + (20 if len(ops) > 2 else 0)
     layout = {"barmode": "group", "scattermode": "group", "bargap": 0.25, "height": max(height, 220),
               "xaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"},
               "yaxis": {"autorange": "reversed", "automargin": True},
@@ -184,7 +171,7 @@ def sweeps_figure(card):
     traces = []
     multi = len(card["sessions"]) > 1
     for s in card["sessions"]:
-        prefix = f"{plot_text(s['label'])}: " if multi else ""
+        prefix = f"{s['label']}: " if multi else ""
         for sweep in s.get("dd_sweeps") or []:
             factor = RATE_TO_MB_S[sweep["unit"]]
             direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
@@ -249,7 +236,7 @@ def align_figure(card):
                     delay.append(p["on_ns"] / 1000.0)
                 if "diff_ns" in p:
                     diff.append(p["diff_ns"] / 1000.0)
-            label = plot_text(s["label"])
+            label = s["label"]
             if delay:
                 traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}: access time", "x": x,
                                "y": delay, "meta": {"raw": scan.get("raw") or []}})
@@ -271,7 +258,7 @@ def align_figure(card):
                              "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}} for f in marks]
         layout["annotations"] = [{"xref": "x", "yref": "paper", "x": math.log10(f["value"]), "y": 1, "yanchor": "top",
                                   "xanchor": "left", "xshift": 3, "showarrow": False,
-                                  "text": plot_text(f"{f['label'].split(' (')[0]}: {f['text']}")} for f in marks]
+                                  "text": f"{f['label'].split(' (')[0]}: {f['text']}"} for f in marks]
     return {"data": traces, "layout": layout}
 
 
@@ -281,7 +268,7 @@ def fill_figure(card):
     for s in card["sessions"]:
         for fill in s.get("fill") or []:
             factor = RATE_TO_MB_S[fill["unit"]]
-            traces.append({"type": "scatter", "mode": "lines", "name": f"{plot_text(s['label'])}: {fill['op']}",
+            traces.append({"type": "scatter", "mode": "lines", "name": f"{s['label']}: {fill['op']}",
                            "x": [p["written_gb"] for p in fill["points"]],
                            "y": [p["value"] * factor for p in fill["points"]],
                            "meta": {"rate": True, "raw": fill.get("raw") or []}})
@@ -297,7 +284,7 @@ def fill_figure(card):
                             for f in ends]
         layout["annotations"] = [{"xref": "x", "yref": "paper", "x": f["value"] / 1e9, "y": 1, "yanchor": "top",
                                   "xanchor": "left", "xshift": 3, "showarrow": False,
-                                  "text": plot_text(f"SLC cache ends: {f['text']}")} for f in ends]
+                                  "text": f"SLC cache ends: {f['text']}"} for f in ends]
     return {"data": traces, "layout": layout}
 
 
@@ -369,7 +356,7 @@ def _sources(traces):
     backs = {}
     for trace in traces:
         for ref in (trace.get("meta") or {}).get("raw") or []:
-            backs.setdefault(ref, []).append(html.unescape(trace["name"]))
+            backs.setdefault(ref, []).append(trace["name"])
     return [{"name": "every line" if len(names) == len(traces) > 1 else "; ".join(names), "raw": [raw_link(ref)]}
             for ref, names in backs.items()]
 
@@ -377,8 +364,7 @@ def _sources(traces):
 def _curve_chart(chart_id, title, figure, note, x_head, x_text, y_head=None, rate=True):
     traces = [t for t in figure["data"] if isinstance(t.get("x"), list) and isinstance(t.get("y"), list)
               and "meta" in t]
-    named = [dict(t, name=html.unescape(t["name"])) for t in traces]
-    table = curve_table(named, x_head, x_text, y_head, rate)
+    table = curve_table(traces, x_head, x_text, y_head, rate)
     if rate:
         with_mib_curves(figure)
     return chart(chart_id, title, figure, note, table, _sources(traces))
@@ -405,5 +391,4 @@ def curve_charts(card):
     return charts
 
 
-__all__ = ["chart", "session_chart", "sweeps_figure", "align_figure", "fill_figure", "curve_charts", "plot_text",
-           "figure_json", "mib_of", "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS"]
+__all__ = ["chart", "session_chart", "sweeps_figure", "align_figure", "fill_figure", "curve_charts", "mib_of", "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS"]

@@ -28,6 +28,7 @@ from .sitedata import card_parts, missing_card_files, replace_text, write_site_d
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
 from ..card.findings import Finding
 from ..card.validate import check_card, cross_card_findings
+from ..card.site_links import project_link_findings
 
 CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
@@ -198,6 +199,10 @@ class SiteDataBuilder:
         else:
             listed = [(str(p), os.path.basename(p), _signature(p)) for p in sorted(Path(p) for p in paths)]
         result = BuildResult()
+        # Hugo and the raw-file copy follow symbolic links: any among the inputs stops the build.
+        result.findings += project_link_findings(self.data_dir, self.cards_dir)
+        linked = {os.path.abspath(f.path) for f in result.findings}
+        listed = [item for item in listed if os.path.abspath(item[0]) not in linked]
         wrong_name = {path for path, name, _ in listed if not name.endswith(".yaml")}
         cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
         reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}

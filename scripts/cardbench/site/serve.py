@@ -2,7 +2,8 @@
 
 Hugo watches the aggregated data folder and reloads the browser; this loop watches data/cards.
 Hugo's server renders to memory: a preview build (with its live-reload script) never lands in
-public/, where a later deploy would ship it.
+public/, where a later deploy would ship it. Like `cardbench aggregate`, it refuses to start while a
+symbolic link stands among the site's inputs.
 """
 
 import importlib.util
@@ -53,9 +54,13 @@ def rebuild(cards_dir, out_dir, builder=None, save=True):
 
 def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     """Run until interrupted. `report(message)` shows what happens (the CLI prints it)."""
-    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir))
-    for finding in rebuild(cards_dir, out_dir, builder):
+    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data")
+    findings = rebuild(cards_dir, out_dir, builder)
+    for finding in findings:
         report(str(finding))
+    if any(f.rule == "symlink" for f in findings):  # Hugo's server would follow them too
+        report("serve: symbolic links among the site's inputs; the preview is not started")
+        return 1
     argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--printPathWarnings",
             "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)

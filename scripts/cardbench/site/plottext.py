@@ -1,0 +1,43 @@
+"""Plotly figures as page data: every string shown as plain text, the JSON safe inside a data block.
+
+Plotly reads a pseudo-HTML in every text it draws (trace names, category and tick labels, hover text
+and the customdata a hover template shows, titles, annotations): <a href> makes a link, <span style>
+restyles, <br> breaks, entities are decoded. Card text must show as written, so each string becomes
+entities for < > &, which Plotly draws as the characters they stand for. Hover templates are code's
+own strings (their %{…} and <br> are meant) and stay as written; card text never goes into one.
+"""
+
+import json
+
+# Figure keys whose strings are Plotly templates written by the chart code, not text to show.
+TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate"})
+
+
+def plot_text(text):
+    """Text Plotly shows literally ("A & B" still reads "A & B"; "<b>" reads "<b>", not bold)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def plain_figure(value, key=None):
+    """A copy of a figure (or any part of one) with every string but its templates made plain text."""
+    if isinstance(value, dict):
+        return {k: plain_figure(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_figure(v, key) for v in value]
+    if isinstance(value, str) and key not in TEMPLATE_KEYS:
+        return plot_text(value)
+    return value
+
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def figure_json(figure):
+    """Compact JSON of a figure that is safe inside a <script type="application/json"> data block:
+    <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
+    if not figure:
+        return ""
+    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
+
+
+__all__ = ["TEMPLATE_KEYS", "plot_text", "plain_figure", "figure_json"]
