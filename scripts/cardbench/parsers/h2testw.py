@@ -58,8 +58,12 @@ def detect(text):
     return SHAPED if re.search(r"(?m)^[ \t>]{0,16}(Writing speed|Schreibrate): [\d.,]+ MByte/s", head) else NOT_MINE
 
 
+def _starts_figure(line):
+    return bool(_AMOUNT_START.match(line) or line.startswith(("Warning: Only ", "Achtung: Nur ")))
+
+
 def _complete_line(line):
-    return bool(_AMOUNT.match(line))
+    return bool(_AMOUNT.match(line) or _TESTED.match(line))
 
 
 def parse(text):
@@ -68,7 +72,7 @@ def parse(text):
            "version": None}
     last, verdict_line = 0, None
     all_lines = text.splitlines()
-    for number_, line in pasted_lines(text, _AMOUNT_START.match, _complete_line):
+    for number_, line in pasted_lines(text, _starts_figure, _complete_line):
         if (m := _GOOD.match(line)) or (m := _BAD.match(line)):
             out.update(verdict="ok" if m.re is _GOOD else "defective", verdict_text=m.group(1))
             verdict_line = number_

@@ -9,7 +9,7 @@ lines(text, starts=None, complete=None) -> [(line number, bare line)]: every lin
 
 import re
 
-_LEAD = re.compile(r"^[ \t]{0,64}+(?:>[ \t]{0,8}+){0,8}+")
+_LEAD = re.compile(r"^[ \t]{0,64}+(?:>[ \t]{0,64}+){0,8}+")
 MAX_JOINED = 3  # a figure's line broken more often than this is not a wrapped line
 
 
