@@ -65,7 +65,7 @@ _OUTCOME = re.compile(r"^Test (PASS|FAIL|aborted)$")
 def detect(text):
     """NAMED for the window's log or a verdict line with its target; SHAPED for the job lines alone."""
     head = text[:200_000]
-    if "Test : SD Card Speed Test" in head or re.search(r"\(target 1?[05]00{2}\) - (PASS|FAIL)", head):
+    if "Test : SD Card Speed Test" in head or re.search(r"\(target (?:10000|500|1500)\) - (?:PASS|FAIL)", head):
         return NAMED
     found = {m.group(1) for m in re.finditer(r"(?m)^[ \t>]{0,16}(seq-write|rand-4k-write|rand-4k-read);\d", head)}
     return SHAPED if len(found) == 3 else NOT_MINE
