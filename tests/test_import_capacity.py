@@ -49,3 +49,19 @@ def test_speed_test_figures_are_fios_terse_figures(tmp_path):
     session = imported(path, tmp_path)
     seq = next(r for r in session["tool_results"] if r["test"] == "seq-write")
     assert (seq["unit"], seq["runs"]) == ("KiB/s", [int(terse.split(";")[3])])
+
+
+def test_the_collector_says_damaged_for_a_damaged_card(tmp_path):
+    from types import SimpleNamespace
+
+    from cardbench.collect.profiles import F3ProbeStep
+    from cardbench.collect.steps import run_f3probe
+
+    def run_tool(argv, stdout, stderr, env):  # f3probe's real output of a damaged (emulated) card
+        (tmp_path / stdout).write_bytes((FIXTURES / "f3probe" / "f3probe--damaged.out").read_bytes())
+
+    ctx = SimpleNamespace(tool=lambda name: name, device="/dev/sdz", raw_dir=tmp_path, run_tool=run_tool,
+                          rel=lambda name: f"raw/acme-64/s1/{name}")
+    outcome = run_f3probe(ctx, F3ProbeStep())
+    assert outcome.summary.startswith("DAMAGED card")
+    assert outcome.entries[0][1]["verdict"] == "damaged" and outcome.entries[0][1]["fake"] is False

@@ -1,4 +1,5 @@
-"""Real capacity: f3probe's verdict, H2testw's and f3read's checks of data read back, and a manufacturer ID that does not fit the brand on the label."""
+"""Real capacity: f3probe's verdict, H2testw's and f3read's checks of data read back, and a manufacturer ID
+that does not fit the brand on the label."""
 
 from .common import finding, gb_text
 
