@@ -27,6 +27,8 @@ def test_units_are_the_docstrings():
 
 
 def test_sectors_per_file_and_totals():
+    # The run changed the files between f3write and f3read: one bit in each of 64 sectors of 1.h2w, 2048
+    # sectors of 2.h2w overwritten with 0xff, 512 sectors of 3.h2w copied from its start to sector 20000.
     parsed = f3rw.parse(read("corrupted-markdown-fence"))
     files = [(f["name"], f["ok"], f["corrupted"], f["changed"], f["overwritten"]) for f in parsed["read"]["files"]]
     assert files == [("1.h2w", 2097088, 0, 64, 0), ("2.h2w", 2095104, 2048, 0, 0), ("3.h2w", 866560, 0, 0, 512)]

@@ -56,6 +56,15 @@ def detect(text):
     return NOT_MINE
 
 
+def _starts_figure(line):
+    return line.startswith(("Validating file ", "Data OK:", "Data LOST:", "Corrupted:", "Slightly changed:",
+                            "Overwritten:", "Average "))
+
+
+def _whole_figure(line):
+    return bool(_VALIDATING.match(line) or _TOTAL.match(line) or _SPEED.match(line))
+
+
 def _speed(m, number_, line):
     value = number(m.group(2))
     unit, factor = RATE_UNITS[m.group(3)]
@@ -68,7 +77,7 @@ def parse(text):
     refuse_long_numbers(text, TOOL)
     write, read, versions = None, None, {}
     last_write = last_read = 0
-    for number_, line in pasted_lines(text):
+    for number_, line in pasted_lines(text, _starts_figure, _whole_figure):
         if (m := _VERSION.match(line)):
             versions[f"f3{m.group(1)}"] = m.group(2)
             if m.group(1) == "write":
