@@ -59,10 +59,12 @@ MAIN_IDS = [f"{module}.{name}" for module, name, _ in MAIN]
 
 @functools.lru_cache(maxsize=None)
 def _seeds(module):
-    """Fixture outputs for a parser module: tests/fixtures/<module>/ or <first word of module>/."""
+    """Fixture outputs for a parser module: tests/fixtures/<module>/ or <first word of module>/, and its
+    import corpus folder."""
     texts = []
-    for folder in dict.fromkeys([module, module.split("_")[0]]):
-        for path in sorted((FIXTURES / folder).glob("*.out")) if (FIXTURES / folder).is_dir() else []:
+    folders = dict.fromkeys([FIXTURES / module, FIXTURES / module.split("_")[0], FIXTURES / "import-corpus" / module])
+    for folder in folders:
+        for path in sorted(folder.glob("*.out")) if folder.is_dir() else []:
             texts.append(path.read_text(encoding="utf-8", errors="replace")[:50_000])
     return tuple(texts) or ("1 2 3\n",)
 

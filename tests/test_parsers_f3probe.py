@@ -99,7 +99,7 @@ def test_indented_or_quoted_output(wrap):
     ("user@host:~$ Good news: The device `/dev/sdb' is the real thing", False, None),  # glued to a prompt
     ("   Good news: The device ‘/dev/sdb’ is the real thing", False, None),  # typographic quotes
     ("Bad news: The device '/dev/sdb' is a counterfeit of type wraparound", True, "wraparound"),
-    ('1. Bad news: The device "/dev/sdc" is damaged', True, None),
+    ('1. Bad news: The device "/dev/sdc" is damaged', False, None),  # damaged, not a counterfeit
 ])
 def test_verdict_lines_as_pasted(verdict, fake, kind):
     text = read("f3probe--good.out").replace("Good news: The device `/dev/loop1' is the real thing", verdict)

@@ -172,6 +172,12 @@ def _full_card():
         session[kind][0]["raw"] = ["raw/fuzz-card/c.out"]
     for kind in ("f3probe", "nvme"):
         session[kind]["raw"] = ["raw/fuzz-card/d.out"]
+    session["f3probe"].update(verdict="counterfeit", fake_type="wraparound")
+    session["capacity_check"] = {"tool": "h2testw", "verdict": "data lost",
+                                 "verdict_text": "The media is likely to be defective.", "bytes_written": 1024,
+                                 "bytes_ok": 512, "bytes_lost": 512, "files": 1,
+                                 "sectors": {"ok": 1, "lost": 1, "overwritten": 0, "changed": 0, "corrupted": 1,
+                                             "aliased": 0}, "raw": ["raw/fuzz-card/h2.out"]}
     return card
 
 

@@ -61,8 +61,8 @@ def test_every_entry_validates(tmp_path):
     session = card.data["sessions"][0]
     assert session["id"] == "2025-05-17-active-cooling"
     assert session["flashbench_open_au"][0]["interrupted"] is True
-    assert session["f3probe"] == {"fake": True, "announced_bytes": 16 * 1024**3, "usable_bytes": 4 * 1024**3,
-                                  "seconds": 42.05}
+    assert session["f3probe"] == {"fake": True, "verdict": "counterfeit", "fake_type": "wraparound",
+                                  "announced_bytes": 16 * 1024**3, "usable_bytes": 4 * 1024**3, "seconds": 42.05}
     assert session["nvme"]["thresholds_c"] == {"wctemp": 83, "cctemp": 85, "mntmt": 81, "mxtmt": 85, "tmpth": 83,
                                                "tmt1": 81, "tmt2": 85}
 

@@ -31,7 +31,7 @@ MIN_SHOWN_IOPS = 0.01
 MIN_SHOWN_LATENCY_US = 0.01
 
 FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat",
-               "fill", "f3probe", "nvme", "headline")
+               "fill", "f3probe", "nvme", "headline", "tool_results", "capacity_check")
 
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -157,7 +157,8 @@ def run_f3probe(ctx, step):
     ctx.run_tool(argv, stdout=name, stderr=name, env=tools.C_LOCALE)
     parsed = f3probe_parser.parse(_read(ctx.raw_dir / name))
     entry = sessions.f3probe_entry(parsed, raw=[ctx.rel(name)])
-    verdict = "FAKE capacity" if entry["fake"] else "real capacity"
+    verdict = ("DAMAGED card" if entry.get("verdict") == "damaged" else "FAKE capacity" if entry["fake"]
+               else "real capacity")
     usable = entry.get("usable_bytes")
     return Outcome(entries=[("f3probe", entry)],
                    summary=verdict + (f", {usable / 1e9:.2f} GB usable" if usable else ""))

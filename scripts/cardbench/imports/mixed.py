@@ -62,7 +62,8 @@ def _claim_unowned(physical, owners, claim):
 # --- a log of several tools --------------------------------------------------------------------
 
 # Tools whose commands a log may hold together: {tool: program names}, in the registry's names.
-LOGGED_TOOLS = {"dd": {"dd"}, "flashbench": {"flashbench"}, "f3probe": {"f3probe"}, "nvme": {"nvme"}}
+LOGGED_TOOLS = {"dd": {"dd"}, "flashbench": {"flashbench"}, "f3probe": {"f3probe"}, "nvme": {"nvme"},
+                "f3rw": {"f3write", "f3read"}}
 # A tool's name as a command's first word could be (a quick look before the log is read as shell).
 _MENTIONS = {tool: re.compile(rf"(?:^|[\s/;&|(`]){'|'.join(names)}(?:[ \t]|$)", re.M)
              for tool, names in LOGGED_TOOLS.items()}
@@ -79,6 +80,9 @@ def several_tools(text):
     from . import dd, f3probe, flashbench, nvme  # flashbench, f3probe and nvme import this module
     handlers = {"dd": dd.from_dd, "flashbench": flashbench.from_flashbench, "f3probe": f3probe.from_f3probe,
                 "nvme": nvme.from_nvme}
+    for tool in LOGGED_TOOLS.keys() - handlers.keys():  # tool modules: their parse(), then to_session()
+        module = format_named(tool).module
+        handlers[tool] = lambda text, module=module: module.to_session(module.parse(text))
     detectors = {tool: format_named(tool).module.detect for tool in LOGGED_TOOLS}
 
     def claim(chunk):

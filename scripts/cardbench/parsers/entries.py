@@ -18,6 +18,7 @@ left as None are left out. Pure functions: the tool modules' to_session() and th
   f3probe_entry(parsed, raw=None)                                                   [f3probe]
   nvme_entry(id_ctrl=None, features=None, temperature_c=None, pcie_link=None, raw=None)  [nvme]
   tool_result_entry(tool, test, op, unit, runs, block_size=None, …)               [tool_results]
+  capacity_check_entry(tool, verdict, verdict_text, bytes_written=None, …)          [capacity_check]
 """
 
 import math
@@ -254,7 +255,8 @@ def find_fat_entry(parsed, erase_size_bytes=None, block_size_bytes=None, command
 # --- f3probe, nvme ----------------------------------------------------------------------------
 
 def f3probe_entry(parsed, raw=None):
-    return _drop_none({"fake": bool(parsed["fake"]), "announced_bytes": parsed.get("announced_bytes"),
+    return _drop_none({"fake": bool(parsed["fake"]), "verdict": parsed.get("verdict"), "fake_type": parsed.get("fake_type"),
+                       "announced_bytes": parsed.get("announced_bytes"),
                        "usable_bytes": parsed.get("usable_bytes"),
                        "seconds": _num(parsed["seconds"], 3) if parsed.get("seconds") is not None else None,
                        "raw": list(raw) if raw else None})
@@ -284,3 +286,19 @@ def tool_result_entry(tool, test, op, unit, runs, block_size=None, queue_depth=N
     return _drop_none({"tool": tool, "test": test, "op": op, "unit": unit, "runs": [_num(v) for v in runs],
                        "block_size": block_size, "queue_depth": queue_depth, "threads": threads, "direct": direct,
                        "target": target, "command": command, "raw": list(raw) if raw else None})
+
+
+# --- capacity checks (H2testw, f3write/f3read) --------------------------------------------------
+
+SECTOR_KINDS = ("ok", "lost", "overwritten", "changed", "corrupted", "aliased")
+
+
+def capacity_check_entry(tool, verdict, verdict_text, bytes_written=None, bytes_ok=None, bytes_lost=None,
+                         sectors=None, files=None, raw=None):
+    """[capacity_check] Data written to the card's filesystem and read back: verdict "ok" (all of it
+    read back as written) or "data lost", the tool's own words for it, bytes, and the 512-byte
+    sectors of each kind where the tool counts them (SECTOR_KINDS)."""
+    kept = {kind: int(sectors[kind]) for kind in SECTOR_KINDS if (sectors or {}).get(kind) is not None}
+    return _drop_none({"tool": tool, "verdict": verdict, "verdict_text": verdict_text[:200] if verdict_text else None,
+                       "bytes_written": bytes_written, "bytes_ok": bytes_ok, "bytes_lost": bytes_lost,
+                       "sectors": kept or None, "files": files, "raw": list(raw) if raw else None})

@@ -1,7 +1,8 @@
 """f3probe output (F3 7.x/8.x).
 
 parse(text) -> {
-    "fake": bool,                  False for "is the real thing", True for a counterfeit or damaged card
+    "fake": bool,                  True for a counterfeit only: a damaged card is not a fake one (it
+                                   fails to keep data, whatever size it announces)
     "verdict": "good" | "damaged" | "counterfeit",
     "fake_type": "limbo" | "wraparound" | "chain" | None,
     "announced_bytes": int, "usable_bytes": int,   (block count x physical block size)
@@ -106,7 +107,7 @@ def parse(text):
             if m.re is _VERDICT_GOOD:
                 out.update(fake=False, verdict="good", fake_type=None)
             elif m.re is _VERDICT_DAMAGED:
-                out.update(fake=True, verdict="damaged", fake_type=None)
+                out.update(fake=False, verdict="damaged", fake_type=None)
             else:
                 out.update(fake=True, verdict="counterfeit", fake_type=m.group(2))
             verdict_line = number_

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 # Session fields that hold measurements, in the order a session lists them.
 MEASUREMENT_KEYS = ("results", "tool_results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill",
-                    "f3probe", "nvme")
+                    "f3probe", "capacity_check", "nvme")
 
 
 @dataclass

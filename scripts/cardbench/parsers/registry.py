@@ -14,7 +14,8 @@ cardbench.imports.
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, flashbench, kdiskmark, nvme
+from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe, f3rw, fio_bwlog, fio_json, flashbench,
+               h2testw, kdiskmark, nvme)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ FORMATS = (
     Format("dd", dd, "dd summaries, each below its logged dd command"),
     Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands"),
     Format("f3probe", f3probe, "f3probe output: real against announced capacity"),
+    tool_format(f3rw),  # after f3probe: a log of both is f3probe's, which reads f3write/f3read's part too
+    tool_format(h2testw),
+    tool_format(agnostics),
 )
 NAMES = tuple(f.name for f in FORMATS)
 

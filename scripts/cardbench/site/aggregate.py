@@ -21,7 +21,7 @@ CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_fac
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
 SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "target", "source", "tools",
                         "notes", "reading", "dd_sweeps", "flashbench_open_au", "flashbench_align",
-                        "flashbench_find_fat", "fill", "f3probe", "nvme", "raw"]
+                        "flashbench_find_fat", "fill", "f3probe", "capacity_check", "nvme", "raw"]
 # Stored fields of a subtest passed to the twin, under the twin's name (dd's count= is block_count there:
 # `run_count` is the number of runs).
 ENTRY_PASS_THROUGH = {"size": "size", "command": "command", "raw": "raw", "block_size": "block_size",

@@ -124,9 +124,21 @@ def judge(check):
     else:
         verdict = "meets"
     notes += [f"{p['what']} is the figure the source states, with no runs recorded here" for p in stated]
+    verdict, notes = _with_tool_verdicts(check, verdict, notes)
     text, tone = VERDICTS[verdict]
     check["verdict"] = {"id": verdict, "text": text, "tone": tone, "note": "; ".join(notes)}
     return check
+
+
+def _with_tool_verdicts(check, verdict, notes):
+    """A tool's own verdict on the marking (check["tool_verdicts"]: the Raspberry Pi SD Card Speed Test's
+    PASS or FAIL, each with its basis) decides where the card's figures cannot tell, and is named beside
+    the verdict either way."""
+    tool_verdicts = check.get("tool_verdicts") or []
+    if tool_verdicts and verdict == "cannot_tell":
+        verdict = "meets" if all(v["verdict"] == "PASS" for v in tool_verdicts) else "does_not_meet"
+        notes = []
+    return verdict, notes + [v["basis"] for v in tool_verdicts]
 
 
 def judge_all(class_checks):

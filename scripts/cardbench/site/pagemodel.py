@@ -111,7 +111,7 @@ def class_check_rows(card):
 IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
             "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "host", "reader", "conditions", "target", "tools",
-                 "source", "notes", "reading", "nvme", "f3probe"]
+                 "source", "notes", "reading", "nvme", "f3probe", "capacity_check"]
 
 
 def card_description(card):
@@ -166,7 +166,7 @@ def random_4k_iops(pick):
     return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
 MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
-                    ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"),
+                    ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"), ("capacity_check", "capacity check"),
                     ("headline", "reviewer's table")]
 
 

@@ -10,8 +10,8 @@ a session holds data of a kind that cannot support its finding, `notes` says why
 is given. Thresholds live in thresholds.py.
 """
 
-from .capacity import f3probe_findings, manufacturer_findings
-from .classes import amend_class_checks
+from .capacity import capacity_check_findings, f3probe_findings, manufacturer_findings
+from .classes import amend_class_checks, amend_with_speed_test
 from .devicefacts import read_device_facts
 from .fill import fill_findings
 from .flash import align_findings, open_au_findings
@@ -32,7 +32,8 @@ def card_findings(card, device_facts=None):
     aligned, align_notes = align_findings(card)
     erase_blocks = {f["session"]: f["value"] for f in aligned if f["id"] == "erase_block"}
     parts = [(aligned, align_notes), open_au_findings(card, erase_blocks), fill_findings(card), reader_findings(card),
-             stability_findings(card), f3probe_findings(card), manufacturer_findings(card, device_facts)]
+             stability_findings(card), f3probe_findings(card), capacity_check_findings(card),
+             manufacturer_findings(card, device_facts)]
     for found, why in parts:
         findings += found
         notes += why
@@ -48,6 +49,7 @@ def attach_findings(card, card_json, data_dir=None):
     card_json["findings_notes"] = notes
     compared = [s["id"] for s in card.get("sessions") or [] if s.get("compare", True)]
     amend_class_checks(card_json.get("class_checks"), findings, compared)
+    amend_with_speed_test(card_json.get("class_checks"), card, compared)
     return card_json
 
 

@@ -1,4 +1,5 @@
-"""Real capacity: f3probe's verdict, and a manufacturer ID that does not fit the brand on the label."""
+"""Real capacity: f3probe's verdict, H2testw's and f3read's checks of data read back, and a manufacturer ID
+that does not fit the brand on the label."""
 
 from .common import finding, gb_text
 
@@ -29,15 +30,47 @@ def f3probe_findings(card):
         sizes = ""
         if isinstance(announced, int) and isinstance(usable, int):
             sizes = f": {gb_text(usable)} usable of {gb_text(announced)} announced"
-        if probe["fake"]:
+        damaged = probe.get("verdict") == "damaged"
+        if damaged:  # fails to keep data at all: a broken card, not one that lies about its size
+            text = "DAMAGED: the card does not keep the data written to it"
+            basis = f"f3probe's own verdict: the device is damaged{sizes}"
+        elif probe["fake"]:
             text = "FAKE capacity" + (f": only {gb_text(usable)} of {gb_text(announced)}" if sizes else "")
             basis = f"f3probe finds the card reports more than it holds{sizes}"
         else:
             text = "genuine" + (f": {gb_text(usable)}" if isinstance(usable, int) else "")
             basis = f"f3probe finds every announced block holds data{sizes}"
         out.append(finding("fake_capacity", usable if isinstance(usable, int) else None, "bytes", basis, session,
-                           text, fake=bool(probe["fake"]),
+                           text, fake=bool(probe["fake"]), damaged=damaged,
                            announced_bytes=announced if isinstance(announced, int) else None))
+    return out, []
+
+
+# What each capacity check tool is called where a finding names its basis.
+CHECK_TOOLS = {"h2testw": "H2testw", "f3rw": "f3write/f3read"}
+
+
+def capacity_check_findings(card):
+    """H2testw's and f3read's verdicts on data written to the card's filesystem and read back. Lost data
+    is not proof of a fake (a failing card loses data too), so the finding says what was lost, in the
+    tool's own words, and leaves "fake" to f3probe."""
+    out = []
+    for session in card.get("sessions") or []:
+        check = session.get("capacity_check")
+        if not isinstance(check, dict) or check.get("verdict") not in ("ok", "data lost"):
+            continue
+        tool = CHECK_TOOLS.get(check.get("tool"), str(check.get("tool")))
+        written, ok, lost = (check.get(key) for key in ("bytes_written", "bytes_ok", "bytes_lost"))
+        words = f" (\u201c{check['verdict_text']}\u201d)" if check.get("verdict_text") else ""
+        if check["verdict"] == "data lost":
+            amount = f"{gb_text(lost)} of {gb_text(written)} written" if isinstance(lost, int) and written else ""
+            text = "DATA LOST" + (f": {amount}" if amount else "")
+            basis = f"{tool}'s own verdict{words}: data written to the card did not read back as written"
+        else:
+            text = "all data read back" + (f": {gb_text(written)}" if isinstance(written, int) else "")
+            basis = f"{tool}'s own verdict{words}: every test file read back as written"
+        out.append(finding("fake_capacity", ok if isinstance(ok, int) else None, "bytes", basis, session, text,
+                           fake=False, data_lost=check["verdict"] == "data lost", tool=check.get("tool")))
     return out, []
 
 

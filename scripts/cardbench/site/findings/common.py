@@ -17,7 +17,7 @@ LABELS = {
     "reader_limited": "Limited by the reader or bus",
     "stability": "Run-to-run stability",
     "slows_over_runs": "Slows over repeated runs",
-    "fake_capacity": "Real capacity (f3probe)",
+    "fake_capacity": "Real capacity",
     "manufacturer_id": "Manufacturer ID",
 }
 
