@@ -67,9 +67,4 @@ def card_csv(card):
     return HEADER + csv_body(card_rows(card))
 
 
-def body_of(text):
-    """A card's runs.csv without its header line, to join cards into one file."""
-    return text[len(HEADER):] if text.startswith(HEADER) else ""
-
-
-__all__ = ["COLUMNS", "HEADER", "card_csv", "card_rows", "body_of", "text_cell", "subtest_tool"]
+__all__ = ["COLUMNS", "HEADER", "card_csv", "card_rows", "text_cell", "subtest_tool"]

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .feed import card_entries, feed_data
-from .runs_csv import HEADER as CSV_HEADER, body_of, card_csv
+from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
@@ -186,11 +186,13 @@ def join_runs_csv(out_dir, slugs, changed):
     if not changed and same_order and target.exists():
         return False
     scratch = out_dir / f".runs-csv-{os.getpid()}.tmp"  # outside the served folder until complete
-    with open(scratch, "w", encoding="utf-8", newline="") as out:
-        out.write(CSV_HEADER)
-        for slug in slugs:
-            with open(card_file_path(out_dir, "runs", slug), encoding="utf-8", newline="") as handle:
-                out.write(body_of(handle.read()))
+    header = CSV_HEADER.encode("utf-8")
+    with open(scratch, "wb") as out:
+        out.write(header)
+        for slug in slugs:  # bytes as they are, past each card's header: no decoding of hundreds of MB
+            with open(card_file_path(out_dir, "runs", slug), "rb") as handle:
+                if handle.read(len(header)) == header:
+                    shutil.copyfileobj(handle, out)
     os.replace(scratch, target)
     replace_text(order_file, order)
     return True
