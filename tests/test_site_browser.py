@@ -545,3 +545,16 @@ def test_print_leaves_out_controls_and_shows_link_addresses(site, browser):
     for selector in ("#filters", "#compare-pick", "#leaderboard-table input.pick"):
         assert all(not el.is_visible() for el in home.locator(selector).all()), selector
     assert problems.messages == []
+
+
+def test_not_found_page_leads_back_to_the_leaderboard(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, url + "/404.html")
+    icon = page.evaluate("() => fetch(document.querySelector('link[rel=icon]').href).then(r => [r.status, r.headers.get('content-type')])")
+    assert icon[0] == 200 and icon[1].startswith("image/svg+xml")  # served by the site itself
+    page.get_by_role("link", name="Back to the leaderboard of every card").click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#leaderboard-table").is_visible()
+    assert problems.messages == []
+    if AXE.exists():
+        assert axe_violations(browser, url + "/404.html", dark=True) == []
