@@ -21,7 +21,7 @@ ALLOWED = {
     "imports": {"core", "errors", "parsers", "card"},
     "site": {"core", "errors", "parsers", "card"},
     "bench": {"core", "errors", "parsers", "card", "site", "collect", "imports"},
-    "cli": {"core", "errors", "parsers", "card", "site", "collect", "imports", "bench"},
+    "cli": {"core", "errors", "parsers", "card", "site", "collect", "imports", "bench", "__init__"},  # __version__
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -39,6 +39,11 @@ def module_name(path):
     return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
 
 
+def _is_module(name):
+    """Whether cardbench.<name> is a folder or module of the package (else a name its __init__ defines)."""
+    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+
+
 def imported_modules(path):
     """The cardbench modules a file imports, with their lines; relative imports resolved."""
     name = module_name(path).split(".")
@@ -49,8 +54,10 @@ def imported_modules(path):
         elif isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             target = ".".join(base + ([node.module] if node.module else []))
-            # `from . import x` and `from cardbench import x` name modules: each one counts
-            targets = [f"{target}.{a.name}" for a in node.names] if target.count(".") < 1 else [target]
+            # `from . import x` and `from cardbench import x` name modules: each one counts; a name that is no
+            # module (`from cardbench import __version__`) is the package's own __init__
+            targets = ([f"{target}.{a.name}" if _is_module(a.name) else target for a in node.names]
+                       if target.count(".") < 1 else [target])
         else:
             continue
         yield from ((t, node.lineno) for t in targets if t.split(".")[0] == "cardbench")

@@ -485,3 +485,76 @@ def test_pasted_plotly_chart_draws(tmp_path, browser):
         if AXE.exists():
             assert axe_violations(browser, f"{url}/pasted/", dark=True, width=390) == []
 
+
+# --- picking cards on the leaderboard, printing ----------------------------------------------------
+
+def test_leaderboard_picks_cards_to_compare_by_keyboard(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    boxes = page.locator("#leaderboard-table tbody input.pick")
+    assert boxes.count() == len(cards)
+    titles = visible_titles(page)
+    assert [boxes.nth(i).get_attribute("aria-label") for i in range(2)] == [f"Compare {t}" for t in titles[:2]]
+    button = page.get_by_role("button", name="Compare selected")
+    assert button.is_disabled()
+    by_title = {c["title"]: c["slug"] for c in cards}
+    second, first = by_title[titles[1]], by_title[titles[0]]
+    page.get_by_role("checkbox", name=f"Compare {titles[1]}").focus()
+    page.keyboard.press("Space")
+    assert button.is_disabled()
+    assert page.locator("#compare-pick-status").inner_text() == "1 card picked: tick one more to compare."
+    page.keyboard.press("Shift+Tab")  # back to the first row's card link, then to its checkbox
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")
+    assert page.locator("#compare-pick-status").inner_text() == "2 cards picked."
+    assert button.is_enabled()
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/compare/?cards=*")
+    assert parse_qs(urlparse(page.url).query) == {"cards": [f"{second},{first}"]}  # in the order ticked
+    assert problems.messages == []
+
+
+def test_unticking_disables_compare_again(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, url + "/")
+    boxes = page.locator("#leaderboard-table tbody input.pick")
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    assert page.get_by_role("button", name="Compare selected").is_enabled()
+    boxes.nth(0).uncheck()
+    assert page.get_by_role("button", name="Compare selected").is_disabled()
+    assert problems.messages == []
+
+
+def test_print_leaves_out_controls_and_shows_link_addresses(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, f"{url}/cards/{LEXAR}/", width=700)
+    page.emulate_media(media="print")
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
+    for selector in (".site-header nav", "[data-unit-switch]", ".skip-link"):
+        assert all(not el.is_visible() for el in page.locator(selector).all()), selector
+    after = page.evaluate("() => getComputedStyle(document.querySelector('#sources a[href$=\"runs.csv\"]'), '::after').content")
+    assert f"/cards/{LEXAR}/runs.csv" in after
+    widths = page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => c.getBoundingClientRect().right)")
+    assert widths and max(widths) <= page.evaluate("() => document.documentElement.clientWidth")
+    home, _ = open_page(browser, url + "/")
+    home.emulate_media(media="print")
+    for selector in ("#filters", "#compare-pick", "#leaderboard-table input.pick"):
+        assert all(not el.is_visible() for el in home.locator(selector).all()), selector
+    assert problems.messages == []
+
+
+def test_not_found_page_leads_back_to_the_leaderboard(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, url + "/404.html")
+    icon = page.evaluate("() => fetch(document.querySelector('link[rel=icon]').href).then(r => [r.status, r.headers.get('content-type')])")
+    assert icon[0] == 200 and icon[1].startswith("image/svg+xml")  # served by the site itself
+    page.get_by_role("link", name="Back to the leaderboard of every card").click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#leaderboard-table").is_visible()
+    assert problems.messages == []
+    if AXE.exists():
+        assert axe_violations(browser, url + "/404.html", dark=True) == []

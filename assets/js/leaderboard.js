@@ -140,7 +140,51 @@
   form.addEventListener('reset', function () { setTimeout(function () { applyFilters(); saveState(); }, 0); });
   form.addEventListener('submit', function (e) { e.preventDefault(); });
 
+  // Picking cards to compare: a labelled checkbox per row (added here, so a page without scripts shows
+  // no dead controls), and a button that opens the comparison page with the picked cards in the order
+  // they were ticked. The button stays disabled until two are picked; the count is announced.
+  function setUpPicking() {
+    var bar = document.getElementById('compare-pick');
+    var button = document.getElementById('compare-selected');
+    var status = document.getElementById('compare-pick-status');
+    if (!bar || !button || !status) return;
+    var picked = [];
+    var idle = status.textContent;
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var link = row.cells[0].querySelector('a');
+      if (!link) return;
+      var slug = link.getAttribute('href').replace(/\/$/, '').split('/').pop();
+      var box = document.createElement('input');
+      box.type = 'checkbox';
+      box.className = 'pick';
+      box.value = slug;
+      box.setAttribute('aria-label', 'Compare ' + link.textContent);
+      row.cells[0].insertBefore(box, row.cells[0].firstChild);
+    });
+    function update() {
+      button.disabled = picked.length < 2;
+      status.textContent = picked.length === 0 ? idle
+        : picked.length === 1 ? '1 card picked: tick one more to compare.'
+        : picked.length + ' cards picked.';
+    }
+    body.addEventListener('change', function (event) {
+      var box = event.target;
+      if (!box.classList || !box.classList.contains('pick')) return;
+      picked = picked.filter(function (slug) { return slug !== box.value; });
+      if (box.checked) picked.push(box.value);
+      update();
+    });
+    button.addEventListener('click', function () {
+      if (picked.length < 2) return;
+      var base = document.documentElement.getAttribute('data-base') || '/';
+      window.location.href = base + 'compare/?cards=' + picked.map(encodeURIComponent).join(',');
+    });
+    bar.hidden = false;
+    update();
+  }
+
   drawBars();
   loadState();
   applyFilters();
+  setUpPicking();
 })();

@@ -4,6 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import __version__
 from .core.paths import CARDS_DIR, DATA_DIR, ROOT
 from .errors import CardbenchError
 
@@ -163,6 +164,7 @@ def cmd_bench(args):
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="cardbench", description="SD card benchmark results: collect, import, validate, aggregate.")
+    parser.add_argument("--version", action="version", version=f"cardbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("validate", help="check card files against the schema and the rules")

@@ -9,7 +9,10 @@
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
+    site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
+    static/cards/<slug>/runs.csv, static/runs.csv
+                           every run of a card, and of every card, as CSV (runs_csv.py), served as they are
 
 Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
 changes only when a card is added, removed or renamed. The rest are assets read by the one page
@@ -25,6 +28,8 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .feed import card_entries, feed_data
+from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
@@ -32,6 +37,11 @@ from ..card.raw_files import raw_type_allowed
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
+CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv: /cards/<slug>/runs.csv on the site
+ALL_RUNS_CSV = "static/runs.csv"
+RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
+# The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
+FORMAT_VERSION = 1
 
 
 def dumps(value):
@@ -45,8 +55,9 @@ def card_parts(card_json, row, members):
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted({ref for _, ref in raw_refs(card_json)})}
-    files = {"cards": dumps(card_json), "pages": dumps(card_page(card_json))}
+             "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json)}
+    files = {"cards": dumps({"format_version": FORMAT_VERSION, **card_json}), "pages": dumps(card_page(card_json)),
+             "runs": card_csv(card_json)}
     return parts, files
 
 
@@ -67,7 +78,7 @@ def site_texts(parts):
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
     leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
-    catalogue = '{"cards":[' + ",".join(p["row"] for p in parts) + "]}"
+    catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
     for suite in KNOWN_SUITES:
         chosen = [p for p in parts if suite["id"] in p["members"]]
@@ -87,7 +98,7 @@ def site_texts(parts):
                                                    for p in parts]})
     return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
-            "api/picker.json": picker}
+            "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())]))}
 
 
 def replace_text(path, text):
@@ -150,6 +161,43 @@ def publish_raw(out_dir, refs, data_dir=DATA_DIR):
     return copied
 
 
+def card_file_path(out_dir, folder, slug):
+    """Where a card's file of one kind ('cards', 'pages', 'runs') goes under out_dir."""
+    if folder == "runs":
+        return out_dir / CARD_CSV_DIR / slug / "runs.csv"
+    return out_dir / folder / f"{slug}.json"
+
+
+def _write_card_file(path, text):
+    path.parent.mkdir(exist_ok=True)
+    return write_if_changed(path, text)
+
+
+def join_runs_csv(out_dir, slugs, changed):
+    """static/runs.csv: every card's runs.csv in card order under one header. Joined again only when a
+    card's CSV changed (`changed`), the cards or their order did, or the file is missing: at thousands
+    of cards it is hundreds of MB, read back from the cards' own files rather than kept in memory."""
+    target, order_file = out_dir / ALL_RUNS_CSV, out_dir / RUNS_CSV_ORDER
+    order = "\n".join(slugs)
+    try:
+        same_order = order_file.read_text(encoding="utf-8") == order
+    except OSError:
+        same_order = False
+    if not changed and same_order and target.exists():
+        return False
+    scratch = out_dir / f".runs-csv-{os.getpid()}.tmp"  # outside the served folder until complete
+    header = CSV_HEADER.encode("utf-8")
+    with open(scratch, "wb") as out:
+        out.write(header)
+        for slug in slugs:  # bytes as they are, past each card's header: no decoding of hundreds of MB
+            with open(card_file_path(out_dir, "runs", slug), "rb") as handle:
+                if handle.read(len(header)) == header:
+                    shutil.copyfileobj(handle, out)
+    os.replace(scratch, target)
+    replace_text(order_file, order)
+    return True
+
+
 def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
@@ -157,12 +205,14 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     kept by the caller between calls, spares reading unchanged shared files again. Returns the number
     of files written."""
     out_dir = Path(out_dir)
-    for folder in PER_CARD_DIRS + ("api", "data", "site"):
+    for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
-    jobs = [(out_dir / folder / f"{slug}.json", text) for slug, texts in files.items() for folder, text in texts.items()]
+    jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
     with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
-        written_now = sum(pool.map(lambda job: write_if_changed(*job), jobs, chunksize=64))
+        done = list(pool.map(lambda job: _write_card_file(*job), jobs, chunksize=64))
+    written_now = sum(done)
+    csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
     # Card files first, then the lists that name them, then removals: a running Hugo server never
     # sees a card listed whose files are missing.
     known = {} if written is None else written
@@ -177,6 +227,11 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
         for name in os.listdir(out_dir / folder):
             if name.endswith(".json") and name not in wanted:
                 os.unlink(out_dir / folder / name)
+    slugs = [p["slug"] for p in parts]
+    for name in set(os.listdir(out_dir / CARD_CSV_DIR)) - set(slugs):
+        shutil.rmtree(out_dir / CARD_CSV_DIR / name)
+        csv_changed = True
+    count += join_runs_csv(out_dir, slugs, csv_changed)
     return count
 
 
@@ -184,7 +239,10 @@ def missing_card_files(out_dir, slugs):
     """Slugs whose per-card files are not all in out_dir."""
     present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
                for folder in PER_CARD_DIRS]
-    return {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
+    missing = {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
+    csv_dir = Path(out_dir) / CARD_CSV_DIR
+    have_csv = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
+    return missing | {slug for slug in slugs if slug not in have_csv}
 
 
 def write_outputs(result, out_dir):
@@ -195,4 +253,4 @@ def write_outputs(result, out_dir):
 
 
 __all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps",
-           "publish_raw"]
+           "publish_raw", "card_file_path", "join_runs_csv", "FORMAT_VERSION"]

@@ -1,0 +1,70 @@
+"""Every run of a card as CSV, for spreadsheets: /cards/<slug>/runs.csv, and all cards in /runs.csv.
+
+The rows come from the card's aggregated JSON (aggregate.py): each run as stored, in the unit the tool
+printed, and beside it the same run in MB/s as the statistics convert it (core/units.py), empty for a
+figure that is not a rate (IOPS, latency). Text from card files is data, never a formula: a spreadsheet
+would run a cell starting with =, +, - or @, so such a cell gets a leading apostrophe.
+"""
+
+import csv
+import io
+
+COLUMNS = ["card_slug", "card_name", "session_id", "date", "tool", "test", "op", "unit", "run", "value", "value_mb_s",
+           "excluded"]
+HEADER = ",".join(COLUMNS) + "\n"
+# A spreadsheet reads a cell starting with these as a formula (tab and carriage return too, in some).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Tools a session lists that write no CrystalDiskMark-style subtests of their own.
+NOT_SUBTEST_TOOLS = {"dd", "flashbench", "f3probe", "f3", "nvme-cli", "nvme"}
+
+
+def text_cell(text):
+    """A cell of text from a card file, safe to open in a spreadsheet."""
+    text = "" if text is None else str(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def number_cell(value):
+    return "" if value is None else repr(value) if isinstance(value, float) else str(value)
+
+
+def subtest_tool(session, subtest):
+    """The tool behind a subtest: its own when it names one, dd for dd runs, else the session's benchmark tools."""
+    if subtest.get("tool"):
+        return subtest["tool"]
+    if subtest["kind"] == "dd":
+        return "dd"
+    names = [t["name"] for t in session.get("tools") or [] if t["name"] not in NOT_SUBTEST_TOOLS]
+    return ", ".join(dict.fromkeys(names)) or "fio"
+
+
+def card_rows(card):
+    """One row per run of every subtest of every session, in page order."""
+    rows = []
+    for session in card["sessions"]:
+        for subtest in session["subtests"]:
+            in_mb_s = (subtest.get("mb_s") or {}).get("runs") or []
+            excluded = set(subtest.get("excluded_runs") or [])
+            for index, value in enumerate(subtest["runs"]):
+                rows.append([text_cell(card["slug"]), text_cell(card["title"]), text_cell(session["id"]),
+                             text_cell(session.get("date")), text_cell(subtest_tool(session, subtest)),
+                             text_cell(subtest["test"]), text_cell(subtest["op"]), text_cell(subtest["unit"]),
+                             str(index + 1), number_cell(value),
+                             number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
+                             "yes" if index in excluded else ""])
+    return rows
+
+
+def csv_body(rows):
+    """Rows as CSV text without the header line ('\\n' line ends, so files compare equal when read back)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def card_csv(card):
+    """A card's runs.csv: the header, then every run."""
+    return HEADER + csv_body(card_rows(card))
+
+
+__all__ = ["COLUMNS", "HEADER", "card_csv", "card_rows", "text_cell", "subtest_tool"]
