@@ -43,7 +43,9 @@ _TIMING_START_CACHED = re.compile(r"^[ \t>]*+Timing (O_DIRECT )?cached reads:")
 _FIGURE = re.compile(r"^[ \t]*+(\d{1,12}+) MB in[ \t]++(\d{1,6}+\.\d{1,6}+) seconds =[ \t]*+(\d{1,12}+\.\d{1,6}+) "
                      r"(MB/sec|kB/sec)[ \t]*+$")
 _DEVICE = re.compile(r"^[ \t>]*+(/dev/[\w./-]{1,200}+):[ \t]*+$")
-_COMMAND = re.compile(r"^\$[ \t]++(?:\S{1,200}+/)?hdparm(?:[ \t]++(.{0,2000}+))?$")
+# A logged command, as unwrap() writes it ("$ hdparm -t /dev/sdc") or still behind a coloured or quoted prompt.
+_COMMAND = re.compile(r"^[ \t>]*+(?:[^\s$#]{0,200}+[$#][ \t]++)?+(?:sudo[ \t]++(?:-\S{1,20}+[ \t]++)*+)?+"
+                      r"(?:\S{0,200}+/)?+hdparm(?:[ \t]++(.{0,2000}+))?$")
 _TOLERANCE = 0.011  # the printed seconds are rounded to 1/100: a 3-second timing is within 0.2 %
 
 
@@ -61,8 +63,9 @@ def parse(text):
     runs, device, command = [], None, None
     for number, raw_line in enumerate(text.splitlines(), start=1):
         line = plain(raw_line)
-        if _COMMAND.match(line):
-            command, device = line[2:].strip(), None
+        logged = _COMMAND.match(line)
+        if logged:
+            command, device = f"hdparm {logged.group(1) or ''}".strip(), None
             continue
         found = _DEVICE.match(line)
         if found:
