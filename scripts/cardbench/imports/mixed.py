@@ -116,9 +116,10 @@ def several_tools(text, handler=None):
         try:
             results.append(handler(tool)(part))
         except ParseError as exc:
-            if exc.line is not None:
+            lines = part.split("\n")
+            if exc.line is not None and 0 < exc.line <= len(lines) and lines[exc.line - 1].strip():
                 raise
-            number, line = _first_command(part)  # the tool's part starts here: name it, whatever the reader said
+            number, line = _first_own_line(tool, parts)  # name where the tool's part starts, whatever the reader said
             raise ParseError(exc.tool, f"{exc.message} (the {tool} part of the log, from this line on)", line=number,
                              text=line) from None
     return merged(results)
@@ -143,10 +144,14 @@ def _joined(first, second):
     return "\n".join(a or b for a, b in zip(first.split("\n"), second.split("\n")))
 
 
-def _first_command(part):
-    """(1-based number, text) of a part's first non-blank line: where its tool's commands start."""
-    return next(((number, line) for number, line in enumerate(part.split("\n"), start=1) if line.strip()),
-                (None, None))
+def _first_own_line(tool, parts):
+    """(1-based number, text) of the first line of a tool's part that no other part holds: its first command."""
+    lines = parts[tool].split("\n")
+    others = [part.split("\n") for name, part in parts.items() if name != tool]
+    for index, line in enumerate(lines):
+        if line.strip() and not all(other[index] for other in others):
+            return index + 1, line
+    return None, None
 
 
 def merged(results):
@@ -172,10 +177,15 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
-# Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
-# and cdm_fio.sh lines; the logged tools, which several_tools joins into one session.
 def families():
-    return (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(logged_tools()))
+    """Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
+    and cdm_fio.sh lines; the logged tools, which several_tools joins into one session; a script's log
+    and the tools it runs (a tool module's INFO.logs_with)."""
+    from ..parsers.registry import FORMATS
+
+    scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS
+                    if hasattr(f.module, "INFO") and not f.programs and f.module.INFO.logs_with)
+    return (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(logged_tools()), *scripts)
 
 
 def check_one_tool(text, fmt):
