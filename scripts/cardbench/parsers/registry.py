@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from . import (NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, flashbench, hdparm, iozone,
-               kdiskmark, microsd_benchmarks, nvme)
+               kdiskmark, microsd_benchmarks, nvme, pibenchmarks)
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ FORMATS = (
     Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
     Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output", programs=("nvme",)),
-    tool_format(microsd_benchmarks),  # before the tools its log holds: its title names it
+    tool_format(pibenchmarks),  # the scripts before the tools their logs hold: their headings name them
+    tool_format(microsd_benchmarks),
     tool_format(iozone),
     tool_format(hdparm),
     Format("dd", dd, "dd summaries, each below its logged dd command", programs=("dd",)),
