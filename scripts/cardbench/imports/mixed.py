@@ -177,15 +177,19 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
+FIO_FILES = ("fio-json", "fio-bwlog")
+
+
 def families():
     """Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
-    and cdm_fio.sh lines; the logged tools, which several_tools joins into one session; a script's log
-    and the tools it runs (a tool module's INFO.logs_with)."""
+    and cdm_fio.sh lines; the other logged tools, which several_tools joins into one session; a script's
+    log and the tools it runs (a tool module's INFO.logs_with)."""
     from ..parsers.registry import FORMATS
 
     scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS
                     if hasattr(f.module, "INFO") and not f.programs and f.module.INFO.logs_with)
-    return (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(logged_tools()), *scripts)
+    logged = tuple(name for name in logged_tools() if name not in FIO_FILES)
+    return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
 
 
 def check_one_tool(text, fmt):
@@ -196,7 +200,7 @@ def check_one_tool(text, fmt):
     from ..parsers import NOT_MINE
     from ..parsers.registry import FORMATS, format_named
 
-    family = tuple(name for names in families() if fmt in names for name in names) or (fmt,)
+    family = next((names for names in families() if fmt in names), (fmt,))
     lines = text.splitlines()
     for other in FORMATS:
         if other.name in family or other.module.detect(text) == NOT_MINE:
