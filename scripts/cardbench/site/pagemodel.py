@@ -39,6 +39,25 @@ def shown_value(text):
 
 # --- tables -------------------------------------------------------------------------------------
 
+def tool_rows(tool_results):
+    """The "Other tools" table: each tool figure's runs, mean, worst and best (in MB/s and MiB/s for a
+    rate, else as printed) and its mean in the unit the tool printed. Worst is the lowest figure, but
+    for a latency (us) the highest."""
+    rows = []
+    for entry in tool_results or []:
+        worst, best = ("max", "min") if entry["unit"] == "us" else ("min", "max")
+        if entry.get("mb_s"):
+            cells = {name: rate_cell(entry["mb_s"][key], entry["mib_s"][key])
+                     for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
+        else:
+            cells = {name: {"text": num(entry["printed"][key])}
+                     for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
+        rows.append({"tool": entry["tool"], "figure": f"{entry['test']} ({entry['op']})", "count": entry["run_count"],
+                     "rate": bool(entry.get("mb_s")), "printed": f"{num(entry['printed']['mean'])} {entry['unit']}",
+                     **cells})
+    return rows
+
+
 def _recorded(s):
     """The unit a subtest was recorded in, and its mean as recorded when that is not MB/s."""
     if not s.get("mb_s"):
@@ -147,6 +166,7 @@ def card_page(card):
                              for row in s.get("headline") or []]
         shown["chart"] = session_chart(s, dom_id)
         shown["stats"] = stats_rows(s["subtests"])
+        shown["other_tools"] = tool_rows(s.get("tool_results"))
         shown["raw"] = [raw_link(r) for r in s.get("raw_files") or s.get("raw") or []]
         sessions.append(shown)
     page["sessions"] = sessions
