@@ -40,3 +40,31 @@ def test_the_card_page_lists_other_tools_worst_and_best():
     assert hdparm["worst"]["mib"] == num(39.19) and hdparm["best"]["mib"] == num(39.34)
     assert hdparm["printed"].endswith("MiB/s")
     assert rows[2]["rate"] is False and rows[2]["worst"] == {"text": num(3990)} and rows[2]["printed"] == f"{num(4001)} IOPS"
+
+
+@pytest.mark.build
+@pytest.mark.slow
+def test_a_built_card_page_shows_other_tools_escaped_and_its_twin_holds_them(tmp_path):
+    import json
+
+    import yaml
+
+    import sitebuild
+    from conftest import ROOT
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    card = yaml.safe_load((ROOT / "data" / "cards" / "lexar-class-10-16gb-microsdhc.yaml").read_text(encoding="utf-8"))
+    card["sessions"].append({"id": "2026-01-02-hdparm", "label": "hdparm", "date": "2026-01-02",
+                             "source": {"name": "t"}, "tools": [{"name": "hdparm"}],
+                             "tool_results": [dict(HDPARM, test="hdparm -t <script>x</script>")]})
+    (cards / "lexar-class-10-16gb-microsdhc.yaml").write_text(yaml.safe_dump(card, sort_keys=False), encoding="utf-8")
+    project, agg, built = sitebuild.build(tmp_path / "site", cards_dir=cards)
+    assert agg.returncode == 0, agg.stderr
+    assert built.returncode == 0, built.stdout + built.stderr
+    page = (project / "public" / "cards" / "lexar-class-10-16gb-microsdhc" / "index.html").read_text(encoding="utf-8")
+    assert "Other tools" in page and "hdparm -t &lt;script" in page and "<script>x" not in page
+    assert "39.3 MiB/s" in page  # the mean as printed: (39.26 + 39.19 + 39.34) / 3
+    twin = json.loads((project / "public" / "cards" / "lexar-class-10-16gb-microsdhc" / "index.json").read_text())
+    shown = [s for s in twin["sessions"] if s["id"] == "2026-01-02-hdparm"][0]["tool_results"][0]
+    assert shown["unit"] == "MiB/s" and shown["run_count"] == 3
