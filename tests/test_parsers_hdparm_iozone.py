@@ -42,7 +42,7 @@ def test_hdparm_runs_of_one_test_are_one_entry_and_cached_reads_are_notes_only()
     assert [(e["test"], e["runs"], e["direct"]) for e in entries] == [
         ("hdparm -t", [37.66, 39.25], False), ("hdparm -t --direct", [40.32], True)]
     assert all(e["unit"] == "MiB/s" and e["op"] == "read" and e["target"] == "device" for e in entries)
-    assert "4909.01 MB/sec" in fields.notes[0] and "not the card" in fields.notes[0]
+    assert "hdparm -T: 4909.01 MB/sec" in fields.notes[0] and "not a card figure" in fields.notes[0]
     assert "4909.01" not in str(entries)
 
 

@@ -48,7 +48,7 @@ def test_script_logs_refuse_what_is_cut_off_or_unreadable_naming_the_line():
     with pytest.raises(ParseError, match="iozone test complete") as cut:
         pibenchmarks.parse((LOGS / "pibenchmarks-cut-off.txt").read_text())
     assert cut.value.line == 32
-    table = "     Category                  Test                      Result     \nDD    Disk Write    fast\n"
+    table = "     Category                  Test                      Result     \nDD    Disk Write    14.3 MB/min\n"
     with pytest.raises(ParseError, match="no figure") as unreadable:
         pibenchmarks.parse(table)
     assert unreadable.value.line == 2
@@ -60,3 +60,13 @@ def test_script_detection():
     assert pibenchmarks.detect("\x1b[33mRunning HDParm tests ...\x1b(B\x1b[m") == NAMED
     assert microsd_benchmarks.detect("Raspberry Pi Dramble microSD benchmarks") == NAMED
     assert microsd_benchmarks.detect("Running iozone test...") == NOT_MINE
+
+
+def test_a_pibenchmarks_table_row_without_a_figure_is_noted_not_refused():
+    table = ("     Category                  Test                      Result     \n"
+             "HDParm                    Disk Read                                         \n"
+             "DD                        Disk Write                14.3 MB/s                \n"
+             "IOZone                    4k random read             KB/s                    \n")
+    fields = pibenchmarks.to_session(pibenchmarks.parse(table))
+    assert [e["test"] for e in fields.measurements["tool_results"]] == ["DD Disk Write"]
+    assert "no figure for HDParm Disk Read, IOZone 4k random read" in " ".join(fields.notes)

@@ -115,12 +115,15 @@ def entries(parsed):
 
 
 def cached_note(parsed):
-    """The -T runs as a sentence for the notes, or None: they time the host's memory, not the card."""
+    """The -T runs as a sentence for the notes, or None: they are not a card figure. Plain -T times the
+    host's memory and page cache; with --direct it reads the same 2 MiB again and again, which the
+    device's or the reader's own cache answers."""
     cached = [run for run in parsed["runs"] if run["cached"]]
     if not cached:
         return None
-    figures = ", ".join(f"{run['value']:g} {'MB/sec' if run['unit'] == 'MiB/s' else 'kB/sec'}" for run in cached)
-    return (f"hdparm -T (cached reads: the host's memory and cache, not the card; not a card figure): {figures}.")
+    figures = ", ".join(f"{run['test']}: {run['value']:g} {'MB/sec' if run['unit'] == 'MiB/s' else 'kB/sec'}"
+                        for run in cached)
+    return f"hdparm cached reads (the host's or the device's cache, not a card figure): {figures}."
 
 
 def to_session(parsed, **hints):

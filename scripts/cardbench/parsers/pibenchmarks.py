@@ -20,7 +20,8 @@ both go to the notes, never to a card figure.
 
 parse(text) -> {"hdparm": hdparm.parse() | None, "dd": dd.parse() | None, "iozone": iozone.parse() | None,
                 "fio": {"read"|"write": {"iops", "kib_s", "line"}}, "table": {(category, test): {"value",
-                "unit", "iops", "line"}}, "score": int | None}
+                "unit", "iops", "line"} or {"missing": True, "line"} where the script printed no figure},
+                "score": int | None}
 to_session(parsed) -> SessionFields: each figure once, from the raw log where it holds it, else from the
     table; a figure in neither is left out, a table line that cannot be read is an error naming it.
 detect(text) -> NAMED with the script's headings or its result table.
@@ -106,6 +107,9 @@ def _table(part):
         if not row:
             continue
         category, test, result = row.group(1), row.group(2).strip(), row.group(3).strip()
+        if not any(char.isdigit() for char in result):
+            table[(category, test)] = {"missing": True, "line": number}  # the script printed no figure: not run
+            continue
         if category == "FIO":
             figure = _FIO_FIGURE.match(result)
             entry = figure and {"value": int(figure.group(2)), "unit": "KiB/s", "iops": int(figure.group(1))}
@@ -121,8 +125,12 @@ def _table(part):
 
 
 def to_session(parsed, **hints):
-    table, found, tools = parsed["table"], [], [{"name": TOOL}]
+    table = {key: row for key, row in parsed["table"].items() if not row.get("missing")}
+    found, tools = [], [{"name": TOOL}]
     notes = ["PiBenchmarks storage benchmark (Storage.sh)."]
+    missing = [f"{category} {test}" for (category, test), row in parsed["table"].items() if row.get("missing")]
+    if missing:
+        notes.append(f"The result table gives no figure for {', '.join(missing)}.")
     if parsed["hdparm"]:
         found.append({"tool_results": hdparm.entries(parsed["hdparm"])})
         notes += [note for note in [hdparm.cached_note(parsed["hdparm"])] if note]
