@@ -68,3 +68,16 @@ def test_a_built_card_page_shows_other_tools_escaped_and_its_twin_holds_them(tmp
     twin = json.loads((project / "public" / "cards" / "lexar-class-10-16gb-microsdhc" / "index.json").read_text())
     shown = [s for s in twin["sessions"] if s["id"] == "2026-01-02-hdparm"][0]["tool_results"][0]
     assert shown["unit"] == "MiB/s" and shown["run_count"] == 3
+
+
+def test_other_tools_rates_are_charted_and_iops_are_not():
+    import json
+
+    page = card_page(aggregate([card_with_tool_results()])["cards"]["acme-a"])
+    chart = page["sessions"][0]["other_tools_chart"]
+    figure = json.loads(chart["figure"])
+    labels = figure["data"][0]["y"]
+    assert labels == ["hdparm: hdparm -t", "iozone: iozone write (102400 kB file, 4 kB records)"]  # no IOPS figure
+    bars = {trace["meta"]["role"]: trace["x"] for trace in figure["data"] if trace["type"] == "bar"}
+    assert bars["read"][0] == pytest.approx((39.26 + 39.19 + 39.34) / 3 * 1.048576, abs=0.001)
+    assert "<b>" not in chart["figure"]

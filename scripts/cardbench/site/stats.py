@@ -221,7 +221,7 @@ def unit_figures(row, runs=None):
 
 def tool_result_stats(entries):
     """Each tool_results entry (hdparm -t, iozone, …) with its runs' mean, min and max as the tool printed
-    them, and, for a rate, in MB/s and MiB/s; IOPS and latencies stay in their own unit."""
+    them, and, for a rate, in MB/s and MiB/s (with every run); IOPS and latencies stay in their own unit."""
     out = []
     for entry in entries or []:
         values = pd.Series([float(v) for v in entry["runs"]], dtype=float)
@@ -231,8 +231,9 @@ def tool_result_stats(entries):
         row["printed"] = {key: number(value) for key, value in printed.items()}
         factor = RATE_TO_MB_S.get(entry["unit"])
         if factor:
-            row["mb_s"] = {key: number(value * factor, 3) for key, value in printed.items()}
-            row["mib_s"] = {key: number(value * factor / MIB_PER_S_IN_MB_PER_S, 3) for key, value in printed.items()}
+            for key, scale in (("mb_s", factor), ("mib_s", factor / MIB_PER_S_IN_MB_PER_S)):
+                row[key] = {name: number(value * scale, 3) for name, value in printed.items()}
+                row[key]["runs"] = [number(value * scale, 3) for value in values]
         out.append(row)
     return out
 
