@@ -113,3 +113,11 @@ def test_detection_prefers_the_script_log_over_the_tools_it_runs():
     log = (CORPUS / "logs" / "logs--microsd-benchmarks-script.out").read_text()
     assert detect_format(log).name == "microsd-benchmarks"
     assert detect_format((CORPUS / "iozone" / "iozone--auto-table.out").read_text()).name == "iozone"
+
+
+def test_hdparm_figures_add_up_within_the_rounding_of_the_printed_seconds():
+    # A 16 MiB device read in 0.0134 s: hdparm prints 0.01 seconds and 1194.03 MB/sec (16 / 0.0134).
+    run = hdparm.parse(" Timing buffered disk reads:  16 MB in  0.01 seconds = 1194.03 MB/sec\n")["runs"][0]
+    assert run["value"] == 1194.03
+    with pytest.raises(ParseError, match="cannot give"):
+        hdparm.parse(" Timing buffered disk reads:  16 MB in  0.01 seconds = 4194.03 MB/sec\n")

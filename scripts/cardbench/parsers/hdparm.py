@@ -46,7 +46,7 @@ _DEVICE = re.compile(r"^[ \t>]*+(/dev/[\w./-]{1,200}+):[ \t]*+$")
 # A logged command, as unwrap() writes it ("$ hdparm -t /dev/sdc") or still behind a coloured or quoted prompt.
 _COMMAND = re.compile(r"^[ \t>]*+(?:[^\s$#]{0,200}+[$#][ \t]++)?+(?:sudo[ \t]++(?:-\S{1,20}+[ \t]++)*+)?+"
                       r"(?:\S{0,200}+/)?+hdparm(?:[ \t]++(.{0,2000}+))?$")
-_TOLERANCE = 0.011  # the printed seconds are rounded to 1/100: a 3-second timing is within 0.2 %
+_SLACK = 0.002  # beyond the rounding of the printed seconds (1/100 s) and rate (1/100)
 
 
 def detect(text):
@@ -89,8 +89,7 @@ def _run(line, start, number, device, command):
         raise ParseError(TOOL, "a timing line without its 'N MB in S seconds = R MB/sec' figure (cut off, or "
                                "hdparm failed to read the device)", line=number, text=line)
     mib, seconds, value, unit = int(figure.group(1)), float(figure.group(2)), float(figure.group(3)), figure.group(4)
-    rate = mib / seconds * (1024 if unit == "kB/sec" else 1) if seconds > 0 else None
-    if rate is None or abs(rate - value) > _TOLERANCE * value + 0.01:
+    if not _adds_up(mib * (1024 if unit == "kB/sec" else 1), seconds, value):
         raise ParseError(TOOL, f"{mib} MB in {seconds} seconds cannot give {value} {unit}: the line was edited or "
                                "broken", line=number, text=line)
     test = "hdparm -T" if cached else "hdparm -t"
@@ -98,6 +97,14 @@ def _run(line, start, number, device, command):
     test += f" --offset {offset}" if offset else ""
     return {"test": test, "cached": cached, "direct": direct, "device": device, "mib": mib, "seconds": seconds,
             "value": value, "unit": UNITS[unit], "command": command, "line": number}
+
+
+def _adds_up(amount, seconds, value):
+    """Whether `amount` (MB, or kB for kB/sec) over the printed seconds, which hdparm rounds to 1/100 s,
+    can give the printed rate."""
+    low = amount / (seconds + 0.005) * (1 - _SLACK) - 0.005
+    high = amount / (seconds - 0.005) * (1 + _SLACK) + 0.005 if seconds > 0.005 else float("inf")
+    return low <= value <= high
 
 
 def entries(parsed):
