@@ -107,6 +107,10 @@ def test_iozone_refusals_name_the_line():
     with pytest.raises(ParseError, match="operations per second") as ops:
         iozone.parse("\tIozone: Performance Test of File I/O\n\tOutput is in operations per second.\n")
     assert ops.value.line == 2
+    with pytest.raises(ParseError, match="throughput mode") as throughput:
+        iozone.parse("\tIozone: Performance Test of File I/O\n\tChildren see throughput for  2 initial writers  = "
+                     "  16032.50 kB/sec\n")
+    assert throughput.value.line == 2
 
 
 def test_detection_prefers_the_script_log_over_the_tools_it_runs():

@@ -9,7 +9,8 @@ kBytes/sec") and the result table below its two header lines
 whose figures stand right-aligned under their column (the columns of tests not run stay blank).
 Units: iozone prints "Output is in kBytes/sec" and computes it as bytes ÷ 1024 ÷ seconds, so its kB/s
 is KiB/s (1024 bytes a second); the table's kB (file size) and reclen are KiB too. Figures are kept in
-KiB/s as printed. A table whose header says "Output is in operations per second" (-O) is refused.
+KiB/s as printed. A table whose header says "Output is in operations per second" (-O), and throughput
+mode (-t: "Children see throughput for …", no table), are refused naming the line.
 
 parse(text) -> {"runs": [{"version": str | None, "command": str | None, "direct": bool, "fsync": bool,
                           "rows": [{"kb": int, "reclen": int, "values": {column: int}, "line": int}],
@@ -55,6 +56,7 @@ _TABLE_HEADER = re.compile(r"^[ \t>]*+kB[ \t]++reclen[ \t]++write\b")
 _ROW = re.compile(r"^[ \t>]*+\d{1,15}+(?:[ \t]++\d{1,15}+){2,14}+[ \t]*+$")
 _DONE = re.compile(r"^[ \t>]*+iozone test complete\.")
 _QUOTE = re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,4}+")
+_THROUGHPUT = re.compile(r"^[ \t]*+Children see throughput for")
 _OPS = re.compile(r"^[ \t>]*+Output is in operations per second")
 
 
@@ -82,6 +84,9 @@ def parse(text):
             continue
         if line.strip():
             last = (number, line)
+        if _THROUGHPUT.match(line):
+            raise ParseError(TOOL, "iozone's throughput mode (-t) prints no result table; import a table run "
+                                   "(-a, or -i … -r … -s …)", line=number, text=line)
         if _OPS.match(line):
             raise ParseError(TOOL, "this table is in operations per second (iozone -O); import iozone's kB/s "
                                    "output", line=number, text=line)
