@@ -23,8 +23,8 @@ def test_every_format_has_a_parser_a_detector_a_description_and_a_handler():
     for fmt in registry.FORMATS:
         assert callable(fmt.module.parse) and callable(fmt.module.detect), fmt.name
         assert fmt.description and "\n" not in fmt.description
-    modules = {fmt.name for fmt in registry.FORMATS if callable(getattr(fmt.module, "to_session", None))}
-    assert set(HANDLERS) | modules == set(registry.NAMES)  # a tool module is its own handler
+    # The older formats have a handler in cardbench.imports; a tool module brings its own to_session().
+    assert {f.name for f in registry.FORMATS if not hasattr(f.module, "to_session")} <= set(HANDLERS)
 
 
 @pytest.mark.parametrize("path", sorted(p for folder in FOLDER_FORMAT for p in (FIXTURES / folder).glob("*.out")),

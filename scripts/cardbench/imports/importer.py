@@ -47,7 +47,7 @@ from .naming import DEFAULT_SOURCE, card_for_name, check_slug
 from .nvme import from_nvme
 from .read import check_length, decode_text, printable, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
-from .mixed import LOGGED_TOOLS, check_one_tool, several_tools
+from .mixed import check_one_tool, logged_tools, several_tools
 from .transcript import unwrap
 
 # Registry name -> handler(text) -> SessionFields.
@@ -92,8 +92,8 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     try:
         # A log of several tools (dd, then flashbench, then f3probe…) is one session whichever tool detection
         # named; hints (OP=, BS=) speak of one tool's log, so they leave it to that tool.
-        mixed = several_tools(text) if fmt in LOGGED_TOOLS and not any((hints or {}).values()) else None
-        fields = mixed or _handler(fmt)(text, **_handler_hints(fmt, hints))
+        mixed = several_tools(text) if fmt in logged_tools() and not any((hints or {}).values()) else None
+        fields = mixed or handler_for(fmt)(text, **_handler_hints(fmt, hints))
         check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
@@ -143,7 +143,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
                         defaults=defaults if created else {})
 
 
-def _handler(fmt):
+def handler_for(fmt):
     """handler(text, **hints) -> SessionFields for a registry name: a tool module's parse() then
     to_session(), or the older formats' handlers in HANDLERS."""
     if fmt in HANDLERS:

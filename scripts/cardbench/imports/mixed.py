@@ -1,11 +1,11 @@
-"""Logs of several tools: the commands and output of dd, flashbench, f3probe and nvme-cli in one
-pasted session.
+"""Logs of several tools: the commands and output of the registry's tools (dd, hdparm, iozone,
+flashbench, f3probe, nvme-cli, fio, …: parsers.registry.logged_tools()) in one pasted session.
 
 tool_parts(text, tools, claim) -> {tool: text}: a log holding commands of several tools cut into
     one text per tool, line for line (other lines blank), for each tool's own import.
-several_tools(text) -> SessionFields of a log of dd, flashbench, f3probe and nvme-cli commands
-    together (each tool's part read by its own import, the results merged), or None for a log of
-    one tool: the flashbench, f3probe and nvme imports start with it.
+several_tools(text) -> SessionFields of a log of several tools' commands together (each tool's part
+    read by its own import, the results merged; a part no import reads is refused naming its line),
+    or None for a log of one tool: the flashbench, f3probe and nvme imports start with it.
 merged(results) -> one session's fields from the SessionFields of each tool of a log.
 """
 
@@ -34,6 +34,9 @@ def tool_parts(text, tools, claim=None):
         if commands is not None:
             found = [tool for command in commands for tool, names in tools.items() if command.name in names]
             current = found[0] if found else None
+            if len(set(found)) > 1 and claim is not None:  # `dd … status=none; nvme smart-log …`: whose output?
+                claimed = claim("\n".join(physical[number:end]))
+                current = claimed if claimed in found else found[-1]  # unclaimed: what printed last
             mark = current or "*"
         else:
             mark = current
@@ -61,39 +64,94 @@ def _claim_unowned(physical, owners, claim):
 
 # --- a log of several tools --------------------------------------------------------------------
 
-# Tools whose commands a log may hold together: {tool: program names}, in the registry's names.
-LOGGED_TOOLS = {"dd": {"dd"}, "flashbench": {"flashbench"}, "f3probe": {"f3probe"}, "nvme": {"nvme"},
-                "f3rw": {"f3write", "f3read"}}
-# A tool's name as a command's first word could be (a quick look before the log is read as shell).
-_MENTIONS = {tool: re.compile(rf"(?:^|[\s/;&|(`]){'|'.join(names)}(?:[ \t]|$)", re.M)
-             for tool, names in LOGGED_TOOLS.items()}
+def logged_tools():
+    """{registry name: program names} of the tools a log may hold together: the registry's list."""
+    from ..parsers.registry import logged_tools as registered
+
+    return registered()
 
 
-def several_tools(text):
-    """SessionFields of a log holding the commands and output of more than one of LOGGED_TOOLS
-    (dd, flashbench, f3probe, nvme-cli in one pasted session): each tool's part read by that
-    tool's own import, the results put together as one session. None when one tool's output is
-    all the log holds."""
-    if sum(1 for mention in _MENTIONS.values() if mention.search(text)) < 2:
+def _mentioned(text, tools):
+    """The programs of `tools` that a line of text could run (a quick look before the log is read as shell)."""
+    programs = {name for names in tools.values() for name in names}
+    return {name for name in programs
+            if re.search(rf"(?:^|[\s/;&|(`]){re.escape(name)}(?:[ \t]|$)", text, re.M)}
+
+
+def several_tools(text, handler=None):
+    """SessionFields of a log holding the commands and output of more than one registered tool (dd,
+    hdparm, iozone, flashbench, f3probe, nvme-cli… in one pasted session): each tool's part read by
+    that tool's own import, the results put together as one session. A part no reader takes (a
+    tool's output in a shape not read here) is refused naming its line and the tool, never left out.
+    None when one tool's output is all the log holds. handler(name) -> handler(text) -> SessionFields
+    (the importer's, by default)."""
+    tools = logged_tools()
+    if len(_mentioned(text, tools)) < 2:
         return None  # one tool at most: no need to read the log twice
+    from ..parsers import NOT_MINE
     from ..parsers.registry import format_named
-    from . import dd, f3probe, flashbench, nvme  # flashbench, f3probe and nvme import this module
-    handlers = {"dd": dd.from_dd, "flashbench": flashbench.from_flashbench, "f3probe": f3probe.from_f3probe,
-                "nvme": nvme.from_nvme}
-    for tool in LOGGED_TOOLS.keys() - handlers.keys():  # tool modules: their parse(), then to_session()
-        module = format_named(tool).module
-        handlers[tool] = lambda text, module=module: module.to_session(module.parse(text))
-    detectors = {tool: format_named(tool).module.detect for tool in LOGGED_TOOLS}
+
+    if handler is None:
+        from .importer import handler_for as handler
+    detectors = {tool: format_named(tool).module.detect for tool in tools}
 
     def claim(chunk):
         scores = {tool: detect(chunk) for tool, detect in detectors.items()}
         best = max(scores, key=scores.get)
         return best if scores[best] else None
 
-    parts = {tool: part for tool, part in tool_parts(text, LOGGED_TOOLS, claim).items() if detectors[tool](part)}
+    parts = {}
+    for tool, part in tool_parts(text, tools, claim).items():
+        # Formats that share a program (fio's JSON and text output): the one that claims the part reads it.
+        sharing = [name for name, programs in tools.items() if set(programs) & set(tools[tool])]
+        best = max(sharing, key=lambda name: detectors[name](part))
+        if detectors[best](part) == NOT_MINE and best != tool:
+            best = tool
+        parts[best] = part if best not in parts else _joined(parts[best], part)
+    parts = _with_output(parts)
     if len(parts) < 2:
         return None
-    return merged([handlers[tool](part) for tool, part in parts.items()])
+    results = []
+    for tool, part in parts.items():
+        try:
+            results.append(handler(tool)(part))
+        except ParseError as exc:
+            lines = part.split("\n")
+            if exc.line is not None and 0 < exc.line <= len(lines) and lines[exc.line - 1].strip():
+                raise
+            number, line = _first_own_line(tool, parts)  # name where the tool's part starts, whatever the reader said
+            raise ParseError(exc.tool, f"{exc.message} (the {tool} part of the log, from this line on)", line=number,
+                             text=line) from None
+    return merged(results)
+
+
+def _with_output(parts):
+    """The parts that hold output of their own: a logged command whose output went to a file
+    (fio --output=write.json) leaves nothing to read and nothing to lose."""
+    cut = {tool: part.split("\n") for tool, part in parts.items()}
+    kept = {}
+    for tool, lines in cut.items():
+        others = [other for name, other in cut.items() if name != tool]
+        for index, line in enumerate(lines):
+            if line.strip() and not line.startswith("$ ") and not all(other[index] for other in others):
+                kept[tool] = parts[tool]
+                break
+    return kept
+
+
+def _joined(first, second):
+    """Two parts of one log (each the log's length, other lines blank) as one."""
+    return "\n".join(a or b for a, b in zip(first.split("\n"), second.split("\n")))
+
+
+def _first_own_line(tool, parts):
+    """(1-based number, text) of the first line of a tool's part that no other part holds: its first command."""
+    lines = parts[tool].split("\n")
+    others = [part.split("\n") for name, part in parts.items() if name != tool]
+    for index, line in enumerate(lines):
+        if line.strip() and not all(other[index] for other in others):
+            return index + 1, line
+    return None, None
 
 
 def merged(results):
@@ -119,9 +177,19 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
-# Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
-# and cdm_fio.sh lines; the logged tools, which several_tools joins into one session.
-FAMILIES = (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(LOGGED_TOOLS))
+FIO_FILES = ("fio-json", "fio-bwlog")
+
+
+def families():
+    """Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
+    and cdm_fio.sh lines; the other logged tools, which several_tools joins into one session; a script's
+    log and the tools it runs (a tool module's INFO.logs_with)."""
+    from ..parsers.registry import FORMATS
+
+    scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS
+                    if hasattr(f.module, "INFO") and not f.programs and f.module.INFO.logs_with)
+    logged = tuple(name for name in logged_tools() if name not in FIO_FILES)
+    return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
 
 
 def check_one_tool(text, fmt):
@@ -132,7 +200,7 @@ def check_one_tool(text, fmt):
     from ..parsers import NOT_MINE
     from ..parsers.registry import FORMATS, format_named
 
-    family = next((names for names in FAMILIES if fmt in names), (fmt,))
+    family = next((names for names in families() if fmt in names), (fmt,))
     lines = text.splitlines()
     for other in FORMATS:
         if other.name in family or other.module.detect(text) == NOT_MINE:

@@ -14,7 +14,7 @@ from .findings import attach_findings
 from .grid import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines
 from .stats import (LATENCY_STATS, iops_block, latency_block, number, printed_block, run_iops, runs_frame,
-                    session_entries, statistics, unit_figures)
+                    session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, is_mixed, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
@@ -133,6 +133,8 @@ def _card_json(card, entry_lookup):
         s_out["subtests"] = subtests
         s_out["max_runs"] = max((len(o["runs"]) for o in subtests), default=0)
         s_out["grid"] = session_grid(subtests, session["label"])
+        if session.get("tool_results"):
+            s_out["tool_results"] = tool_result_stats(session["tool_results"])
         s_out["raw_files"] = sorted({ref for _, ref in raw_refs(session)})
         sessions.append(s_out)
     out["sessions"] = sessions

@@ -10,7 +10,7 @@ at thousands of cards that costs far more than doing the same work here once per
 import re
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S
-from .chartmodel import curve_charts, mib_of, rate_cell, runs_used, session_chart
+from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
 from .formatting import DASH, num, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
@@ -38,6 +38,35 @@ def shown_value(text):
 
 
 # --- tables -------------------------------------------------------------------------------------
+
+def tool_rows(tool_results):
+    """The "Other tools" table: each tool figure's runs, mean, worst and best (in MB/s and MiB/s for a
+    rate, else as printed) and its mean in the unit the tool printed. Worst is the lowest figure, but
+    for a latency (us) the highest."""
+    rows = []
+    for entry in tool_results or []:
+        worst, best = ("max", "min") if entry["unit"] == "us" else ("min", "max")
+        if entry.get("mb_s"):
+            cells = {name: rate_cell(entry["mb_s"][key], entry["mib_s"][key])
+                     for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
+        else:
+            cells = {name: {"text": num(entry["printed"][key])}
+                     for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
+        rows.append({"tool": entry["tool"], "figure": f"{entry['test']} ({entry['op']})", "count": entry["run_count"],
+                     "rate": bool(entry.get("mb_s")), "printed": f"{num(entry['printed']['mean'])} {entry['unit']}",
+                     **cells})
+    return rows
+
+
+def tool_chart(tool_results, session_dom_id, label):
+    """The rates among other tools' figures as the session chart draws subtests: mean bar, min–max whisker,
+    a dot per run, each named by its tool and figure; None when none is a rate (IOPS, latencies)."""
+    rates = [dict(entry, test=f"{entry['tool']}: {entry['test']}") for entry in tool_results or [] if entry.get("mb_s")]
+    if not rates:
+        return None
+    note = "Bars: the mean of each figure; whiskers: its slowest and fastest run; dots: every run."
+    return chart(f"{session_dom_id}-tools", f"Other tools, {label}", subtests_figure(rates), note)
+
 
 def _recorded(s):
     """The unit a subtest was recorded in, and its mean as recorded when that is not MB/s."""
@@ -147,6 +176,8 @@ def card_page(card):
                              for row in s.get("headline") or []]
         shown["chart"] = session_chart(s, dom_id)
         shown["stats"] = stats_rows(s["subtests"])
+        shown["other_tools"] = tool_rows(s.get("tool_results"))
+        shown["other_tools_chart"] = tool_chart(s.get("tool_results"), dom_id, s["label"])
         shown["raw"] = [raw_link(r) for r in s.get("raw_files") or s.get("raw") or []]
         sessions.append(shown)
     page["sessions"] = sessions

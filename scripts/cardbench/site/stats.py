@@ -219,6 +219,25 @@ def unit_figures(row, runs=None):
     return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": rate_block(row, "mib_s", mib_runs)}
 
 
-__all__ = ["runs_frame", "statistics", "summary", "number", "printed_decimals", "round_half_even", "printed_block",
+def tool_result_stats(entries):
+    """Each tool_results entry (hdparm -t, iozone, …) with its runs' mean, min and max as the tool printed
+    them, and, for a rate, in MB/s and MiB/s (with every run); IOPS and latencies stay in their own unit."""
+    out = []
+    for entry in entries or []:
+        values = pd.Series([float(v) for v in entry["runs"]], dtype=float)
+        printed = {"mean": values.mean(), "min": values.min(), "max": values.max()}
+        row = {key: entry[key] for key in ("tool", "test", "op", "unit") if key in entry}
+        row["run_count"] = int(values.count())
+        row["printed"] = {key: number(value) for key, value in printed.items()}
+        factor = RATE_TO_MB_S.get(entry["unit"])
+        if factor:
+            for key, scale in (("mb_s", factor), ("mib_s", factor / MIB_PER_S_IN_MB_PER_S)):
+                row[key] = {name: number(value * scale, 3) for name, value in printed.items()}
+                row[key]["runs"] = [number(value * scale, 3) for value in values]
+        out.append(row)
+    return out
+
+
+__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "number", "printed_decimals", "round_half_even", "printed_block",
            "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name", "block_bytes_of_test",
            "session_entries", "run_iops", "LATENCY_STATS"]

@@ -1,0 +1,215 @@
+"""iozone output: `iozone -e -I -a -s 100M -r 4k -i 0 -i 1 -i 2` (the Raspberry Pi shape), `iozone -r 4k …`,
+`iozone -a` (the auto table), one or more runs in a log.
+
+Read: the header ("Iozone: Performance Test of File I/O", "Version $Revision: 3.489 $", "Include fsync in
+write timing", "O_DIRECT feature enabled", "Record Size 4 kB", "Command line used: …", "Output is in
+kBytes/sec") and the result table below its two header lines
+  "              kB  reclen    write  rewrite    read    reread    read     write     read   rewrite …"
+  "          102400       4     8047     8000    10536    15081    15965     7991"
+whose figures stand right-aligned under their column (the columns of tests not run stay blank).
+Units: iozone prints "Output is in kBytes/sec" and computes it as bytes ÷ 1024 ÷ seconds, so its kB/s
+is KiB/s (1024 bytes a second); the table's kB (file size) and reclen are KiB too. Figures are kept in
+KiB/s as printed. A table whose header says "Output is in operations per second" (-O), and throughput
+mode (-t: "Children see throughput for …", no table), are refused naming the line.
+
+parse(text) -> {"runs": [{"version": str | None, "command": str | None, "direct": bool, "fsync": bool,
+                          "rows": [{"kb": int, "reclen": int, "values": {column: int}, "line": int}],
+                          "line": int}]}
+    one run per table; columns: write, rewrite, read, reread, random read, random write, bkwd read,
+    record rewrite, stride read, fwrite, frewrite, fread, freread. A run without "iozone test
+    complete." after its table is cut off: an error naming its last line.
+to_session(parsed) -> SessionFields: 4 KiB random reads and writes with O_DIRECT (-I) are the
+    CrystalDiskMark-style subtest RND4K Q1T1 (results, KiB/s); every other figure of the main six
+    columns is a tool_results entry "iozone <column> (<kB> kB file, <reclen> kB records)". Of an
+    auto table (-a: many file sizes) the largest file's rows are kept, the rest stay in the raw
+    file (a session holds at most 100 entries). The same figure in several runs is one entry.
+detect(text) -> NAMED with iozone's banner, SHAPED with its table header, else NOT_MINE.
+"""
+
+import re
+
+from ..errors import ParseError
+from . import NAMED, NOT_MINE, SHAPED
+from .entries import results_from_table, tool_result_entry
+from .fields import SessionFields
+from .terminal import plain
+from .tool import ToolInfo
+
+TOOL = "iozone"
+UNIT = "KiB/s"
+INFO = ToolInfo(name="iozone", programs=("iozone",), family="suite",
+                description="iozone tables (-a, -I -r 4k -i 0 -i 1 -i 2, …), figures in kB/s = KiB/s",
+                units={"kBytes/sec": "KiB/s (1024 bytes a second)"},
+                logs_with=("hdparm", "dd", "flashbench", "f3probe", "nvme"))
+
+COLUMNS = ("write", "rewrite", "read", "reread", "random read", "random write", "bkwd read", "record rewrite",
+           "stride read", "fwrite", "frewrite", "fread", "freread")
+KEPT = COLUMNS[:6]  # the figures a session keeps; the raw file holds the rest
+WRITES = {"write", "rewrite", "random write", "record rewrite", "fwrite", "frewrite"}
+_HEADER_WORDS = ["kB", "reclen", "write", "rewrite", "read", "reread", "read", "write", "read", "rewrite", "read",
+                 "fwrite", "frewrite", "fread", "freread"]
+
+_BANNER = re.compile(r"^[ \t>]*+Iozone: Performance Test of File I/O")
+_VERSION = re.compile(r"^[ \t>]*+Version \$Revision: ([\d.]{1,20}+) \$")
+_COMMAND = re.compile(r"^[ \t>]*+Command line used: (.{1,2000}+)$")
+_TABLE_HEADER = re.compile(r"^[ \t>]*+kB[ \t]++reclen[ \t]++write\b")
+_ROW = re.compile(r"^[ \t>]*+\d{1,15}+(?:[ \t]++\d{1,15}+){2,14}+[ \t]*+$")
+_DONE = re.compile(r"^[ \t>]*+iozone test complete\.")
+_QUOTE = re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,4}+")
+_THROUGHPUT = re.compile(r"^[ \t]*+Children see throughput for")
+_OPS = re.compile(r"^[ \t>]*+Output is in operations per second")
+
+
+def detect(text):
+    """NAMED with the banner "Iozone: Performance Test of File I/O", SHAPED with the table header."""
+    if "Iozone" not in text and "reclen" not in text:
+        return NOT_MINE
+    lines = [plain(line) for line in text.splitlines()]
+    if any(_BANNER.match(line) for line in lines):
+        return NAMED
+    return SHAPED if any(_TABLE_HEADER.match(line) for line in lines) else NOT_MINE
+
+
+def parse(text):
+    runs, run, header = [], None, None
+    last = (0, "")
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        line = _unquoted(plain(raw_line).rstrip())
+        if _BANNER.match(line) or (run is None and (_COMMAND.match(line) or _TABLE_HEADER.match(line))):
+            _close(run, last)
+            run, header = {"version": None, "command": None, "direct": False, "fsync": False, "rows": [],
+                           "complete": False, "line": number}, None
+            runs.append(run)
+        if run is None:
+            continue
+        if line.strip():
+            last = (number, line)
+        if _THROUGHPUT.match(line):
+            raise ParseError(TOOL, "iozone's throughput mode (-t) prints no result table; import a table run "
+                                   "(-a, or -i … -r … -s …)", line=number, text=line)
+        if _OPS.match(line):
+            raise ParseError(TOOL, "this table is in operations per second (iozone -O); import iozone's kB/s "
+                                   "output", line=number, text=line)
+        found = _VERSION.match(line) or _COMMAND.match(line)
+        if found:
+            run["version" if found.re is _VERSION else "command"] = found.group(1).strip()
+        elif "O_DIRECT feature enabled" in line:
+            run["direct"] = True
+        elif "Include fsync in write timing" in line:
+            run["fsync"] = True
+        elif _TABLE_HEADER.match(line):
+            header = _columns(line, number)
+        elif _DONE.match(line):
+            run["complete"] = True
+            run = None
+        elif header is not None and _ROW.match(line):
+            run["rows"].append(_row(line, header, number))
+    _close(run, last)
+    if not runs:
+        raise ParseError(TOOL, "no iozone table ('kB  reclen  write  rewrite …')")
+    for run in runs:
+        if not run["rows"]:
+            raise ParseError(TOOL, "iozone's header without its result table", line=run["line"])
+        del run["complete"]
+    return {"runs": runs}
+
+
+def _unquoted(line):
+    """The line with a mail-style "> " quote blanked out: the table's columns keep their places."""
+    quote = _QUOTE.match(line)
+    return " " * quote.end() + line[quote.end():] if quote else line
+
+
+def _close(run, last):
+    """A run that ended without "iozone test complete." was cut off: name its last line."""
+    if run is not None and not run["complete"]:
+        raise ParseError(TOOL, "the output stops before 'iozone test complete.': cut off, or iozone was stopped",
+                         line=last[0] or run["line"], text=last[1] or None)
+
+
+def _columns(line, number):
+    """[(right edge, column name)] of the table's header line."""
+    words = [(match.end(), match.group()) for match in re.finditer(r"\S++", line)]
+    if [word for _, word in words] != _HEADER_WORDS:
+        raise ParseError(TOOL, "an iozone table header with other columns than kB reclen write rewrite read …",
+                         line=number, text=line)
+    return list(zip([end for end, _ in words], ("kB", "reclen") + COLUMNS))
+
+
+def _row(line, header, number):
+    values = {}
+    for match in re.finditer(r"\d++", line):
+        end, name = min(header, key=lambda column: abs(column[0] - match.end()))
+        if abs(end - match.end()) > 3 or name in values:
+            raise ParseError(TOOL, f"a figure that stands under no column ({match.group()})", line=number, text=line)
+        values[name] = int(match.group())
+    if "kB" not in values or "reclen" not in values:
+        raise ParseError(TOOL, "a table row without its file size and record length", line=number, text=line)
+    return {"kb": values.pop("kB"), "reclen": values.pop("reclen"), "values": values, "line": number}
+
+
+def kept_rows(run):
+    """The rows a session keeps: of an auto table (several file sizes), those of the largest file."""
+    largest = max(row["kb"] for row in run["rows"])
+    return [row for row in run["rows"] if row["kb"] == largest]
+
+
+def _is_rnd4k(run, row, column):
+    return run["direct"] and row["reclen"] == 4 and column in ("random read", "random write")
+
+
+def measurements(parsed):
+    """{"results": [...], "tool_results": [...]} of parse()'s runs (see the module's docstring)."""
+    random, figures, commands = {}, {}, {}
+    for run in parsed["runs"]:
+        for row in kept_rows(run):
+            for column in KEPT:
+                if column not in row["values"]:
+                    continue
+                key = (column, row["kb"], row["reclen"], run["direct"])
+                target = random if _is_rnd4k(run, row, column) else figures
+                target.setdefault(key, []).append(row["values"][column])
+                commands.setdefault(key, set()).add(run["command"])
+    out = {}
+    for column in (c for c in KEPT if any(key[0] == c for key in random)):
+        keys = [key for key in random if key[0] == column]
+        values = [value for key in keys for value in random[key]]
+        sizes = {kb for _, kb, _, _ in keys}
+        entry = results_from_table([[{"test": "RND4K Q1T1", "op": "write" if column in WRITES else "read",
+                                      "value": value}] for value in values], UNIT,
+                                   command=_one(set().union(*(commands[key] for key in keys))))[0]
+        if len(sizes) == 1:
+            kb = sizes.pop()
+            entry["size"] = f"{kb // 1024}M" if kb % 1024 == 0 else f"{kb}K"
+        out.setdefault("results", []).append(entry)
+    for key, values in figures.items():
+        column, kb, reclen, direct = key
+        out.setdefault("tool_results", []).append(tool_result_entry(
+            TOOL, f"iozone {column} ({kb} kB file, {reclen} kB records)", "write" if column in WRITES else "read",
+            UNIT, values, block_size=f"{reclen}K", queue_depth=1, threads=1, direct=direct, target="file",
+            command=_one(commands[key])))
+    return out
+
+
+def _one(commands):
+    commands = {command for command in commands if command}
+    return commands.pop()[:2000] if len(commands) == 1 else None
+
+
+def notes(parsed):
+    """Sentences for the session's notes: what of an auto table the session keeps."""
+    out = []
+    for run in parsed["runs"]:
+        sizes = sorted({row["kb"] for row in run["rows"]})
+        if len(sizes) > 1:
+            out.append(f"iozone auto table (file sizes {sizes[0]} to {sizes[-1]} kB): the figures of the {sizes[-1]} kB "
+                       "file are kept; the raw output holds the whole table.")
+    return out
+
+
+def to_session(parsed, **hints):
+    found = measurements(parsed)
+    versions = {run["version"] for run in parsed["runs"] if run["version"]}
+    tool = {"name": TOOL, "version": versions.pop()} if len(versions) == 1 else {"name": TOOL}
+    runs = max(len(entry["runs"]) for entries in found.values() for entry in entries)
+    return SessionFields(tools=[tool], measurements=found, runs=runs, notes=notes(parsed))
