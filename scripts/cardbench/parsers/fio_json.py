@@ -40,21 +40,10 @@ import math
 import re
 
 from ..errors import ParseError, quoted
-from ..core.units import size_label_from_bytes
 from . import NAMED, NOT_MINE, safejson
+from .fio_naming import RW_KINDS, test_name
 
 TOOL = "fio"
-
-# rw= value -> (SEQ or RND, directions measured)
-RW_KINDS = {
-    "read": ("SEQ", ("read",)),
-    "write": ("SEQ", ("write",)),
-    "rw": ("SEQ", ("read", "write")),
-    "readwrite": ("SEQ", ("read", "write")),
-    "randread": ("RND", ("read",)),
-    "randwrite": ("RND", ("write",)),
-    "randrw": ("RND", ("read", "write")),
-}
 
 PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
 
@@ -392,7 +381,7 @@ def _entries(group, options, line, locators):
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
     if rw not in RW_KINDS:
         raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows", line=line)
-    kind, directions = RW_KINDS[rw]
+    directions = RW_KINDS[rw][1]
     read_bs, write_bs = _block_sizes(options, line)
     iodepth = _int_option(options, "iodepth", 1, line)
     numjobs = _int_option(options, "numjobs", 1, line)
@@ -415,7 +404,6 @@ def _entries(group, options, line, locators):
         else:  # fio before 3.x reports only "bw" in KiB/s
             bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
         bs = read_bs if op == "read" else write_bs
-        label = size_label_from_bytes(bs) if bs else None
         out.append({
             "name": name,
             "rw": rw,
@@ -423,7 +411,7 @@ def _entries(group, options, line, locators):
             "bs_bytes": bs,
             "iodepth": iodepth,
             "numjobs": numjobs,
-            "test": f"{kind}{label} Q{iodepth}T{numjobs}" if label else None,
+            "test": test_name(rw, bs, iodepth, numjobs),
             "mix_read_percent": mix,
             "bw_bytes": bw_bytes,
             "mb_s": bw_bytes / 1e6,
