@@ -117,7 +117,7 @@ def merged(results):
 
 # Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
 # and cdm_fio.sh lines; the logged tools, which several_tools joins into one session.
-FAMILIES = (("fio-json", "fio-bwlog"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(LOGGED_TOOLS))
+FAMILIES = (("fio-json", "fio-bwlog", "fio-text"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(LOGGED_TOOLS))
 
 
 def check_one_tool(text, fmt):

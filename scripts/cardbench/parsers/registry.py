@@ -14,7 +14,8 @@ cardbench.imports.
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, flashbench, kdiskmark, nvme
+from . import (NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, fio_text, flashbench,
+               kdiskmark, nvme)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ FORMATS = (
     Format("kdiskmark", kdiskmark, "KDiskMark text export, one or more"),
     Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
+    tool_format(fio_text),  # after fio-json (--output-format=normal,json) and the suites that quote fio
     Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output"),
     Format("dd", dd, "dd summaries, each below its logged dd command"),
     Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands"),
