@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from . import (NAMED, NOT_MINE, cdm_fio, crystaldiskmark, dd, f3probe, fio_bwlog, fio_json, fio_text, flashbench,
-               kdiskmark, nvme)
+               kdiskmark, nvme, sysbench)
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ FORMATS = (
     Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
     tool_format(fio_text),  # after fio-json (--output-format=normal,json) and the suites that quote fio
+    tool_format(sysbench),
     Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output"),
     Format("dd", dd, "dd summaries, each below its logged dd command"),
     Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands"),
