@@ -53,3 +53,21 @@ def test_zero_kelvin_is_dropped_with_a_note():
     fields = from_nvme(text)
     assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
     assert any("reported 0 K" in note for note in fields.notes)
+
+
+def test_nvme_cli_1x_list_and_several_devices():
+    head = ["Node             SN                   Model                                    Namespace Usage"
+            "                      Format           FW Rev  ",
+            "---------------- -------------------- ---------------------------------------- --------- "
+            "-------------------------- ---------------- --------"]
+    rows = ["/dev/nvme0n1     EXA0000000000001     EXAMPLE SSD 1TB                          1         "
+            "  1.00  TB /   1.00  TB    512   B +  0 B   3.1     ",
+            "/dev/nvme1n1     EXA0000000000002     EXAMPLE SD EXPRESS 256GB                 1         "
+            "256.06  GB / 256.06  GB    512   B +  0 B   1.0     "]
+    devices = nvme.parse("\n".join(head + rows))["devices"]
+    assert [(d["node"], d["model"], d["firmware"]) for d in devices] == [
+        ("/dev/nvme0n1", "EXAMPLE SSD 1TB", "3.1"), ("/dev/nvme1n1", "EXAMPLE SD EXPRESS 256GB", "1.0")]
+    fields = from_nvme("$ nvme list\n" + "\n".join(head + rows) + "\n$ nvme smart-log /dev/nvme1\n"
+                       + SMART.format("41°C (314 Kelvin)"))
+    assert "model" not in fields.measurements["nvme"]  # which device is the card the list does not say
+    assert sum("nvme list:" in note for note in fields.notes) == 2

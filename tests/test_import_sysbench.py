@@ -80,3 +80,23 @@ def test_figures_without_options_are_refused():
     text = (CORPUS / "sysbench--v1-rndrd-rndwr-16k-direct.out").read_text(encoding="utf-8")
     with pytest.raises(ParseError, match="without its options"):
         sysbench.parse(text[text.index("File operations:"):])
+
+
+V04 = CORPUS / "sysbench--v04-rndrd-16k-direct.out"
+
+
+def test_v04_open_flags_o_direct_of_arm_and_none():
+    text = V04.read_text(encoding="utf-8")
+    assert sysbench.parse(text.replace("flags: 4000", "flags: 10000"))["runs"][0]["direct"] is True  # Arm
+    assert sysbench.parse(text.replace("flags: 4000", "flags: 1000"))["runs"][0]["direct"] is False  # O_DSYNC
+
+
+def test_v04_rw_run_splits_bytes_over_time():
+    text = V04.read_text(encoding="utf-8").replace("Doing random read test", "Doing random r/w test")
+    text = text.replace("102400 reads, 0 writes, 0 Other = 102400 Total", "61440 reads, 40960 writes, 410 Other = 102810 Total")
+    text = text.replace("Read 1.5625Gb  Written 0b", "Read 960Mb  Written 640Mb")
+    run, = sysbench.parse(text)["runs"]
+    assert run["read_mib_s"] == pytest.approx(960 / 60.0014) and run["write_mib_s"] == pytest.approx(640 / 60.0014)
+    fields = sysbench.to_session(sysbench.parse(text))
+    assert [t["test"] for t in fields.measurements["tool_results"]] == ["fileio rndrw", "fileio rndrw"]
+    assert any("bytes over the run's total time" in note for note in fields.notes)
