@@ -40,7 +40,7 @@ def io_over_runtime(text):
 
 
 @pytest.mark.parametrize("case", ["seq1m-read-write-prompts", "rnd4k-q32-q1-markdown", "randrw-mix70-command",
-                                  "fio2x-three-jobs"])
+                                  "fio2x-three-jobs", "terminal-log-progress", "jobfile-two-runs"])
 def test_figures_agree_with_bytes_over_seconds(case, tmp_path, capsys):
     path = CORPUS / f"fio_text--{case}.out"
     session = imported(path, tmp_path, capsys)
