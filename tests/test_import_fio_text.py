@@ -119,3 +119,11 @@ def test_contradicting_bandwidths_are_refused():
     assert caught.value.line == 7
     with pytest.raises(ParseError, match="not io ÷ runtime"):
         fio_text.parse(text.replace("(122MiB/3118msec)", "(122MiB/6118msec)", 1))
+
+
+def test_read_share_from_the_job_file_shown_above_its_run():
+    output = (FIXTURES / "randrw-without-command.out").read_text(encoding="utf-8")
+    job_file = "$ cat mix.fio\n[global]\nrwmixread=50\n[mix70]\nrw=randrw\nrwmixread=70\n$ sudo fio mix.fio\n"
+    assert {job["test"] for job in fio_text.parse(job_file + output)["jobs"]} == {"RND4K Q4T1 mix 70/30"}
+    global_only = job_file.replace("rwmixread=70\n", "")
+    assert {job["test"] for job in fio_text.parse(global_only + output)["jobs"]} == {"RND4K Q4T1 mix 50/50"}

@@ -17,7 +17,7 @@ parse(text) -> {"fio_version": "fio-3.33" or None, "date": "YYYY-MM-DD" or None,
     ("name: (g=0): rw=randread, bs=(R) 4096B-4096B, …, ioengine=libaio, iodepth=32"); numjobs from
     "jobs=N" (group_reporting) or from N reports of the same job one after another. The read share of
     a mixed job is not printed: it comes from the logged command (--rwmixread=70, --rwmixwrite=30;
-    none given: fio's 50) or a job file shown above ("rwmixread=70").
+    none given: fio's 50) or a job file shown above ("rwmixread=70" in [global] or the job's section).
 
 Refused, naming the line: a job report without fio's first line for it (its block size and depth
 are not printed anywhere else; "paste the output from its first line"), only the group summary
@@ -54,6 +54,7 @@ _REPORT = re.compile(r"^(?P<name>\S[^\r\n]{0,200}?): \(groupid=(?P<group>\d{1,6}
                      r"err=\s*(?P<err>\d{1,6})(?:[^:]*)?(?:: pid=\d+: (?P<when>.{24}))?")
 _DIR_START = re.compile(r"^\s*+(?P<op>read|write|trim|mixed)\s*+: (?:IOPS=|io=)")
 _RATE = r"(\d{1,12}(?:\.\d{1,6})?)([kKMGTP]?i?B)"
+_DIR_END = re.compile(r"msec\)?")
 _FIO3 = re.compile(rf"^\s*+(?P<op>read|write|trim|mixed)\s*+: IOPS=(?P<iops>\d{{1,12}}(?:\.\d{{1,6}})?[kMG]?), "
                    rf"BW={_RATE}/s \({_RATE}/s\)\({_RATE}/(?P<run>\d{{1,12}})msec\)")
 _FIO2 = re.compile(rf"^\s*+(?P<op>read|write|trim|mixed)\s*+: io={_RATE}, bw={_RATE}/s, "
@@ -99,7 +100,7 @@ def _logical(text):
     while index < len(lines):
         number, line = index + 1, lines[index]
         index += 1
-        for start, end in ((_HEADER, _HEADER_END), (_DIR_START, re.compile(r"msec\)?"))):
+        for start, end in ((_HEADER, _HEADER_END), (_DIR_START, _DIR_END)):
             joined = 0
             while start.match(line) and not end.search(line) and joined < 3 and index < len(lines) \
                     and lines[index].strip() and not _HEADER.match(lines[index]) and not _REPORT.match(lines[index]):
@@ -192,20 +193,48 @@ def _check_io_runtime(bw_bytes, io_bytes, runtime_ms, precision, line, number):
                                f"({measured / 1e6:.6g} MB/s)", line=number, text=line)
 
 
+class _ReadShares:
+    """The read share of mixed jobs, from what the log shows around fio's output: the last fio command
+    (--rwmixread=, --rwmixwrite=; a command giving --rw= without them: fio's 50) and a job file shown
+    (rwmixread= under [global] or the job's own section; a job file without it: 50)."""
+
+    def __init__(self):
+        self.command, self.sections, self.section, self.job_file = None, {}, "global", False
+
+    def see(self, line):
+        """Take in a log line; True when it is a fio command (no output of fio)."""
+        if _COMMAND.match(line):
+            if re.search(r"\s--(?:rw|readwrite)=", line):  # a job on the command line
+                self.command, self.sections, self.job_file = _mix_share(line, 50), {}, False
+            else:  # a job file run: the file's shares, unless the command sets one
+                self.command = _mix_share(line, None)
+            return True
+        section = re.match(r"^\s*\[([^\]\s]{1,200})\]\s*$", line)
+        if section:
+            self.section, self.job_file = section.group(1), True
+        elif re.match(r"^\s*rwmix(?:read|write)\s*=", line):
+            share = _mix_share(line, None)
+            if share is not None:
+                self.sections[self.section] = share
+        return False
+
+    def of(self, name):
+        if self.command is not None:
+            return self.command
+        return self.sections.get(name, self.sections.get("global", 50 if self.job_file else None))
+
+
 def parse(text):
-    version, date, headers, reports, mix, job_lines = None, None, {}, [], None, []
+    version, date, headers, reports, job_lines = None, None, {}, [], []
+    shares = _ReadShares()
     current = None  # the report whose lines are being read
     for number, line in _logical(text):
-        if _COMMAND.match(line):
-            mix = _mix_share(line, default=50)
+        if shares.see(line):
             continue
-        found_mix = _mix_share(line, default=None)
-        if found_mix is not None and not _HEADER.match(line):
-            mix = found_mix  # a job file shown above the run
         if _VERSION.match(line):
             version = version or _VERSION.match(line).group(1)
         elif _HEADER.match(line):
-            job_lines.append(_job_line(line, number, mix))
+            job_lines.append(_job_line(line, number, shares))
             headers.setdefault(job_lines[-1]["name"], []).append(job_lines[-1])
         elif _REPORT.match(line):
             match = _REPORT.match(line)
@@ -248,7 +277,7 @@ def _mix_share(line, default):
     return 100 - int(write.group(1)) if write else default
 
 
-def _job_line(line, number, mix):
+def _job_line(line, number, shares):
     match, end = _HEADER.match(line), _HEADER_END.search(line)
     if not end:
         raise ParseError(TOOL, "fio's job line is cut off before its iodepth", line=number, text=line)
@@ -257,7 +286,7 @@ def _job_line(line, number, mix):
         raise ParseError(TOOL, f"rw={quoted(rw)} is not a read/write pattern this site shows", line=number, text=line)
     read_bs, write_bs = _block_size(line, number)
     return {"name": match.group("name"), "rw": rw, "read_bs": read_bs, "write_bs": write_bs,
-            "iodepth": int(end.group("depth")), "mix": mix, "line": number, "text": line}
+            "iodepth": int(end.group("depth")), "mix": shares.of(match.group("name")), "line": number, "text": line}
 
 
 def _direction(line, number):
