@@ -100,3 +100,10 @@ def test_v04_rw_run_splits_bytes_over_time():
     fields = sysbench.to_session(sysbench.parse(text))
     assert [t["test"] for t in fields.measurements["tool_results"]] == ["fileio rndrw", "fileio rndrw"]
     assert any("bytes over the run's total time" in note for note in fields.notes)
+
+
+def test_early_1_0_prints_its_flag_choice_as_a_number():
+    text = (CORPUS / "sysbench--v1-rndrd-rndwr-16k-direct.out").read_text(encoding="utf-8")
+    early = text.replace("sysbench 1.0.20", "sysbench 1.0.11")
+    assert all(run["direct"] for run in sysbench.parse(early.replace("flags: directio", "flags: 3"))["runs"])
+    assert not any(run["direct"] for run in sysbench.parse(early.replace("flags: directio", "flags: 2"))["runs"])

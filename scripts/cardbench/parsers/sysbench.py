@@ -11,7 +11,8 @@ parse(text) -> {"version": "1.0.20" | "0.4.12" | None, "runs": [{
     "read_mib_s", "write_mib_s", "read_iops", "write_iops" (None where sysbench 0.4 gives only
     the sum: a r/w run), "seconds" (total time), "line"}]}: every run in the text, in order.
 The options come from sysbench's own lines: "Number of threads: 1", "Extra file open flags: directio"
-(0.4: the open flags in hex, O_DIRECT 0x4000 on x86, 0x10000 on Arm, 0x8000, 0x20000 elsewhere),
+(1.0.0 to 1.0.12: "3", the fourth choice; 0.4: the open flags in hex, O_DIRECT 0x4000 on x86, 0x10000 on
+Arm, 0x8000, 0x20000 elsewhere),
 "Block size 16KiB", "Doing random read test".
 
 to_session: a random read or write run in synchronous mode with O_DIRECT and its block size printed
@@ -39,6 +40,8 @@ INFO = ToolInfo(
 MODES = {"sequential write (creation)": "seqwr", "sequential rewrite": "seqrewr", "sequential read": "seqrd",
          "random read": "rndrd", "random write": "rndwr", "random r/w": "rndrw"}
 O_DIRECT_BITS = 0x4000 | 0x8000 | 0x10000 | 0x20000  # O_DIRECT on x86 and most others, MIPS, Arm, PowerPC
+# sysbench 1.0.0 to 1.0.12 print --file-extra-flags as its choice, 0 to 3: none, sync, dsync, direct
+DIRECTIO_CHOICE = 3
 _HEADER = re.compile(r"^sysbench (\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)")
 _START = re.compile(r"^Running the test with following options:")
 _THREADS = re.compile(r"^Number of threads: (\d{1,6})\s*$")
@@ -122,8 +125,9 @@ def _read_line(run, line, number):
             return
     if _FLAGS.match(line):
         flags = _FLAGS.match(line).group(1).strip()
-        if re.fullmatch(r"[0-9a-fA-F]{1,8}", flags):  # 0.4: the flags in hex
-            run["direct"] = bool(int(flags, 16) & O_DIRECT_BITS)
+        if re.fullmatch(r"[0-9a-fA-F]{1,8}", flags):  # a number: 0.4's open flags, or 1.0.0-1.0.12's choice
+            value = int(flags, 16)
+            run["direct"] = value == DIRECTIO_CHOICE if value <= DIRECTIO_CHOICE else bool(value & O_DIRECT_BITS)
         else:
             run["direct"] = "directio" in flags.split()
     elif _BLOCK.match(line):
