@@ -55,3 +55,11 @@ def test_ansi_colours_and_quoting_are_read_through():
     coloured = "\n".join("> \x1b[1m" + line + "\x1b[0m" if "IOPS=" in line else "> " + line
                          for line in text.splitlines())
     assert [j["value"] for j in fio_text.parse(coloured)["jobs"]] == [6033, 5997]
+
+
+def test_a_subtest_printed_in_kib_and_mib_is_kept_in_kib():
+    runs = [[HEADER, REPORT, "  read: IOPS=9, BW=9990KiB/s (10.2MB/s)(29.3MiB/3003msec)"],
+            [HEADER, REPORT, "  read: IOPS=10, BW=10.0MiB/s (10.5MB/s)(30.0MiB/3000msec)"]]
+    fields = fio_text.to_session(fio_text.parse("\n".join(line for run in runs for line in run)))
+    entry, = fields.measurements["results"]
+    assert (entry["unit"], entry["runs"]) == ("KiB/s", [9990, 10240])  # 10.0 MiB/s × 1024
