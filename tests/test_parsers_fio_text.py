@@ -43,7 +43,7 @@ def test_unified_reporting_is_refused():
 
 
 def test_a_block_size_range_is_refused_naming_the_job_line():
-    text = "\n".join([HEADER.replace("1024KiB-1024KiB", "4096B-1024KiB", 1), REPORT,
+    text = "\n".join([HEADER.replace("1024KiB-1024KiB", "4096B-64.0KiB", 1), REPORT,
                       "  read: IOPS=39, BW=39.1MiB/s (41.0MB/s)(122MiB/3118msec)"])
     with pytest.raises(ParseError, match="block size range") as caught:
         fio_text.parse(text)

@@ -112,11 +112,11 @@ def _logical(text):
 
 
 def _size(text, line, where):
-    """Bytes of a size in fio's job line: '4096B', '1024KiB', '4K' (fio 2.x), '1M'."""
-    match = re.fullmatch(r"(\d{1,12})([KMGT]?)(i?B)?", text.strip())
+    """Bytes of a size in fio's job line: '4096B', '1024KiB', '64.0KiB' (a range's end), '4K' (fio 2.x), '1M'."""
+    match = re.fullmatch(r"(\d{1,12}(?:\.\d{1,6})?)([KMGT]?)(i?B)?", text.strip())
     if not match:
         raise ParseError(TOOL, f"block size {quoted(text)} not understood", line=where, text=line)
-    return int(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " ")
+    return round(float(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " "))
 
 
 def _block_size(line, number):
