@@ -63,3 +63,11 @@ def test_a_subtest_printed_in_kib_and_mib_is_kept_in_kib():
     fields = fio_text.to_session(fio_text.parse("\n".join(line for run in runs for line in run)))
     entry, = fields.measurements["results"]
     assert (entry["unit"], entry["runs"]) == ("KiB/s", [9990, 10240])  # 10.0 MiB/s × 1024
+
+
+def test_only_clones_below_fio_s_dots_are_summed():
+    line = "  read: IOPS=39, BW=39.1MiB/s (41.0MB/s)(122MiB/3118msec)"
+    clones = fio_text.parse("\n".join([HEADER, "...", REPORT, line, REPORT, line]))["jobs"]
+    assert [(j["test"], j["value"]) for j in clones] == [("SEQ1M Q8T2", 78.2)]
+    two_jobs = fio_text.parse("\n".join([HEADER, HEADER, REPORT, line, REPORT, line]))["jobs"]
+    assert [(j["test"], j["value"]) for j in two_jobs] == [("SEQ1M Q8T1", 39.1), ("SEQ1M Q8T1", 39.1)]

@@ -228,13 +228,18 @@ def parse(text):
     version, date, headers, reports, job_lines = None, None, {}, [], []
     shares = _ReadShares()
     current = None  # the report whose lines are being read
+    just_read = None  # the job line of the line before, if it was one
     for number, line in _logical(text):
+        job_line_above, just_read = just_read, None
         if shares.see(line):
             continue
         if _VERSION.match(line):
             version = version or _VERSION.match(line).group(1)
+        elif line.strip() == "..." and job_line_above is not None:
+            job_line_above["clones"] = True  # numjobs > 1: fio prints the job line once
         elif _HEADER.match(line):
             job_lines.append(_job_line(line, number, shares))
+            just_read = job_lines[-1]
             headers.setdefault(job_lines[-1]["name"], []).append(job_lines[-1])
         elif _REPORT.match(line):
             match = _REPORT.match(line)
@@ -286,7 +291,8 @@ def _job_line(line, number, shares):
         raise ParseError(TOOL, f"rw={quoted(rw)} is not a read/write pattern this site shows", line=number, text=line)
     read_bs, write_bs = _block_size(line, number)
     return {"name": match.group("name"), "rw": rw, "read_bs": read_bs, "write_bs": write_bs,
-            "iodepth": int(end.group("depth")), "mix": shares.of(match.group("name")), "line": number, "text": line}
+            "iodepth": int(end.group("depth")), "mix": shares.of(match.group("name")), "clones": False,
+            "line": number, "text": line}
 
 
 def _direction(line, number):
@@ -309,16 +315,11 @@ def _day(when):
 
 
 def _jobs(reports, headers):
-    """One entry per job and direction: reports of the clones of a job (numjobs without
-    group_reporting, one after another under one name) summed."""
+    """One entry per job and direction: reports of the clones of a job (numjobs without group_reporting:
+    fio's "..." below its job line, then one report each, one after another under one name) summed."""
     out, index = [], 0
     while index < len(reports):
         report = reports[index]
-        clones = [report]
-        while (index + len(clones) < len(reports) and reports[index + len(clones)]["name"] == report["name"]
-               and reports[index + len(clones)]["group"] == report["group"] and report["jobs"] == 1
-               and reports[index + len(clones)]["run"] == report["run"]):
-            clones.append(reports[index + len(clones)])
         queue = [h for h in headers.get(report["name"], []) if not h.get("used")]
         if not queue:
             raise ParseError(TOOL, f"job {quoted(report['name'])}: its block size and iodepth are printed only in "
@@ -326,6 +327,10 @@ def _jobs(reports, headers):
                                    "paste the output from that line", line=report["line"], text=report["text"])
         header = queue[0]
         header["used"] = True
+        clones = [report]
+        while (header["clones"] and report["jobs"] == 1 and index + len(clones) < len(reports)
+               and all(reports[index + len(clones)][key] == report[key] for key in ("name", "group", "run"))):
+            clones.append(reports[index + len(clones)])
         numjobs = report["jobs"] if report["jobs"] > 1 else len(clones)
         out.extend(_entries(header, clones, numjobs))
         index += len(clones)
