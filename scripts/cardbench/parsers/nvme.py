@@ -4,7 +4,8 @@ parse_id_ctrl(text) -> {"model", "serial", "firmware", "thresholds_c": {"wctemp"
 parse_smart_log(text) -> {"temperature_c": float, "sensors_c": [float, ...]}
 parse_features(text) -> {"thresholds_c": {"tmpth", "tmt1", "tmt2", ...}}
 parse_list(text) -> {"devices": [{"node", "serial", "model", "namespace", "usage", "format", "firmware"}]}
-    from `nvme list`'s table (nvme-cli 1.x, and 2.x with its "Generic" column): device facts, no figures.
+    from `nvme list`'s table (nvme-cli 1.x, and 2.x with its "Generic" column) or its `-o json` output:
+    device facts, no figures.
 parse(text) detects which of the four and returns its dict with "kind": "id_ctrl" |
 "smart_log" | "features" | "list".
 
@@ -41,7 +42,8 @@ _THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
 
 
 # `-o json` output: the keys id-ctrl and smart-log always print, quoted as JSON keys.
-_JSON_KEYS = (('"mn"', '"sn"', '"fr"'), ('"critical_warning"', '"temperature"', '"avail_spare"'))
+_JSON_KEYS = (('"mn"', '"sn"', '"fr"'), ('"critical_warning"', '"temperature"', '"avail_spare"'),
+              ('"Devices"', '"ModelNumber"', '"SerialNumber"'))
 
 
 _LIST_HEADER = re.compile(r"^Node\s++(?:Generic\s++)?SN\s++Model\s++Namespace\s++Usage\s++Format\s++FW Rev\s*$")
@@ -186,8 +188,30 @@ def parse_smart_log(text):
     return {"temperature_c": reading, "sensors_c": sensors}
 
 
+def _json_list(data):
+    """`nvme list -o json`: {"Devices": [{"DevicePath", "ModelNumber", "SerialNumber", "Firmware",
+    "NameSpace", "UsedBytes", "PhysicalSize", "SectorSize"}]}, worded as the table words them."""
+    devices = []
+    for device in data["Devices"] if isinstance(data["Devices"], list) else []:
+        if not isinstance(device, dict) or not device.get("ModelNumber"):
+            continue
+        used, size = device.get("UsedBytes"), device.get("PhysicalSize")
+        usage = f"{used / 1e9:.2f} GB / {size / 1e9:.2f} GB" if all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in (used, size)) else ""
+        devices.append({"node": str(device.get("DevicePath", "")), "serial": str(device.get("SerialNumber", "")).strip(),
+                        "model": str(device["ModelNumber"]).strip(), "namespace": str(device.get("NameSpace", "")),
+                        "usage": usage, "format": f"{device['SectorSize']} B" if device.get("SectorSize") else "",
+                        "firmware": str(device.get("Firmware", "")).strip()})
+    if not devices:
+        raise ParseError(TOOL, "nvme list shows no device", line=1)
+    return {"devices": devices}
+
+
 def parse_list(text):
-    """`nvme list`'s rows, cut at the columns its dashed line marks."""
+    """`nvme list`'s rows, cut at the columns its dashed line marks (or its `-o json` output)."""
+    data = _json(text) if text.lstrip().startswith("{") else None
+    if data is not None and "Devices" in data:
+        return _json_list(data)
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if _LIST_HEADER.match(line)), None)
     if start is None or start + 1 >= len(lines) or not set(lines[start + 1].strip()) <= {"-", " "}:
@@ -226,7 +250,9 @@ def parse(text):
             return {"kind": "id_ctrl", **parse_id_ctrl(text)}
         if "temperature" in data:
             return {"kind": "smart_log", **parse_smart_log(text)}
-        raise ParseError(TOOL, "JSON is neither id-ctrl nor smart-log output", line=1)
+        if "Devices" in data:
+            return {"kind": "list", **parse_list(text)}
+        raise ParseError(TOOL, "JSON is neither id-ctrl, smart-log nor list output", line=1)
     if any(_LIST_HEADER.match(line) for line in text.splitlines()):
         return {"kind": "list", **parse_list(text)}
     keys = {key for _, key, _, _ in _pairs(text)}
