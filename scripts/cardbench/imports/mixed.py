@@ -115,8 +115,9 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
-# Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
-# and cdm_fio.sh lines; the logged tools, which several_tools joins into one session.
+# Formats read together from one file: fio's JSON, its bandwidth log and its normal text
+# (--output-format=normal,json prints both; the JSON is read); CrystalDiskMark, KDiskMark and cdm_fio.sh
+# lines; the logged tools, which several_tools joins into one session.
 FAMILIES = (("fio-json", "fio-bwlog", "fio-text"), ("kdiskmark", "cdm-fio", "crystaldiskmark"), tuple(LOGGED_TOOLS))
 
 

@@ -38,7 +38,7 @@ FORMATS = (
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
     tool_format(fio_text),  # after fio-json (--output-format=normal,json) and the suites that quote fio
     tool_format(sysbench),
-    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output"),
+    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log, thermal get-feature and list output"),
     Format("dd", dd, "dd summaries, each below its logged dd command"),
     Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands"),
     Format("f3probe", f3probe, "f3probe output: real against announced capacity"),
