@@ -71,3 +71,9 @@ def test_only_clones_below_fio_s_dots_are_summed():
     assert [(j["test"], j["value"]) for j in clones] == [("SEQ1M Q8T2", 78.2)]
     two_jobs = fio_text.parse("\n".join([HEADER, HEADER, REPORT, line, REPORT, line]))["jobs"]
     assert [(j["test"], j["value"]) for j in two_jobs] == [("SEQ1M Q8T1", 39.1), ("SEQ1M Q8T1", 39.1)]
+
+
+def test_a_job_that_failed_is_named_with_its_error():
+    failed = REPORT.replace("err= 0: pid=1:", "err= 5 (file:io_u.c:1845, func=io_u error, error=Input/output error): pid=1:")
+    with pytest.raises(ParseError, match="stopped with fio error 5"):
+        fio_text.parse("\n".join([HEADER, failed, "  cpu          : usr=0.00%, sys=0.00%"]))

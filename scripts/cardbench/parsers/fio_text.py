@@ -219,9 +219,8 @@ class _ReadShares:
         return False
 
     def of(self, name):
-        if self.command is not None:
-            return self.command
-        return self.sections.get(name, self.sections.get("global", 50 if self.job_file else None))
+        default = self.sections.get("global", 50 if self.job_file else None)
+        return self.command if self.command is not None else self.sections.get(name, default)
 
 
 def parse(text):
@@ -245,7 +244,8 @@ def parse(text):
             match = _REPORT.match(line)
             date = date or _day(match.group("when"))
             current = {"name": match.group("name"), "group": match.group("group"), "jobs": int(match.group("jobs")),
-                       "run": len(job_lines), "line": number, "text": line, "dirs": []}
+                       "error": int(match.group("err")), "run": len(job_lines), "line": number, "text": line,
+                       "dirs": []}
             reports.append(current)
         elif _DIR_START.match(line):
             if current is None:
@@ -352,7 +352,9 @@ def _entries(header, clones, numjobs):
         if not dirs:
             if len(RW_KINDS[rw][1]) > 1:
                 continue  # a mix of 0 or 100 %: no figures in one direction
-            raise ParseError(TOOL, f"job {quoted(header['name'])} has no {op} figures: the output is cut off",
+            error = max(clone["error"] for clone in clones)
+            why = f"it stopped with fio error {error}" if error else "the output is cut off"
+            raise ParseError(TOOL, f"job {quoted(header['name'])} has no {op} figures: {why}",
                              line=clones[-1]["line"], text=clones[-1]["text"])
         bs = header["read_bs"] if op == "read" else header["write_bs"]
         test = test_name(rw, bs, header["iodepth"], numjobs)
