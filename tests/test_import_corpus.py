@@ -77,7 +77,7 @@ def test_case_lands_or_says_what_to_add(path, tmp_path, capsys):
 
 
 def test_nine_in_ten_land():
-    if not CASES:
-        pytest.skip("no corpus cases")
-    landing = [p for p in CASES if "refused" not in expected_of(p)]
-    assert len(landing) / len(CASES) >= LANDING_SHARE, f"{len(landing)} of {len(CASES)} cases land"
+    """Of the outputs that hold a complete result (not cut off, not a run that failed), at least 9 in 10 land."""
+    complete = [p for p in CASES if not expected_of(p).get("incomplete")]
+    landing = [p for p in complete if "refused" not in expected_of(p)]
+    assert len(landing) / len(complete) >= LANDING_SHARE, f"{len(landing)} of {len(complete)} complete cases land"

@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PACKAGE = Path(registry.__file__).resolve().parents[1]
 FOLDER_FORMAT = {"fio": "fio-json", "cdm_fio": "cdm-fio", "crystaldiskmark": "crystaldiskmark",
                  "kdiskmark": "kdiskmark", "dd": "dd", "flashbench": "flashbench", "nvme": "nvme", "f3probe": "f3probe",
-                 "fio_bwlog": "fio-bwlog"}
+                 "fio_bwlog": "fio-bwlog", "fio_text": "fio-text"}
 
 
 def test_every_format_has_a_parser_a_detector_a_description_and_a_handler():
@@ -23,8 +23,9 @@ def test_every_format_has_a_parser_a_detector_a_description_and_a_handler():
     for fmt in registry.FORMATS:
         assert callable(fmt.module.parse) and callable(fmt.module.detect), fmt.name
         assert fmt.description and "\n" not in fmt.description
-    # The older formats have a handler in cardbench.imports; a tool module brings its own to_session().
-    assert {f.name for f in registry.FORMATS if not hasattr(f.module, "to_session")} <= set(HANDLERS)
+    # the older formats have a handler in the importer; a tool module brings its own to_session()
+    tool_modules = {fmt.name for fmt in registry.FORMATS if callable(getattr(fmt.module, "to_session", None))}
+    assert set(HANDLERS) | tool_modules == set(registry.NAMES)
 
 
 @pytest.mark.parametrize("path", sorted(p for folder in FOLDER_FORMAT for p in (FIXTURES / folder).glob("*.out")),

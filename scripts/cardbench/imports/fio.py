@@ -7,12 +7,8 @@ pure reads or writes, so it is never compared or pooled with them.
 
 from ..card import sessions
 from ..parsers import fio_json
+from ..parsers.fio_naming import mixed_test_name
 from .result import SessionFields
-
-
-def mixed_test_name(test, read_percent):
-    """'RND4K Q1T1', 35 -> 'RND4K Q1T1 mix 35/65'."""
-    return f"{test} mix {read_percent}/{100 - read_percent}"
 
 
 def from_fio_json(text):

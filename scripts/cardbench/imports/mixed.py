@@ -177,7 +177,8 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
-FIO_FILES = ("fio-json", "fio-bwlog")
+# fio's JSON, its bandwidth log and its normal text (--output-format=normal,json prints both; the JSON is read).
+FIO_FILES = ("fio-json", "fio-bwlog", "fio-text")
 
 
 def families():
@@ -188,7 +189,7 @@ def families():
 
     scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS
                     if hasattr(f.module, "INFO") and not f.programs and f.module.INFO.logs_with)
-    logged = tuple(name for name in logged_tools() if name not in FIO_FILES)
+    logged = tuple(name for name in logged_tools() if name not in FIO_FILES[:2])  # fio's text is logged too
     return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
 
 
@@ -200,7 +201,8 @@ def check_one_tool(text, fmt):
     from ..parsers import NOT_MINE
     from ..parsers.registry import FORMATS, format_named
 
-    family = next((names for names in families() if fmt in names), (fmt,))
+    # A format may belong to two families (fio's text output: fio's files, and the logged tools).
+    family = {name for names in families() if fmt in names for name in names} or {fmt}
     lines = text.splitlines()
     for other in FORMATS:
         if other.name in family or other.module.detect(text) == NOT_MINE:

@@ -3,8 +3,10 @@ session's nvme block.
 
 A file may hold several outputs one after another, with or without the commands that printed
 them (behind any prompt, with sudo); smart-log readings in file order are taken as the
-temperature before the tests (the first), after them (the last) and the highest. Output of other
-commands (nvme list, lsblk) is skipped; a log holding other tools' commands too (dd, flashbench)
+temperature before the tests (the first), after them (the last) and the highest; a reading of 0 K
+(an emulated or broken sensor) is left out with a note. `nvme list` gives the model, serial and
+firmware when id-ctrl does not (one device listed), its namespace usage and format in the notes.
+Output of other commands (lsblk) is skipped; a log holding other tools' commands too (dd, flashbench)
 is cut apart by mixed.several_tools."""
 
 import re
@@ -18,9 +20,9 @@ from .mixed import several_tools
 from .shell import Shell
 from .transcript import renumbered
 
-_OUTPUT_START = re.compile(r"^(NVME Identify Controller|Smart Log for NVME device|get-feature:)")
+_OUTPUT_START = re.compile(r"^(NVME Identify Controller|Smart Log for NVME device|get-feature:|Node\s)")
 _TEMPERATURE = re.compile(r"^\s*+temperature\s*+:", re.I)  # smart-log's composite reading, not a sensor's
-READ_COMMANDS = {"id-ctrl", "smart-log", "get-feature"}  # the nvme subcommands whose output is read
+READ_COMMANDS = {"id-ctrl", "smart-log", "get-feature"}  # nvme list: read when its table is whole  # the nvme subcommands whose output is read
 
 
 def outputs(text):
@@ -58,6 +60,7 @@ def from_nvme(text):
     if mixed is not None:
         return mixed
     id_ctrl, thresholds, temperatures, read, unclaimed = None, {}, [], 0, None
+    listed, notes, zero_kelvin = [], [], 0
     for first, block, subcommand in outputs(text):
         if subcommand not in READ_COMMANDS and nvme_parser.detect(block) == NOT_MINE:
             # output of another command (nvme list, lsblk) or words around the outputs
@@ -69,6 +72,10 @@ def from_nvme(text):
             id_ctrl = parsed
         elif parsed["kind"] == "features":
             thresholds.update(parsed["thresholds_c"])
+        elif parsed["kind"] == "list":
+            listed.extend(parsed["devices"])
+        elif parsed["temperature_c"] is None:
+            zero_kelvin += 1
         else:
             temperatures.append(parsed["temperature_c"])
     if not read and unclaimed:
@@ -80,8 +87,17 @@ def from_nvme(text):
         temperature = {"before": temperatures[0], "max": max(temperatures)}
         if len(temperatures) > 1:
             temperature["after"] = temperatures[-1]
+    if zero_kelvin:
+        notes.append(f"{zero_kelvin} nvme smart-log temperature reading(s) left out: the sensor reported 0 K "
+                     "(-273 °C), which an emulated or broken sensor reports.")
+    for device in listed:
+        notes.append(f"nvme list: {device['node']} {device['model']} (serial {device['serial']}, firmware "
+                     f"{device['firmware']}), namespace {device['namespace']}, usage {device['usage']}, "
+                     f"format {device['format']}.")
+    if id_ctrl is None and len(listed) == 1:
+        id_ctrl = {"model": listed[0]["model"], "serial": listed[0]["serial"], "firmware": listed[0]["firmware"]}
     entry = sessions.nvme_entry(id_ctrl, {"thresholds_c": thresholds} if thresholds else None, temperature)
-    return SessionFields(tools=[{"name": "nvme-cli"}], measurements={"nvme": entry}, runs=1)
+    return SessionFields(tools=[{"name": "nvme-cli"}], measurements={"nvme": entry}, runs=1, notes=notes)
 
 
 def _parsed(first, block):

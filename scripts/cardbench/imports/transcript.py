@@ -6,7 +6,7 @@ unwrap(text) -> the text every format's parser reads, line for line (line N stay
     indentation of a block (list items, literal blocks, a quoted log) is taken off, and a command
     line is written one way, "$ <command>": prompts ("$ ", "# ", "% ", "user@host:~$ ",
     "[root@h ~]# ", "pi@raspberrypi:~ $ ", "(venv) user@host ~ % ") and "sudo" with its options
-    taken off. Plain tool output comes back unchanged.
+    taken off, and sudo's "[sudo] password for …:" prompt too. Plain tool output comes back unchanged.
 logical_lines(text) -> [(first line number, line)]: backslash-continued lines joined.
 segments(text, command_of) -> [(command words or None, first line number, output text)]: the log
     split at the lines command_of() takes for a command of one tool.
@@ -33,6 +33,9 @@ _PROMPT = re.compile(
     r"|[\w.-]{1,64}+:[^\s$#%]{0,200}+[ ]++[\w.-]{1,64}+[$#]"  # macOS bash: host:~ user$
     r"|[$#%]"
     r")(?:[ \t]++|$)")
+# sudo's password prompt ("[sudo] password for pi: "): a line of its own, or before the output when the
+# terminal log kept no line break after the typed password.
+_SUDO_PASSWORD = re.compile(r"^[ \t]*+\[sudo\] password for [^:\r\n]{1,64}+:[ \t]*+")
 _SUDO = re.compile(r"^sudo(?:[ \t]++(?:-[ugCDhprtU][ \t]++[^\s-]\S{0,100}+|-\S{1,100}+))*+[ \t]++(?=\S)")
 
 
@@ -130,7 +133,12 @@ def _shared_prefix(a, b):
 
 
 def _command_line(line):
-    """A command line written as "$ <command>" (prompt and sudo taken off); any other line as it is."""
+    """A command line written as "$ <command>" (prompt and sudo taken off), sudo's password prompt taken
+    off; any other line as it is."""
+    if line.lstrip(" \t").startswith("[sudo]"):
+        password = _SUDO_PASSWORD.match(line)
+        if password:
+            return line[password.end():]
     body = line.lstrip(" \t")
     prompt = _PROMPT.match(body) if body[:1] in "$#%([" or "@" in body[:130] or ":" in body[:130] else None
     if prompt:

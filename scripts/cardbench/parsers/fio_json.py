@@ -40,21 +40,11 @@ import math
 import re
 
 from ..errors import ParseError, quoted
-from ..core.units import size_label_from_bytes
 from . import NAMED, NOT_MINE, safejson
+from .fio_naming import RW_KINDS, test_name
+from .fio_options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
 
 TOOL = "fio"
-
-# rw= value -> (SEQ or RND, directions measured)
-RW_KINDS = {
-    "read": ("SEQ", ("read",)),
-    "write": ("SEQ", ("write",)),
-    "rw": ("SEQ", ("read", "write")),
-    "readwrite": ("SEQ", ("read", "write")),
-    "randread": ("RND", ("read",)),
-    "randwrite": ("RND", ("write",)),
-    "randrw": ("RND", ("read", "write")),
-}
 
 PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
 
@@ -208,50 +198,6 @@ def _int_option(options, name, default, line):
         raise ParseError(TOOL, f"option {name}={quoted(str(value))} is not a whole number", line=line) from None
 
 
-def fio_size(text, kb_base=1024):
-    """Bytes of a fio size option: '4k', '1m', '512KiB', '4096'. fio's default kb_base=1024 makes
-    k/KB powers of two and KiB powers of ten (its documented compatibility mode)."""
-    # possessive (*+, ++, ?+): no quadratic backtracking over a run of spaces
-    match = re.match(r"^\s*+(\d++(?:\.\d++)?+)\s*+([a-zA-Z]*+)\s*+$", str(text))
-    if not match or not math.isfinite(float(match.group(1))):
-        return None
-    value, suffix = float(match.group(1)), match.group(2).lower()
-    if suffix in ("", "b"):
-        return int(value)
-    letter = suffix[0]
-    if letter not in "kmgtp" or suffix[1:] not in ("", "b", "ib"):
-        return None
-    power = "kmgtp".index(letter) + 1
-    binary = (suffix[1:] == "ib") != (kb_base == 1024)
-    return int(value * (1024 if binary else 1000) ** power)
-
-
-def _block_sizes(options, line):
-    """(read bs, write bs) in bytes, or None for a direction whose size has no single value."""
-    if options.get("bsrange") or options.get("bssplit") or options.get("blocksize_range"):
-        return None, None
-    kb_base = 1000 if str(options.get("kb_base", "1024")).strip() == "1000" else 1024
-    raw = options.get("bs") or options.get("blocksize") or "4k"
-    parts = [p for p in str(raw).split(",")]
-    sizes = []
-    for part in parts[:2]:
-        if part.strip() == "":
-            sizes.append(None)
-            continue
-        if "-" in part or ":" in part:
-            sizes.append(None)
-            continue
-        size = fio_size(part, kb_base)
-        if size is None:
-            raise ParseError(TOOL, f"block size {quoted(str(raw))} not understood", line=line)
-        sizes.append(size)
-    read_bs = sizes[0]
-    write_bs = sizes[1] if len(sizes) > 1 and sizes[1] is not None else read_bs
-    if len(sizes) > 1 and sizes[0] is None:
-        read_bs = 4096
-    return read_bs, write_bs
-
-
 def _latency_block(section):
     """(stats dict in µs or None, json+ bins {ns: count} or None)."""
     for key, to_us in (("clat_ns", 1e-3), ("lat_ns", 1e-3), ("clat", 1.0), ("lat", 1.0)):
@@ -392,8 +338,8 @@ def _entries(group, options, line, locators):
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
     if rw not in RW_KINDS:
         raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows", line=line)
-    kind, directions = RW_KINDS[rw]
-    read_bs, write_bs = _block_sizes(options, line)
+    directions = RW_KINDS[rw][1]
+    read_bs, write_bs = block_sizes(options, line)
     iodepth = _int_option(options, "iodepth", 1, line)
     numjobs = _int_option(options, "numjobs", 1, line)
     mix = _mix_read_percent(rw, options, line)
@@ -415,7 +361,6 @@ def _entries(group, options, line, locators):
         else:  # fio before 3.x reports only "bw" in KiB/s
             bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
         bs = read_bs if op == "read" else write_bs
-        label = size_label_from_bytes(bs) if bs else None
         out.append({
             "name": name,
             "rw": rw,
@@ -423,7 +368,7 @@ def _entries(group, options, line, locators):
             "bs_bytes": bs,
             "iodepth": iodepth,
             "numjobs": numjobs,
-            "test": f"{kind}{label} Q{iodepth}T{numjobs}" if label else None,
+            "test": test_name(rw, bs, iodepth, numjobs),
             "mix_read_percent": mix,
             "bw_bytes": bw_bytes,
             "mb_s": bw_bytes / 1e6,

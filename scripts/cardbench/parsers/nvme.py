@@ -3,15 +3,19 @@
 parse_id_ctrl(text) -> {"model", "serial", "firmware", "thresholds_c": {"wctemp", "cctemp", ...}}
 parse_smart_log(text) -> {"temperature_c": float, "sensors_c": [float, ...]}
 parse_features(text) -> {"thresholds_c": {"tmpth", "tmt1", "tmt2", ...}}
-parse(text) detects which of the three and returns its dict with "kind": "id_ctrl" |
-"smart_log" | "features".
+parse_list(text) -> {"devices": [{"node", "serial", "model", "namespace", "usage", "format", "firmware"}]}
+    from `nvme list`'s table (nvme-cli 1.x, and 2.x with its "Generic" column) or its `-o json` output:
+    device facts, no figures.
+parse(text) detects which of the four and returns its dict with "kind": "id_ctrl" |
+"smart_log" | "features" | "list".
 
 Accepted: the normal text output of nvme-cli 1.x and 2.x (with or without -H) and `-o json`.
 Temperatures appear as "41 C", "48 C (321 Kelvin)", "41°C (314 Kelvin)", "41 °C (314 K)",
 "105 °F (314 K)", "41 °C (314 K, 105 °F)", "354 Kelvin (81°C)", "41 Celsius", or a bare Kelvin
 number (id-ctrl wctemp/cctemp, JSON). When a Kelvin figure is printed it wins, converted as
 nvme-cli does (°C = K - 273); °F alone is converted to °C and rounded to 0.1.
-Thresholds that the card leaves at 0 (not reported) are left out.
+Thresholds that the card leaves at 0 (not reported) are left out. A temperature of 0 K (-273 °C: what an
+emulated or broken sensor reports) is no reading: smart-log gives None for it.
 
 detect(text) -> SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal
 threshold, or the text is their `-o json` output (an object with id-ctrl's "mn", "sn", "fr" or
@@ -38,14 +42,20 @@ _THRESHOLD = re.compile(r"\((WCTEMP|CCTEMP|TMPTH|TMT1|TMT2|MNTMT|MXTMT)\)")
 
 
 # `-o json` output: the keys id-ctrl and smart-log always print, quoted as JSON keys.
-_JSON_KEYS = (('"mn"', '"sn"', '"fr"'), ('"critical_warning"', '"temperature"', '"avail_spare"'))
+_JSON_KEYS = (('"mn"', '"sn"', '"fr"'), ('"critical_warning"', '"temperature"', '"avail_spare"'),
+              ('"Devices"', '"ModelNumber"', '"SerialNumber"'))
+
+
+_LIST_HEADER = re.compile(r"^Node\s++(?:Generic\s++)?SN\s++Model\s++Namespace\s++Usage\s++Format\s++FW Rev\s*$")
 
 
 def detect(text):
-    """SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal threshold, or the
-    text is id-ctrl's or smart-log's `-o json` output (a line opening an object, and their keys)."""
+    """SHAPED when a line is id-ctrl's or smart-log's heading, `nvme list`'s header or names a thermal
+    threshold, or the text is id-ctrl's or smart-log's `-o json` output (a line opening an object, and
+    their keys)."""
     for line in text.splitlines():
-        if "NVME Identify Controller" in line or "Smart Log for NVME" in line or _THRESHOLD.search(line):
+        if "NVME Identify Controller" in line or "Smart Log for NVME" in line or _THRESHOLD.search(line) \
+                or _LIST_HEADER.match(line):
             return SHAPED
     if any(all(key in text for key in keys) for keys in _JSON_KEYS) and any(
             line.lstrip().startswith("{") for line in text.splitlines()):
@@ -143,6 +153,11 @@ def parse_id_ctrl(text):
     return {"model": fields["mn"], "serial": fields["sn"], "firmware": fields["fr"], "thresholds_c": thresholds}
 
 
+def _reading(temperature):
+    """A smart-log reading in °C, or None for 0 K (a sensor that reads nothing)."""
+    return None if temperature is None or temperature + KELVIN_OFFSET <= 0 else temperature
+
+
 def parse_smart_log(text):
     data = _json(text)
     if data is not None and "temperature" in data:
@@ -151,7 +166,8 @@ def parse_smart_log(text):
             value = data.get(f"temperature_sensor_{index}")
             if value:
                 sensors.append(_json_temperature(value))
-        return {"temperature_c": _json_temperature(data["temperature"]), "sensors_c": sensors}
+        reading = _reading(_json_temperature(data["temperature"]))
+        return {"temperature_c": reading, "sensors_c": sensors}
     temperature = None
     sensors = []
     for number_, key, value, line in _pairs(text):
@@ -164,10 +180,59 @@ def parse_smart_log(text):
             reading = temperature_c(value)
             if reading is None:
                 raise ParseError(TOOL, "sensor temperature not understood", line=number_, text=line)
-            sensors.append(reading)
+            if _reading(reading) is not None:
+                sensors.append(reading)
     if temperature is None:
         raise ParseError(TOOL, "smart-log output without a 'temperature' line", line=len(text.splitlines()) or None)
-    return {"temperature_c": temperature, "sensors_c": sensors}
+    reading = _reading(temperature)
+    return {"temperature_c": reading, "sensors_c": sensors}
+
+
+def _json_list(data):
+    """`nvme list -o json`: {"Devices": [{"DevicePath", "ModelNumber", "SerialNumber", "Firmware",
+    "NameSpace", "UsedBytes", "PhysicalSize", "SectorSize"}]}, worded as the table words them."""
+    devices = []
+    for device in data["Devices"] if isinstance(data["Devices"], list) else []:
+        if not isinstance(device, dict) or not device.get("ModelNumber"):
+            continue
+        used, size = device.get("UsedBytes"), device.get("PhysicalSize")
+        usage = f"{used / 1e9:.2f} GB / {size / 1e9:.2f} GB" if all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in (used, size)) else ""
+        devices.append({"node": str(device.get("DevicePath", "")), "serial": str(device.get("SerialNumber", "")).strip(),
+                        "model": str(device["ModelNumber"]).strip(), "namespace": str(device.get("NameSpace", "")),
+                        "usage": usage, "format": f"{device['SectorSize']} B" if device.get("SectorSize") else "",
+                        "firmware": str(device.get("Firmware", "")).strip()})
+    if not devices:
+        raise ParseError(TOOL, "nvme list shows no device", line=1)
+    return {"devices": devices}
+
+
+def parse_list(text):
+    """`nvme list`'s rows, cut at the columns its dashed line marks (or its `-o json` output)."""
+    data = _json(text) if text.lstrip().startswith("{") else None
+    if data is not None and "Devices" in data:
+        return _json_list(data)
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if _LIST_HEADER.match(line)), None)
+    if start is None or start + 1 >= len(lines) or not set(lines[start + 1].strip()) <= {"-", " "}:
+        raise ParseError(TOOL, "nvme list output without its header and dashed line", line=(start or 0) + 1)
+    spans = [m.span() for m in re.finditer(r"-++", lines[start + 1])]
+    names = [lines[start][a:b + 1].strip().lower().replace(" ", "_") for a, b in spans]
+    devices = []
+    for number, line in enumerate(lines[start + 2:], start=start + 3):
+        if not line.strip():
+            break
+        cells = [line[a:(spans[k + 1][0] if k + 1 < len(spans) else len(line))].strip()
+                 for k, (a, _) in enumerate(spans)]
+        row = dict(zip(names, cells))
+        if not row.get("node", "").startswith("/dev/") or not row.get("model"):
+            raise ParseError(TOOL, "an nvme list row without its device or model", line=number, text=line)
+        devices.append({"node": row["node"], "serial": row.get("sn", ""), "model": row["model"],
+                        "namespace": row.get("namespace", ""), "usage": " ".join(row.get("usage", "").split()),
+                        "format": " ".join(row.get("format", "").split()), "firmware": row.get("fw_rev", "")})
+    if not devices:
+        raise ParseError(TOOL, "nvme list shows no device", line=start + 2)
+    return {"devices": devices}
 
 
 def parse_features(text):
@@ -185,7 +250,11 @@ def parse(text):
             return {"kind": "id_ctrl", **parse_id_ctrl(text)}
         if "temperature" in data:
             return {"kind": "smart_log", **parse_smart_log(text)}
-        raise ParseError(TOOL, "JSON is neither id-ctrl nor smart-log output", line=1)
+        if "Devices" in data:
+            return {"kind": "list", **parse_list(text)}
+        raise ParseError(TOOL, "JSON is neither id-ctrl, smart-log nor list output", line=1)
+    if any(_LIST_HEADER.match(line) for line in text.splitlines()):
+        return {"kind": "list", **parse_list(text)}
     keys = {key for _, key, _, _ in _pairs(text)}
     if {"mn", "sn", "fr"} & keys or "NVME Identify Controller" in text:
         return {"kind": "id_ctrl", **parse_id_ctrl(text)}

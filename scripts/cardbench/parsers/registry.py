@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe, f3rw, fio_bwlog, fio_json,
-               flashbench, h2testw, hdparm, iozone, kdiskmark, microsd_benchmarks, nvme, pibenchmarks)
+               fio_text, flashbench, h2testw, hdparm, iozone, kdiskmark, microsd_benchmarks, nvme, pibenchmarks,
+               sysbench)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,9 @@ FORMATS = (
     Format("kdiskmark", kdiskmark, "KDiskMark text export, one or more"),
     Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
     Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
-    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log and thermal get-feature output", programs=("nvme",)),
+    tool_format(fio_text),  # after fio-json (--output-format=normal,json) and the suites that quote fio
+    tool_format(sysbench),
+    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log, thermal get-feature and list output", programs=("nvme",)),
     tool_format(pibenchmarks),  # the scripts before the tools their logs hold: their headings name them
     tool_format(microsd_benchmarks),
     tool_format(iozone),
