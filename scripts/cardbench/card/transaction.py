@@ -260,7 +260,7 @@ class CardChange:
     # --- all or nothing ------------------------------------------------------------------------
     def commit(self):
         """Raw files, SHA256SUMS and the card file, checked, in place; on any failure none of it."""
-        from .validate import check_card
+        from .validate import brand_findings, check_card
 
         if self._text is None:
             raise ValueError("nothing to commit: no session was staged")
@@ -281,7 +281,9 @@ class CardChange:
             names = sorted(set(self._raw_bytes) | self._raw_written)
             if names:
                 update_sha256sums(self.raw_root, names)
-            errors = [f.error for f in check_card(parse_card_text(self._text, self.path), data_dir=self.data_dir)
+            new_card = parse_card_text(self._text, self.path)
+            errors = [f.error for f in check_card(new_card, data_dir=self.data_dir) + brand_findings([new_card],
+                                                                                                   self.data_dir)
                       if f.severity == "error"]
             if errors:
                 first = errors[0]

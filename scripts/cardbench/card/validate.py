@@ -13,6 +13,7 @@ from ..core.paths import DATA_DIR, raw_refs
 from ..errors import CardFileError
 from .findings import Finding
 from .load import load_card
+from .lookalike import brand_lookalikes, site_brands
 from .raw_files import raw_file_findings
 from .review_pages import SLUG_FORM, review_findings
 from .rules import rule_findings
@@ -47,6 +48,23 @@ def cross_card_findings(cards):
     return out
 
 
+def brand_findings(cards, data_dir=None):
+    """A checked card whose brand looks like another brand on the site (the cards beside it in its
+    data/cards/ folder, checked or not) without being the same text."""
+    by_folder = {}
+    for card in cards:
+        folder = (Path(data_dir) if data_dir else data_dir_of(card.path)) / "cards"
+        brand = card.data.get("brand") if isinstance(card.data, dict) else None
+        by_folder.setdefault(folder, {})[str(Path(card.path).resolve())] = (card, brand)
+    out = []
+    for folder, checked in by_folder.items():
+        posing = brand_lookalikes(site_brands(folder, {path: brand for path, (_, brand) in checked.items()}))
+        for path, (card, _) in sorted(checked.items()):
+            if path in posing:
+                out.append(Finding("error", card.error(("brand",), posing[path], rule="brand-lookalike")))
+    return out
+
+
 def data_dir_of(card_path):
     """The data/ folder a card's raw paths are relative to: the parent of its cards/ folder, else data/."""
     folder = Path(card_path).parent
@@ -75,6 +93,7 @@ def validate_paths(paths, today=None, data_dir=None):
         if not any(f.severity == "error" for f in own):
             cards.append(card)
     findings += beside_cards_findings(checked, beside, data_dir)
+    findings += brand_findings(checked, data_dir)
     cross = cross_card_findings(cards)
     findings += cross
     bad = {f.error.path for f in cross if f.severity == "error"}
