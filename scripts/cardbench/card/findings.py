@@ -26,14 +26,14 @@ RULES = {
     "finite": "error", "positive": "error", "runs-parallel": "error", "date-not-future": "error",
     "text-control": "error", "url-form": "error", "name-script": "error", "brand-lookalike": "error",
     # raw files
-    "raw-path": "error", "raw-present": "error", "raw-hash": "error or warning", "raw-folder": "warning",
+    "raw-path": "error", "raw-present": "error", "raw-hash": "error", "raw-folder": "warning",
     # physics and consistency
     "bus-ceiling": "error or warning", "bw-iops": "error or warning", "unit-consistent": "warning",
     "below-precision": "error",
     "runs-present": "warning",
 }
 # Files beside the card files: data/raw/ and the review pages content/cards/<slug>.md.
-RULES.update({"raw-type": "error", "raw-orphan": "error", "raw-unlisted": "warning",
+RULES.update({"raw-type": "error", "raw-orphan": "error",
               "review-file": "error", "review-key": "error"})
 
 

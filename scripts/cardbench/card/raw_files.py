@@ -1,5 +1,6 @@
 """Rules on data/raw/: the raw tool outputs a card names (inside data/raw, of a type served as text,
-present, recorded in SHA256SUMS with the same hash), and the files there that no card names."""
+present, recorded in SHA256SUMS with the same hash), and the files and SHA256SUMS lines there that no
+card names (orphans)."""
 
 from pathlib import Path
 
@@ -62,8 +63,9 @@ def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
         sums_path = check.data_dir / "raw" / folder / SUMS_NAME
         if not sums_path.is_file():
             sums_cache[folder] = None
-            check.add(place, f"data/raw/{folder}/{SUMS_NAME} is missing, so raw files are not checked "
-                             f"against their hashes", "raw-hash", "warning")
+            check.add(place, f"data/raw/{folder}/{SUMS_NAME} is missing, so the raw files cannot be checked against "
+                             "the hashes recorded when they were written; restore it (git checkout) rather than "
+                             "recording the files' hashes anew", "raw-hash")
         else:
             try:
                 sums_cache[folder] = read_sha256sums(sums_path)
@@ -84,10 +86,12 @@ def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
                          f"line {line} says {expected[:16]}…; the file changed after it was recorded", "raw-hash")
 
 
-def raw_file_findings(path, data_dir, named, sums_cache):
-    """Findings for one file under data_dir/raw/. It must lie in the folder of an existing card and be
-    of a raw type (or be that folder's SHA256SUMS); one that no checked card names and SHA256SUMS does
-    not list is a warning (it is not published). `named`: the raw paths (raw/<slug>/…) checked cards name."""
+def raw_file_findings(path, data_dir, named):
+    """Findings for one file under data_dir/raw/. It must lie in the folder of an existing card, be of
+    a raw type and be named by a session (a file no session names is an orphan: an interrupted import
+    or collector run leaves such files, and it would be published as if a card stood behind it), or be
+    that folder's SHA256SUMS, every line of which must name a file a session names. `named`: the raw
+    paths (raw/<slug>/…) the cards name."""
     data_dir = Path(data_dir)
     parts = Path(path).relative_to(data_dir / "raw").parts
     ref = "raw/" + "/".join(parts)
@@ -101,7 +105,7 @@ def raw_file_findings(path, data_dir, named, sums_cache):
         return [file_finding(path, f"data/raw/{shorten(folder)}/ belongs to no card: there is no "
                                    f"data/cards/{shorten(folder)}.yaml", "raw-orphan")]
     if len(parts) == 2 and parts[1] == SUMS_NAME:
-        return []
+        return _orphan_sums_lines(path, folder, named)
     if not raw_type_allowed(parts[-1]):
         return [file_finding(path, f"not a raw file type: raw files end in {', '.join(RAW_TYPES)} (the site serves "
                                    f"them as text; a page, image or script is never allowed here)", "raw-type")]
@@ -109,13 +113,20 @@ def raw_file_findings(path, data_dir, named, sums_cache):
         return []
     if len(parts) == 3 and parts[2] == COLLECTOR_LOG and any(r.startswith(f"raw/{folder}/{parts[1]}/") for r in named):
         return []  # the collector's own log of a session the card names: kept beside, never published
-    if folder not in sums_cache:
-        try:
-            sums_cache[folder] = read_sha256sums(data_dir / "raw" / folder / SUMS_NAME)
-        except (OSError, CardFileError):
-            sums_cache[folder] = {}  # a missing or malformed SHA256SUMS is raw-hash's to report
-    if "/".join(parts[1:]) in sums_cache[folder]:
+    return [file_finding(path, f"no session names data/{shorten(ref)}: an orphan raw file (an interrupted import or "
+                               f"collector run leaves such files); name it in a session's `raw` field or remove it",
+                         "raw-orphan")]
+
+
+def _orphan_sums_lines(sums_path, folder, named):
+    """A SHA256SUMS line for a file no session names: what an interrupted import leaves, or a line
+    vouching for a file nobody publishes. A malformed file is raw-hash's to report (with its card)."""
+    try:
+        entries = read_sha256sums(sums_path)
+    except (OSError, CardFileError):
         return []
-    return [file_finding(path, f"no card names data/{shorten(ref)} and data/raw/{shorten(folder)}/{SUMS_NAME} does "
-                               f"not list it; it is not published (name it in a `raw` field, or remove it)",
-                         "raw-unlisted", "warning")]
+    return [file_finding(sums_path, f"line {line} lists {shorten(name)}, but no session names data/raw/{shorten(folder)}/"
+                                    f"{shorten(name)}: an orphan line; remove it (or name the file in a session's "
+                                    "`raw` field)", "raw-orphan", line=line)
+            for name, (_, line) in sorted(entries.items(), key=lambda item: item[1][1])
+            if f"raw/{folder}/{name}" not in named]

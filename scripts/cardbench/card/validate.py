@@ -153,9 +153,19 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
         content = project.parent / "content" / "cards"
         if project.name == "data" and content.is_dir():
             reviews.update((project, entry) for entry in content.iterdir())
-    out, sums_cache = [], {}
+    checked = {Path(card.path).resolve() for card in cards}
+    for project, path in raw_files:  # a raw file given alone: its own card says which files it names
+        parts = Path(path).relative_to(project / "raw").parts
+        own = project / "cards" / f"{parts[0]}.yaml"
+        if len(parts) > 1 and own.is_file() and own.resolve() not in checked:
+            checked.add(own.resolve())
+            try:
+                named.update(ref for _, ref in raw_refs(load_card(own).data))
+            except CardFileError:
+                pass  # the card's own findings say why
+    out = []
     for project, path in sorted(raw_files):
-        out += raw_file_findings(path, project, named, sums_cache.setdefault(project, {}))
+        out += raw_file_findings(path, project, named)
     for project, path in sorted(reviews):
         out += review_findings(path, project)
     return out
