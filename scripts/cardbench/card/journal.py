@@ -6,7 +6,7 @@ place, which of them replaced an earlier file (kept as a hard link, `.<name>.bac
 commit ends), the folders it made, SHA256SUMS as it was, and the SHA-256 of the new card text. The
 commit removes the journal when it is done or undone. A journal found by the next writer (under the
 lock, so its writer is gone) is finished: when the card file holds the new text, only the backups
-go; otherwise every raw file, SHA256SUMS line and folder of that commit is put back as it was.
+go; otherwise the raw files, SHA256SUMS lines and folders of that commit that no session names go.
 """
 
 import hashlib
@@ -14,9 +14,11 @@ import json
 import os
 from pathlib import Path
 
-from ..core.paths import card_path, card_raw_dir
+from ..core.paths import card_path, card_raw_dir, raw_names
+from ..errors import CardFileError
 from .atomicfile import atomic_write_text
-from .checksums import SUMS_NAME
+from .checksums import SUMS_NAME, read_sha256sums, update_sha256sums
+from .load import load_card
 
 LOCKS_FOLDER = ".locks"  # data/.locks/: the card locks and commit journals, git-ignored
 
@@ -119,8 +121,12 @@ def drop_backups(raw_root, files):
 
 def finish_dead_commit(data_dir, slug):
     """Finish the commit a killed writer left (call with the card's lock held). Returns what it did:
-    "none", "kept" (the card had the new text), "undone", or "unreadable" (a journal that is not one
-    is removed; validate reports whatever it left)."""
+    "none", "kept" (the card has the new text), "undone", or "unreadable" (a journal that is not one is
+    removed; validate reports whatever it left).
+
+    The journal is a file on disk, so it is trusted only as a list of names: a file is removed only when
+    the card as it stands does not name it, only its SHA256SUMS line goes with it, and a replaced file
+    comes back only from its backup."""
     data_dir = Path(data_dir)
     path = journal_path(data_dir, slug)
     if not path.is_file():
@@ -130,20 +136,61 @@ def finish_dead_commit(data_dir, slug):
         path.unlink(missing_ok=True)
         return "unreadable"
     raw_root = card_raw_dir(data_dir, slug)
-    files = [(f[0], bool(f[1])) for f in record["files"] if isinstance(f, list) and len(f) == 2]
+    files = [(f[0], bool(f[1])) for f in record["files"]
+             if isinstance(f, list) and len(f) == 2 and _inside(raw_root, f[0]) is not None]
     card = card_path(data_dir / "cards", slug)
     try:
-        landed = card.is_file() and hashlib.sha256(card.read_bytes()).hexdigest() == record.get("card_sha256")
+        card_bytes = card.read_bytes() if card.is_file() else None
     except OSError:
-        landed = False
-    if landed:
+        card_bytes = None
+    if card_bytes is not None and hashlib.sha256(card_bytes).hexdigest() == record.get("card_sha256"):
         drop_backups(raw_root, files)
-        outcome = "kept"
-    else:
-        sums = record.get("sums") if isinstance(record.get("sums"), str) else None
-        dirs = [d for d in (_inside(data_dir, name) for name in record.get("dirs") or []) if d is not None]
-        if not undo_files(raw_root, files, sums, dirs):
+        path.unlink(missing_ok=True)
+        return "kept"
+    named = _named(card, slug) if card_bytes is not None else set()
+    restored, removed = [], []
+    for name, kept in files:
+        target = _inside(raw_root, name)
+        try:
+            if kept and backup_path(target).is_file():
+                os.replace(backup_path(target), target)
+                restored.append(name)
+            elif not kept and name not in named:
+                target.unlink(missing_ok=True)
+                removed.append(name)
+        except OSError:
             return "undone"  # partly: the journal stays for the next writer to finish
-        outcome = "undone"
+    _mend_sums(raw_root, removed, restored, had_sums=record.get("sums") is not None)
+    for folder in sorted((d for d in (_inside(data_dir, n) for n in record.get("dirs") or []) if d is not None),
+                         key=lambda d: len(d.parts), reverse=True):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass  # not empty, or gone
     path.unlink(missing_ok=True)
-    return outcome
+    return "undone"
+
+
+def _named(card, slug):
+    try:
+        return set(raw_names(load_card(card).data, slug))
+    except CardFileError:
+        return set()
+
+
+def _mend_sums(raw_root, removed, restored, had_sums):
+    """SHA256SUMS without the lines of removed files, with the restored files' hashes recorded again;
+    gone when it was not there before and nothing else is left in it."""
+    sums_path = Path(raw_root) / SUMS_NAME
+    if not sums_path.is_file():
+        return
+    try:
+        entries = {name: digest for name, (digest, _) in read_sha256sums(sums_path).items() if name not in removed}
+    except CardFileError:
+        return  # validate names the bad line
+    if not entries and not had_sums:
+        sums_path.unlink(missing_ok=True)
+        return
+    atomic_write_text(sums_path, "".join(f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
+    if restored:
+        update_sha256sums(raw_root, restored)
