@@ -217,3 +217,18 @@ def test_the_collectors_log_beside_a_named_session_is_known(tmp_path):
                                                             tmp_path / "data", named)]
              for rel in ("s1/dd.out", "s1/collect.log", "s2/collect.log")}
     assert found == {"s1/dd.out": [], "s1/collect.log": [], "s2/collect.log": ["raw-orphan"]}
+
+
+def test_an_unnamed_file_of_an_unfinished_collector_session_is_only_a_warning(tmp_path):
+    """A stopped collector run keeps its current test's output until the same command resumes."""
+    from cardbench.card.raw_files import raw_file_findings, unfinished_folders
+
+    write(tmp_path, "data/cards/card-c.yaml", "slug: card-c\n")
+    card = {"slug": "card-c", "sessions": [{"id": "s1", "complete": False}, {"id": "s2"}]}
+    assert unfinished_folders(card) == {"raw/card-c/s1/"}
+    found = {}
+    for rel in ("s1/fio.json", "s2/fio.json"):
+        write(tmp_path, f"data/raw/card-c/{rel}", "{}\n")
+        found[rel] = [(f.severity, f.rule) for f in raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel,
+                                                                      tmp_path / "data", set(), unfinished_folders(card))]
+    assert found == {"s1/fio.json": [("warning", "raw-orphan")], "s2/fio.json": [("error", "raw-orphan")]}

@@ -86,12 +86,24 @@ def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
                          f"line {line} says {expected[:16]}…; the file changed after it was recorded", "raw-hash")
 
 
-def raw_file_findings(path, data_dir, named):
+def unfinished_folders(card_data):
+    """raw/<slug>/<session id>/ of the card's unfinished sessions (complete: false): a collector run that
+    stopped keeps the output of the test it was in there until the same command resumes and replaces it."""
+    slug = card_data.get("slug") if isinstance(card_data, dict) else None
+    sessions = card_data.get("sessions") if isinstance(card_data, dict) else None
+    if not isinstance(slug, str) or not isinstance(sessions, list):
+        return set()
+    return {f"raw/{slug}/{s['id']}/" for s in sessions
+            if isinstance(s, dict) and s.get("complete") is False and isinstance(s.get("id"), str)}
+
+
+def raw_file_findings(path, data_dir, named, unfinished=()):
     """Findings for one file under data_dir/raw/. It must lie in the folder of an existing card, be of
     a raw type and be named by a session (a file no session names is an orphan: an interrupted import
     or collector run leaves such files, and it would be published as if a card stood behind it), or be
     that folder's SHA256SUMS, every line of which must name a file a session names. `named`: the raw
-    paths (raw/<slug>/…) the cards name."""
+    paths (raw/<slug>/…) the cards name; `unfinished`: unfinished_folders() of the cards, where an
+    orphan is only a warning."""
     data_dir = Path(data_dir)
     parts = Path(path).relative_to(data_dir / "raw").parts
     ref = "raw/" + "/".join(parts)
@@ -113,6 +125,10 @@ def raw_file_findings(path, data_dir, named):
         return []
     if len(parts) == 3 and parts[2] == COLLECTOR_LOG and any(r.startswith(f"raw/{folder}/{parts[1]}/") for r in named):
         return []  # the collector's own log of a session the card names: kept beside, never published
+    if any(ref.startswith(folder_ref) for folder_ref in unfinished):
+        return [file_finding(path, f"no session names data/{shorten(ref)}: the unfinished session of its folder "
+                                   "left it; running the same collect command again resumes and replaces it",
+                             "raw-orphan", "warning")]
     return [file_finding(path, f"no session names data/{shorten(ref)}: an orphan raw file (an interrupted import or "
                                f"collector run leaves such files); name it in a session's `raw` field or remove it",
                          "raw-orphan")]

@@ -14,7 +14,7 @@ from ..errors import CardFileError
 from .findings import Finding
 from .load import load_card
 from .lookalike import brand_lookalikes, site_brands
-from .raw_files import raw_file_findings
+from .raw_files import raw_file_findings, unfinished_folders
 from .review_pages import SLUG_FORM, review_findings
 from .rules import rule_findings
 from .schema_findings import schema_findings
@@ -130,7 +130,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
     files directly in data/raw/ and folders of no card; every entry of content/cards/ (see
     raw_file_findings, review_findings). Cards outside a data/cards/ folder bring in nothing but
     their own raw folder."""
-    raw_files, reviews, projects, named = set(), set(), set(), set()
+    raw_files, reviews, projects, named, unfinished = set(), set(), set(), set(), set()
     for card in cards:
         folder = Path(card.path).parent
         own_dir = Path(data_dir) if data_dir else data_dir_of(card.path)
@@ -138,6 +138,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
             projects.add(own_dir)
         slug = card.data.get("slug") if isinstance(card.data, dict) else None
         named.update(ref for _, ref in raw_refs(card.data))
+        unfinished.update(unfinished_folders(card.data))
         if isinstance(slug, str) and SLUG_FORM.match(slug) and (own_dir / "raw" / slug).is_dir():
             raw_files.update((own_dir, f) for f in _files_under(own_dir / "raw" / slug))
     for path in paths:
@@ -160,12 +161,14 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
         if len(parts) > 1 and own.is_file() and own.resolve() not in checked:
             checked.add(own.resolve())
             try:
-                named.update(ref for _, ref in raw_refs(load_card(own).data))
+                own_data = load_card(own).data
+                named.update(ref for _, ref in raw_refs(own_data))
+                unfinished.update(unfinished_folders(own_data))
             except CardFileError:
                 pass  # the card's own findings say why
     out = []
     for project, path in sorted(raw_files):
-        out += raw_file_findings(path, project, named)
+        out += raw_file_findings(path, project, named, unfinished)
     for project, path in sorted(reviews):
         out += review_findings(path, project)
     return out
