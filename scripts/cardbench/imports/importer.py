@@ -85,8 +85,12 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     check_length(text, path)
     text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
     fmt = _format_of(text, fmt)
+    recognised = detect_format(text) is not None  # a format given for a file nothing recognises: quote none of it
     say(f"{printable(path.name)}: {fmt}")
-    check_one_tool(text, fmt)
+    try:
+        check_one_tool(text, fmt)
+    except ParseError as exc:
+        raise _unquoted(exc, recognised, fmt, path) from None
 
     new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
@@ -97,7 +101,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
-        raise _brief(exc) from None
+        raise _unquoted(_brief(exc), recognised, fmt, path) from None
     check_session_size(fields.measurements)
 
     day = date or datetime.date.today().isoformat()
@@ -168,11 +172,10 @@ def _format_of(text, fmt):
         return fmt
     found = detect_format(text)
     if found is None:
-        lines = text.splitlines()
-        first = next(((i, line) for i, line in enumerate(lines, start=1) if line.strip()), (None, None))
-        raise _brief(ParseError("import", f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output; "
-                                          "give --format",
-                                line=first[0], text=first[1]))
+        # Its first line is named, never quoted: a file that is not tool output may be anything (a password file).
+        first = next((i for i, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
+        raise ParseError("import", f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output; "
+                                   "give --format", line=first)
     return found.name
 
 
@@ -204,6 +207,16 @@ def _brief(exc):
         return exc
     message = exc.message if len(exc.message) <= MAX_MESSAGE else exc.message[:MAX_MESSAGE] + "…"
     return ParseError(exc.tool, message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…" if long_text else exc.text)
+
+
+def _unquoted(exc, recognised, fmt, path):
+    """The error as it is for a file recognised as tool output; for one that is not (read with a format
+    given), only where it failed: its lines, and the parser's words that may quote them, stay unshown."""
+    if recognised:
+        return exc
+    return ParseError("import", f"{printable(path.name)} is not recognised as tool output, and reading it as {fmt} "
+                                "fails; none of its text is shown (it may not be tool output at all): check the "
+                                "file and --format", line=exc.line)
 
 
 _SESSION_FIELD = re.compile(r"^sessions\[(\d+)\]\.(\w+)(?:\[(\d+)\])?(.*)$")

@@ -32,12 +32,27 @@ def _not_regular(path, mode):
     return ParseError("import", f"{where} is {what}; give a saved tool output file")
 
 
+SYSTEM_TREES = ("/proc", "/sys", "/dev")
+
+
+def _refuse_system_path(path):
+    resolved = os.path.realpath(path)
+    tree = next((t for t in SYSTEM_TREES if resolved == t or resolved.startswith(t + "/")), None)
+    if tree is not None:
+        via = f" (it leads to {printable(resolved)})" if os.path.abspath(path) != resolved else ""
+        raise ParseError("import", f"{printable(path)} is under {tree}{via}, which holds system state, not saved "
+                                   "tool output; save the tool's output to a file and import that")
+
+
 def read_input(path, limit=MAX_BYTES):
     """Bytes of a regular file (or a symlink to one) of at most `limit` bytes; ParseError otherwise.
 
     Devices, FIFOs, sockets and directories are refused before they are opened (a device can have
     effects when opened, /dev/zero never ends, a FIFO blocks until a writer comes), and at most
-    limit + 1 bytes are read, so a file that grows while it is read is refused too."""
+    limit + 1 bytes are read, so a file that grows while it is read is refused too. Paths that resolve
+    under /proc, /sys or /dev are refused by name before anything is opened: they hold a process's
+    environment, kernel state and devices, never saved tool output."""
+    _refuse_system_path(path)
     try:
         info = os.stat(path)
     except OSError as exc:
