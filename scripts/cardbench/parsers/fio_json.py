@@ -42,6 +42,7 @@ import re
 from ..errors import ParseError, quoted
 from ..core.units import size_label_from_bytes
 from . import NAMED, NOT_MINE, safejson
+from .fio_json_keys import PERCENTILES, duplicate_unclear
 
 TOOL = "fio"
 
@@ -55,8 +56,6 @@ RW_KINDS = {
     "randwrite": ("RND", ("write",)),
     "randrw": ("RND", ("read", "write")),
 }
-
-PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
 
 
 def detect(text):
@@ -93,7 +92,7 @@ def parse_all(text, limit=None):
             continue
         start = offsets[index] + (len(lines[index]) - len(lines[index].lstrip()))
         try:
-            data, end = safejson.raw_decode(text, start, TOOL)
+            data, end = safejson.raw_decode(text, start, TOOL, refused=duplicate_unclear)
         except json.JSONDecodeError as exc:
             bad_line = line_at(exc.pos)
             shown = lines[bad_line - 1].rstrip("\r\n") if bad_line <= len(lines) else None
