@@ -97,13 +97,20 @@ def skeleton(text):
     return unicodedata.normalize("NFD", mapped)
 
 
+def brand_key(brand):
+    """What two spellings of one brand share: the skeleton, with white space as a page shows it (runs
+    as one space, none at the ends) and letter case folded ('SanDisk ', 'Sandisk' and 'SаnDisk' would
+    each be a brand of its own in the leaderboard's brand filter)."""
+    return " ".join(skeleton(brand).split()).casefold()
+
+
 def lookalike_brands(brands):
     """{brand: the brand it poses as} among `brands` ({brand: number of cards}): two brands that look
     the same but differ. The one more cards use is the site's; on a tie, the one with fewer non-ASCII
-    characters; when that ties too, both are reported."""
+    characters, then the one spaced as a page shows it; when that ties too, both are reported."""
     by_skeleton = {}
     for brand in brands:
-        by_skeleton.setdefault(skeleton(brand), []).append(brand)
+        by_skeleton.setdefault(brand_key(brand), []).append(brand)
     out = {}
     for group in by_skeleton.values():
         for brand in group:
@@ -115,7 +122,7 @@ def lookalike_brands(brands):
 
 
 def _rank(brand, brands):
-    return brands[brand], -sum(not c.isascii() for c in brand)
+    return brands[brand], -sum(not c.isascii() for c in brand), " ".join(brand.split()) == brand
 
 
 @lru_cache(maxsize=1)

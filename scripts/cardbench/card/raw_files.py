@@ -2,6 +2,7 @@
 present, recorded in SHA256SUMS with the same hash), and the files and SHA256SUMS lines there that no
 card names (orphans)."""
 
+import unicodedata
 from pathlib import Path
 
 from ..core.paths import RAW_TYPES, raw_refs, unportable_name
@@ -27,9 +28,16 @@ def raw_references(check):
     raw_root = (check.data_dir / "raw").resolve()
     sums_cache = {}
     hashes = {}
+    folded = {}
     for index, session in sessions_of(check.card):
         for path, raw in raw_refs(session):
             place = ("sessions", index) + path
+            other = folded.setdefault(_folded(raw), raw)
+            if other != raw:
+                check.add(place, f"raw path '{shorten(raw)}' differs from '{shorten(other)}' only in letter case or "
+                                 "in how its accents are encoded; on macOS and Windows both are one file: rename "
+                                 "one", "raw-path")
+                continue
             parts = raw.split("/")
             if any(part in ("", ".", "..") for part in parts):
                 check.add(place, f"raw path '{shorten(raw)}' has an empty, '.' or '..' part", "raw-path")
@@ -55,6 +63,11 @@ def raw_references(check):
                 check.add(place, f"raw file is in data/raw/{folder}/, not this card's data/raw/{slug}/",
                           "raw-folder", "warning")
             _raw_hash(check, place, raw, folder, "/".join(parts[2:]), target, sums_cache, hashes)
+
+
+def _folded(raw):
+    """The path as a case-insensitive, normalising file system (macOS, Windows) sees it."""
+    return unicodedata.normalize("NFC", raw).casefold()
 
 
 def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
