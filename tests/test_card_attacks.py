@@ -75,3 +75,27 @@ def test_brands_apart_only_in_spacing_case_or_encoding_are_one_brand(tmp_path):
     _, findings = validate_paths(sorted(cards.iterdir()), today=TODAY)
     refused = sorted(f.error.path.rsplit("/", 1)[1] for f in findings if f.rule == "brand-lookalike")
     assert refused == ["emtec-c.yaml", "emtec-d.yaml", "emtec-e.yaml"]
+
+
+def test_a_symbolic_link_loop_as_raw_file_is_named_not_a_crash(tmp_path):
+    (tmp_path / "raw" / SLUG / "s1").mkdir(parents=True)
+    (tmp_path / "raw" / SLUG / "s1" / "loop.json").symlink_to("loop.json")
+    data = card_data()
+    data["sessions"][0]["raw"] = [f"raw/{SLUG}/s1/loop.json"]
+    card = parse_card_text(new_card_text(data), tmp_path / f"{SLUG}.yaml")
+    [finding] = [f for f in check_card(card, today=TODAY, data_dir=tmp_path) if f.rule == "raw-path"]
+    assert "loop of symbolic links" in finding.error.message
+
+
+def test_a_huge_or_malformed_sums_file_is_refused_even_when_no_session_names_a_file(tmp_path):
+    data_dir = tmp_path / "data"
+    (data_dir / "cards").mkdir(parents=True)
+    (data_dir / "cards" / f"{SLUG}.yaml").write_text(new_card_text(card_data()), encoding="utf-8")
+    sums = data_dir / "raw" / SLUG / "SHA256SUMS"
+    sums.parent.mkdir(parents=True)
+    sums.write_text("# x\n" * (1024 * 1024 + 1))
+    _, findings = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], today=TODAY)
+    assert [f.rule for f in findings if f.severity == "error"] == ["raw-hash"]
+    sums.write_text("not a line\n")
+    _, findings = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], today=TODAY)
+    assert [(f.rule, f.error.line) for f in findings if f.severity == "error"] == [("raw-hash", 1)]

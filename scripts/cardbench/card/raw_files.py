@@ -47,7 +47,11 @@ def raw_references(check):
                 check.add(place, f"raw path '{shorten(raw)}': {unportable}; rename the file so every "
                                  "contributor can check it out", "raw-path")
                 continue
-            target = (check.data_dir / raw).resolve()
+            try:
+                target = (check.data_dir / raw).resolve()
+            except (OSError, RuntimeError):  # a symbolic link that leads to itself
+                check.add(place, f"raw path '{shorten(raw)}' is a loop of symbolic links", "raw-path")
+                continue
             if raw_root not in target.parents:
                 check.add(place, f"raw path '{shorten(raw)}' leads outside data/raw", "raw-path")
                 continue
@@ -84,7 +88,8 @@ def _raw_hash(check, place, raw, folder, name, target, sums_cache, hashes):
                 sums_cache[folder] = read_sha256sums(sums_path)
             except CardFileError as exc:
                 sums_cache[folder] = None
-                check.add(place, f"data/raw/{folder}/{SUMS_NAME} line {exc.line}: {exc.message}", "raw-hash")
+                where = f" line {exc.line}" if exc.line else ""
+                check.add(place, f"data/raw/{folder}/{SUMS_NAME}{where}: {exc.message}", "raw-hash")
     sums = sums_cache[folder]
     if sums is None:
         return
@@ -149,11 +154,16 @@ def raw_file_findings(path, data_dir, named, unfinished=()):
 
 def _orphan_sums_lines(sums_path, folder, named):
     """A SHA256SUMS line for a file no session names: what an interrupted import leaves, or a line
-    vouching for a file nobody publishes. A malformed file is raw-hash's to report (with its card)."""
+    vouching for a file nobody publishes. A malformed file is reported with the card (raw-hash) when
+    its sessions name files here, else here."""
     try:
         entries = read_sha256sums(sums_path)
-    except (OSError, CardFileError):
+    except OSError:
         return []
+    except CardFileError as exc:
+        if any(ref.startswith(f"raw/{folder}/") for ref in named):
+            return []
+        return [file_finding(sums_path, exc.message, "raw-hash", line=exc.line)]
     return [file_finding(sums_path, f"line {line} lists {shorten(name)}, but no session names data/raw/{shorten(folder)}/"
                                     f"{shorten(name)}: an orphan line; remove it (or name the file in a session's "
                                     "`raw` field)", "raw-orphan", line=line)
