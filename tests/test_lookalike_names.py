@@ -122,3 +122,14 @@ def test_the_site_cards_pass():
     root = Path(__file__).resolve().parents[1] / "data" / "cards"
     _, findings = validate_paths(sorted(root.glob("*.yaml")))
     assert [str(f) for f in findings if f.rule in ("name-script", "brand-lookalike")] == []
+
+
+def test_an_import_of_a_file_whose_name_mixes_scripts_lands_under_the_copys_name(tmp_path):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    log = tmp_path / "fi\u043e-run.out"  # Cyrillic о
+    log.write_bytes((FIXTURES / "fio" / "fio--cdm-4-jobs.out").read_bytes())
+    result = import_file(log, cards, "acme-x-64gb-microsdxc", name="Acme X 64GB")
+    [session] = parse_card_text((cards / "acme-x-64gb-microsdxc.yaml").read_text(encoding="utf-8"),
+                                cards / "acme-x-64gb-microsdxc.yaml").data["sessions"]
+    assert session["label"] == "Imported fi--run.out" and result.raw[0].endswith("/fi--run.out")

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..card import sessions
 from ..card.load import load_card
+from ..card.lookalike import mixed_script
 from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
@@ -108,8 +109,11 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     if fields.date and not date and fields.date <= datetime.date.today().isoformat():
         day = fields.date  # the output says when it ran
     # The name's line breaks and invisible characters would make the label invalid: escaped instead.
-    label = label or f"Imported {printable(path.name)}"[:200]
     file_name = _safe_file_name(path.name)
+    if not label:
+        label = f"Imported {printable(path.name)}"[:200]
+        if mixed_script(label):  # a file name mixing scripts would make the label a look-alike: the copy's name
+            label = f"Imported {file_name}"
     new_index = None  # where the new session goes in the card: a refusal of the card text may point into it
     try:
         with card_change(data_dir, slug, on_wait=say) as change:
