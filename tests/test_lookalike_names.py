@@ -133,3 +133,17 @@ def test_an_import_of_a_file_whose_name_mixes_scripts_lands_under_the_copys_name
     [session] = parse_card_text((cards / "acme-x-64gb-microsdxc.yaml").read_text(encoding="utf-8"),
                                 cards / "acme-x-64gb-microsdxc.yaml").data["sessions"]
     assert session["label"] == "Imported fi--run.out" and result.raw[0].endswith("/fi--run.out")
+
+
+def test_new_card_refuses_a_brand_spelled_unlike_the_sites(tmp_path):
+    from cardbench.card.newcard import create_card
+    from cardbench.errors import CardbenchError
+
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    write_card(cards, "sandisk-a-64gb-microsdxc", "SanDisk")
+    answers = {"brand": "Sandisk", "model": "Ultra", "capacity_gb": 64, "form_factor": "microSD", "bus": "UHS-I",
+               "markings": []}
+    with pytest.raises(CardbenchError, match=r"looks like the brand 'SanDisk'.*\[brand-lookalike\]"):
+        create_card(answers, cards, tmp_path / "content", today=TODAY)
+    assert sorted(p.name for p in cards.iterdir()) == ["sandisk-a-64gb-microsdxc.yaml"]
