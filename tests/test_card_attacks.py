@@ -99,3 +99,16 @@ def test_a_huge_or_malformed_sums_file_is_refused_even_when_no_session_names_a_f
     sums.write_text("not a line\n")
     _, findings = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], today=TODAY)
     assert [(f.rule, f.error.line) for f in findings if f.severity == "error"] == [("raw-hash", 1)]
+
+
+def test_a_brand_padded_with_a_blank_looking_character_or_rn_for_m_is_refused(tmp_path):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    for slug, brand in {"samsung-a": "Samsung", "samsung-b": "Samsung", "samsung-c": "Sarnsung",
+                        "samsung-d": "Samsung \u2800"}.items():
+        (cards / f"{slug}.yaml").write_text(new_card_text(card_data(slug=slug, brand=brand, sessions=[])),
+                                            encoding="utf-8")
+    _, findings = validate_paths(sorted(cards.iterdir()), today=TODAY)
+    found = sorted((f.error.path.rsplit("/", 1)[1], f.rule) for f in findings if f.severity == "error")
+    assert found == [("samsung-c.yaml", "brand-lookalike"), ("samsung-d.yaml", "brand-lookalike"),
+                     ("samsung-d.yaml", "name-script")]

@@ -20,6 +20,9 @@ from confusable_homoglyphs import categories, confusables
 from .schema_findings import schema_validator
 
 _NEUTRAL = {"COMMON", "INHERITED", "Unknown"}
+# Visible characters that show nothing and are no white space (the schema refuses the invisible ones):
+# 'SanDisk ⠀' would pass for 'SanDisk'.
+_BLANK = frozenset("\u2800")
 _TOGETHER = ({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}, {"LATIN", "HAN", "BOPOMOFO"}, {"LATIN", "HAN", "HANGUL"})
 
 
@@ -42,7 +45,11 @@ def _allowed(scripts):
 
 def mixed_script(text):
     """None, or the first problem: a word of `text` (split at white space) whose letters mix scripts,
-    as a message naming the character and its 1-based position in text."""
+    or a character drawn as blank space that is no space, as a message naming the character and its
+    1-based position in text."""
+    blank = next((i for i, c in enumerate(text) if c in _BLANK), None)
+    if blank is not None:
+        return f"{describe(text[blank])} at position {blank + 1} is drawn as blank space; remove it"
     for word in re.finditer(r"\S+", text):
         problem = _mixed_word(word.group(), word.start())
         if problem:
@@ -76,16 +83,24 @@ def _prototypes():
             char = parent[char]
         return char
 
+    sequences = {}  # a character whose prototype is a sequence: 'm' -> 'rn'
     for char, glyphs in confusables.confusables_data.items():
         for glyph in glyphs:
             other = glyph["c"].replace("\u200e", "").replace("\u200f", "")
-            if len(char) != 1 or len(other) != 1:
+            if len(char) != 1:
+                continue
+            if len(other) != 1:
+                if len(glyphs) == 1:
+                    sequences[char] = other
                 continue
             a, b = root(char), root(other)
             if a != b:
                 keep, drop = sorted((a, b), key=lambda c: (not c.isascii(), c))
                 parent[drop] = keep
-    return {char: root(char) for char in parent}
+    table = {char: root(char) for char in parent}
+    table.update({char: sequences.get(proto, proto) for char, proto in table.items()})
+    table.update({char: seq for char, seq in sequences.items() if char not in table})
+    return table
 
 
 def skeleton(text):
@@ -101,7 +116,8 @@ def brand_key(brand):
     """What two spellings of one brand share: the skeleton, with white space as a page shows it (runs
     as one space, none at the ends) and letter case folded ('SanDisk ', 'Sandisk' and 'SаnDisk' would
     each be a brand of its own in the leaderboard's brand filter)."""
-    return " ".join(skeleton(brand).split()).casefold()
+    folded = skeleton(skeleton(brand).casefold())  # before folding, 'I' is 'l'; after, 'M' is 'm' is 'rn'
+    return " ".join("".join(" " if c in _BLANK else c for c in folded).split())
 
 
 def lookalike_brands(brands):
