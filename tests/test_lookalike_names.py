@@ -147,3 +147,12 @@ def test_new_card_refuses_a_brand_spelled_unlike_the_sites(tmp_path):
     with pytest.raises(CardbenchError, match=r"looks like the brand 'SanDisk'.*\[brand-lookalike\]"):
         create_card(answers, cards, tmp_path / "content", today=TODAY)
     assert sorted(p.name for p in cards.iterdir()) == ["sandisk-a-64gb-microsdxc.yaml"]
+
+
+def test_an_import_label_that_mixes_scripts_is_refused_as_a_label(tmp_path):
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    with pytest.raises(Exception, match=r"the session label fails the card's checks: 'а' U\+0430 .*--label") as err:
+        import_file(FIXTURES / "fio" / "fio--cdm-4-jobs.out", cards, "acme-x-64gb-microsdxc", name="Acme X 64GB",
+                    label="Dаily run")
+    assert "figures" not in str(err.value) and not any(cards.iterdir())

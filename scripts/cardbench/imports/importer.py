@@ -234,6 +234,10 @@ def _figures_refused(exc, new_index, fields, path):
     if new_index is None or not match or int(match.group(1)) != new_index:
         return exc
     kind, index, rest = match.group(2), match.group(3), match.group(4)
+    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
+    if kind == "label":  # given with --label (LABEL=), or made from the file name
+        return ParseError("import", f"the session label fails the card's checks: {reason} [{exc.rule}]; give "
+                                    "another with --label; nothing written")
     where = kind
     entries = fields.measurements.get(kind)
     if index is not None and isinstance(entries, list) and int(index) < len(entries):
@@ -242,7 +246,6 @@ def _figures_refused(exc, new_index, fields, path):
             name = entry.get("test") or (f"dd bs={entry['block_size']}" if "block_size" in entry else None)
             where = " ".join(str(part) for part in (name, entry.get("op")) if part) or f"{kind}[{index}]"
     where += f" ({kind}{'[' + index + ']' if index is not None else ''}{rest})"
-    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
     rule = f" [{exc.rule}]" if exc.rule else ""
     return ParseError(fields.tools[0]["name"] if fields.tools else "import",
                       f"the figures imported from {printable(path.name)} fail the card's checks: {where}: "
