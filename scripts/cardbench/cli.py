@@ -223,8 +223,8 @@ def build_parser():
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the command is, as SIGINT raises KeyboardInterrupt: the card change under
-    way is undone on the way out."""
+    """SIGTERM, raised where the command is, as SIGINT raises KeyboardInterrupt: a card change under way
+    is undone on the way out (or kept whole, had its card file already landed)."""
 
 
 def _terminated(signum, frame):
@@ -251,7 +251,7 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt as exc:
         name = "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
-        print(f"cardbench: interrupted ({name}); a card change under way was undone", file=sys.stderr)
+        print(f"cardbench: interrupted ({name}); no card was left half-written", file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
     finally:
         if previous is not None:
