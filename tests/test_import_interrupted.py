@@ -73,16 +73,17 @@ def stopped_import(data, log):
     return proc, copies[0]
 
 
-def test_sigterm_at_the_worst_point_undoes_the_whole_change(data, tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_or_sigint_at_the_worst_point_undoes_the_whole_change(data, tmp_path, signum):
     before = snapshot(data)
     log = tmp_path / "second.txt"
     log.write_text(dd_log(1.7))
     proc, _ = stopped_import(data, log)
-    os.kill(proc.pid, signal.SIGTERM)
+    os.kill(proc.pid, signum)
     os.kill(proc.pid, signal.SIGCONT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "interrupted (SIGTERM)" in err
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted ({signal.Signals(signum).name}); no card was left half-written" in err
     assert snapshot(data) == before  # no raw copy, no SHA256SUMS line, no journal, no temp file, no lock
     assert not (data / ".locks").exists()
     assert errors_of(data) == []
