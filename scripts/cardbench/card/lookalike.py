@@ -164,6 +164,7 @@ def field_pattern(path):
     return tuple("*" if isinstance(part, int) else part for part in path)
 
 
+BRAND_WINDOW = 64 * 1024  # the brand is among a card's first lines; a huge file is not read whole
 _BRAND_LINE = re.compile(r"^brand:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
@@ -171,7 +172,8 @@ def brand_of_file(path):
     """The brand a card file gives on its top-level `brand:` line (read without loading the whole
     card: the whole site is read for every change), or None."""
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            text = handle.read(BRAND_WINDOW).decode("utf-8", errors="replace")
     except OSError:
         return None
     match = _BRAND_LINE.search(text)
