@@ -294,9 +294,10 @@ class CardChange:
             if names:
                 update_sha256sums(self.raw_root, names)
             new_card = parse_card_text(self._text, self.path)
-            errors = [f.error for f in check_card(new_card, data_dir=self.data_dir) + brand_findings([new_card],
-                                                                                                   self.data_dir)
-                      if f.severity == "error"]
+            findings = check_card(new_card, data_dir=self.data_dir)
+            if self.data is None or self.data.get("brand") != new_card.data.get("brand"):
+                findings += brand_findings([new_card], self.data_dir)  # the whole site is read: only for a new brand
+            errors = [f.error for f in findings if f.severity == "error"]
             if errors:
                 first = errors[0]
                 more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
