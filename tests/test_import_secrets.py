@@ -74,3 +74,17 @@ def test_a_link_into_proc_is_refused_by_where_it_leads(tmp_path, capsys):
     code, err = run_import(tmp_path, capsys, link)
     assert code == 2 and "results.txt is under /proc (it leads to /proc/" in err
     assert nothing_written(tmp_path)
+
+
+@pytest.mark.device
+def test_a_second_mount_of_proc_is_refused_by_its_file_system(tmp_path, capsys):
+    mount_point = tmp_path / "stats"
+    mount_point.mkdir()
+    if subprocess.run(["mount", "--bind", "/proc", str(mount_point)], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount here")
+    try:
+        code, err = run_import(tmp_path, capsys, mount_point / "self" / "environ")
+    finally:
+        subprocess.run(["umount", str(mount_point)], check=True)
+    assert code == 2 and "is on the file system of /proc (mounted elsewhere)" in err
+    assert nothing_written(tmp_path)

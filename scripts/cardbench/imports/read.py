@@ -42,6 +42,29 @@ def _refuse_system_path(path):
         via = f" (it leads to {printable(resolved)})" if os.path.abspath(path) != resolved else ""
         raise ParseError("import", f"{printable(path)} is under {tree}{via}, which holds system state, not saved "
                                    "tool output; save the tool's output to a file and import that")
+    tree = _mounted_system_tree(path)
+    if tree is not None:
+        raise ParseError("import", f"{printable(path)} is on the file system of {tree} (mounted elsewhere), which "
+                                   "holds system state, not saved tool output; save the tool's output to a file "
+                                   "and import that")
+
+
+def _mounted_system_tree(path):
+    """The system tree whose file system holds path when it is mounted a second time elsewhere (a bind
+    mount of /proc), found by device number; None when the path is elsewhere or cannot be looked at."""
+    try:
+        device = os.stat(path).st_dev
+        root = os.stat("/").st_dev
+    except OSError:
+        return None  # read_input says why
+    for tree in SYSTEM_TREES:
+        try:
+            tree_device = os.stat(tree).st_dev
+        except OSError:
+            continue
+        if tree_device != root and tree_device == device:  # a tree that is no mount of its own proves nothing
+            return tree
+    return None
 
 
 def read_input(path, limit=MAX_BYTES):
