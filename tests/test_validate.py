@@ -369,10 +369,21 @@ def test_missing_raw_file_is_an_error(tmp_path):
     assert f"data/raw/{SLUG}/2025-05-01/fio-1.json is missing" in finding.error.message
 
 
-def test_raw_without_sums_file_warns(tmp_path):
+def test_raw_without_sums_file_is_an_error(tmp_path):
+    """Deleting SHA256SUMS must not turn a changed raw file from an error into a warning."""
     _write_raw(tmp_path, "2025-05-01/fio-1.json")
     [finding] = by_rule(findings_for(_raw_card(tmp_path, "2025-05-01/fio-1.json"), tmp_path), "raw-hash")
-    assert finding.severity == "warning"
+    assert finding.severity == "error" and f"data/raw/{SLUG}/SHA256SUMS is missing" in finding.error.message
+
+
+def test_a_tampered_raw_file_stays_an_error_when_sums_is_deleted(tmp_path):
+    raw = _write_raw(tmp_path, "a.json")
+    update_sha256sums(tmp_path / "raw" / SLUG, ["a.json"])
+    raw.write_bytes(b"fio output, edited\n")
+    data = _raw_card(tmp_path, "a.json")
+    assert [f.severity for f in by_rule(findings_for(data, tmp_path), "raw-hash")] == ["error"]
+    (tmp_path / "raw" / SLUG / "SHA256SUMS").unlink()
+    assert [f.severity for f in by_rule(findings_for(data, tmp_path), "raw-hash")] == ["error"]
 
 
 def test_raw_hashes_recorded_then_changed(tmp_path):

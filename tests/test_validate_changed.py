@@ -153,15 +153,19 @@ def test_an_active_or_unknown_file_type_in_a_cards_raw_folder_is_refused(repo, m
     assert code == 1 and f"data/raw/card-c/{name}: error: not a raw file type" in err and "[raw-type]" in err
 
 
-def test_a_raw_file_no_card_names_is_a_warning_unless_sha256sums_lists_it(repo, monkeypatch, capsys):
+def test_a_raw_file_or_sums_line_no_session_names_is_an_orphan_error(repo, monkeypatch, capsys):
     write(repo, "data/raw/card-c/s1/extra.txt", "notes\n")
-    write(repo, "data/raw/card-c/s1/collect.log", "log\n")
-    write(repo, "data/raw/card-c/SHA256SUMS", "0" * 64 + "  s1/collect.log\n")
+    write(repo, "data/raw/card-c/s1/listed.txt", "notes\n")
+    write(repo, "data/raw/card-c/SHA256SUMS", "0" * 64 + "  s1/listed.txt\n" + "1" * 64 + "  s9/gone.json\n")
     write(repo, "data/raw/card-c/s1/.dd.out.123.tmp", "being written")
     code, err = validate(repo, monkeypatch, capsys, "--changed")
-    assert code == 0
-    assert "data/raw/card-c/s1/extra.txt: warning: no card names data/raw/card-c/s1/extra.txt" in err
-    assert "[raw-unlisted]" in err and "collect.log" not in err and ".tmp" not in err
+    assert code == 1
+    assert "data/raw/card-c/s1/extra.txt: error: no session names data/raw/card-c/s1/extra.txt" in err
+    assert "data/raw/card-c/s1/listed.txt: error: no session names" in err  # SHA256SUMS listing it is no excuse
+    assert ("data/raw/card-c/SHA256SUMS:1: error: line 1 lists s1/listed.txt, but no session names "
+            "data/raw/card-c/s1/listed.txt") in err
+    assert "data/raw/card-c/SHA256SUMS:2: error: line 2 lists s9/gone.json" in err
+    assert "[raw-orphan]" in err and ".tmp" not in err
 
 
 def test_a_changed_review_brings_in_its_card_and_its_front_matter_is_checked(repo, monkeypatch, capsys):
@@ -220,6 +224,21 @@ def test_the_collectors_log_beside_a_named_session_is_known(tmp_path):
     for rel in ("s1/dd.out", "s1/collect.log", "s2/collect.log"):
         write(tmp_path, f"data/raw/card-c/{rel}", "x\n")
     found = {rel: [f.error.rule for f in raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel,
-                                                            tmp_path / "data", named, {})]
+                                                            tmp_path / "data", named)]
              for rel in ("s1/dd.out", "s1/collect.log", "s2/collect.log")}
-    assert found == {"s1/dd.out": [], "s1/collect.log": [], "s2/collect.log": ["raw-unlisted"]}
+    assert found == {"s1/dd.out": [], "s1/collect.log": [], "s2/collect.log": ["raw-orphan"]}
+
+
+def test_an_unnamed_file_of_an_unfinished_collector_session_is_only_a_warning(tmp_path):
+    """A stopped collector run keeps its current test's output until the same command resumes."""
+    from cardbench.card.raw_files import raw_file_findings, unfinished_folders
+
+    write(tmp_path, "data/cards/card-c.yaml", "slug: card-c\n")
+    card = {"slug": "card-c", "sessions": [{"id": "s1", "complete": False}, {"id": "s2"}]}
+    assert unfinished_folders(card) == {"raw/card-c/s1/"}
+    found = {}
+    for rel in ("s1/fio.json", "s2/fio.json"):
+        write(tmp_path, f"data/raw/card-c/{rel}", "{}\n")
+        found[rel] = [(f.severity, f.rule) for f in raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel,
+                                                                      tmp_path / "data", set(), unfinished_folders(card))]
+    assert found == {"s1/fio.json": [("warning", "raw-orphan")], "s2/fio.json": [("error", "raw-orphan")]}

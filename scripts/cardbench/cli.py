@@ -1,6 +1,7 @@
 """The cardbench command line: the only module that prints and exits."""
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -249,17 +250,40 @@ def build_parser():
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is, as SIGINT raises KeyboardInterrupt: a card change under way
+    is undone on the way out (or kept whole, had its card file already landed)."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
+def _on_sigterm(handler):
+    """Install a SIGTERM handler; returns the one before (None where signals cannot be set: not the
+    main thread)."""
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:
+        return None
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = _on_sigterm(_terminated)
     try:
         return args.func(args)
     except CardbenchError as exc:
         print(f"cardbench: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("cardbench: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        name = "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
+        print(f"cardbench: interrupted ({name}); no card was left half-written", file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+    finally:
+        if previous is not None:
+            _on_sigterm(previous)
 
 
 if __name__ == "__main__":

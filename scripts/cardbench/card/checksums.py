@@ -13,6 +13,7 @@ from .atomicfile import atomic_write_text
 from .wording import shorten
 
 SUMS_NAME = "SHA256SUMS"
+MAX_SUMS_BYTES = 4 * 1024 * 1024  # some 40 000 lines: far more raw files than any card has
 _SUMS_LINE = re.compile(r"^([0-9a-f]{64}) [ *](\S(?:.*\S)?)$")
 
 
@@ -28,6 +29,10 @@ def sha256_file(path):
 def read_sha256sums(sums_path):
     """{relative path: (hex digest, line number)} from a SHA256SUMS file; CardFileError on a bad line."""
     entries = {}
+    size = Path(sums_path).stat().st_size
+    if size > MAX_SUMS_BYTES:
+        raise CardFileError(sums_path, f"{size} bytes; a card's SHA256SUMS holds at most {MAX_SUMS_BYTES} (one line "
+                                       "per raw file)", rule="raw-hash")
     text = Path(sums_path).read_text(encoding="utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):

@@ -24,16 +24,16 @@ RULES = {
     "slug-equals-filename": "error", "slug-unique": "error", "session-id-unique": "error",
     # values
     "finite": "error", "positive": "error", "runs-parallel": "error", "date-not-future": "error",
-    "text-control": "error", "url-form": "error",
+    "text-control": "error", "url-form": "error", "name-script": "error", "brand-lookalike": "error",
     # raw files
-    "raw-path": "error", "raw-present": "error", "raw-hash": "error or warning", "raw-folder": "warning",
+    "raw-path": "error", "raw-present": "error", "raw-hash": "error", "raw-folder": "warning",
     # physics and consistency
     "bus-ceiling": "error or warning", "bw-iops": "error or warning", "unit-consistent": "warning",
     "below-precision": "error",
     "runs-present": "warning", "host-reader": "warning",
 }
 # Files beside the card files: data/raw/ and the review pages content/cards/<slug>.md.
-RULES.update({"raw-type": "error", "raw-orphan": "error", "raw-unlisted": "warning",
+RULES.update({"raw-type": "error", "raw-orphan": "error or warning",
               "review-file": "error", "review-key": "error"})
 # The site's inputs (site_links.py): no symbolic links.
 RULES["symlink"] = "error"

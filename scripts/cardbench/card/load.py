@@ -137,7 +137,8 @@ def format_field(field_path):
     """sessions[0].results[2].runs"""
     out = ""
     for part in field_path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        part = part if isinstance(part, int) else shorten(part)  # a key may be megabytes long
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out or "(document)"
 
 

@@ -19,7 +19,7 @@ from ..errors import CardbenchError
 from ..core.paths import ROOT
 from ..core.titles import card_title
 from .schema_findings import schema_validator
-from .validate import check_card
+from .validate import brand_findings, check_card
 from .wording import character_name
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -251,7 +251,8 @@ def create_card(answers, cards_dir, content_dir=CONTENT_DIR, review=False, slug=
             raise CardbenchError(f"new-card: {path} already exists; not replacing it")
     card_text = render("card.yaml.j2", values)
     card = parse_card_text(card_text, card_path)
-    errors = [f for f in check_card(card, today=today) if f.severity == "error"]
+    errors = [f for f in check_card(card, today=today) + brand_findings([card], Path(cards_dir).parent)
+              if f.severity == "error"]
     if errors:
         raise CardbenchError("new-card: the skeleton does not validate:\n" + "\n".join(map(str, errors)))
     written = []

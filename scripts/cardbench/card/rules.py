@@ -15,6 +15,7 @@ from ..core.units import RATE_TO_MB_S
 from .figure_rules import _bandwidth_figures, bus_ceiling, bw_iops, units_consistent
 from .findings import Finding
 from .load import format_field
+from .lookalike import field_pattern, mixed_script, name_fields
 from .raw_files import raw_references
 from .walk import entries_of, finite_number, finite_numbers, non_finite_paths, sessions_of, walk_values
 from .wording import shorten
@@ -101,6 +102,16 @@ def text_control(check):
             elif direction:
                 check.add(path, f"{what} contains U+{ord(direction.group()):04X}, a text direction control that "
                                 f"can disguise text; remove it", "text-control")
+
+
+def name_scripts(check):
+    """Names whose words mix scripts ('SanDisk' with a Cyrillic 'а') pose as other names."""
+    fields = name_fields()
+    for path, key, value in walk_values(check.data):
+        if key is not None and isinstance(value, str) and field_pattern(path) in fields:
+            problem = mixed_script(value)
+            if problem:
+                check.add(path, problem, "name-script")
 
 
 def urls(check):
@@ -245,5 +256,6 @@ def _small(check, path, value, unit):
                     f"it shows; {hint}", "below-precision")
 
 
-CARD_RULES = (finite, slug_equals_filename, dates, text_control, urls, session_ids, runs, host_and_reader,
+CARD_RULES = (finite, slug_equals_filename, dates, text_control, name_scripts, urls, session_ids, runs,
+              host_and_reader,
               units_consistent, bw_iops, bus_ceiling, below_precision, raw_references)

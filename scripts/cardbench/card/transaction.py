@@ -10,21 +10,25 @@ The collector and the importer both go through `card_change(data_dir, slug)`:
 Everything happens while the card's lock is held, so parallel writers wait for each other instead of
 losing a SHA256SUMS line or a raw file. `commit()` puts the raw files in place, records their SHA-256
 in data/raw/<slug>/SHA256SUMS, checks the new card text with every rule and only then renames it into
-place. Any failure, a full disk included, puts back what was there before. Temp files left by a writer
-that was killed are removed the next time the card changes.
+place. Any failure, a full disk or SIGINT/SIGTERM included, puts back what was there before. What a writer
+killed outright leaves (raw files, SHA256SUMS lines, temp files) goes the next time the card changes:
+the commit writes down what it is about to change first (journal.py).
 """
 
 import errno
 import fcntl
 import os
+import signal
 import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .atomicfile import atomic_write_text, remove_stale_temps, write_temp_beside
+from .atomicfile import remove_stale_temps, write_temp_beside
 from .checksums import SUMS_NAME, update_sha256sums
 from .dump import append_session_text, new_card_text
+from .journal import (LOCKS_FOLDER, backup_path, drop_backups, finish_dead_commit, remove_journal, undo_files,
+                      write_journal)
 from .last_session import split_at_session, split_last_session
 from .load import load_card, parse_card_text
 from ..errors import CardbenchError, CardFileError
@@ -41,9 +45,6 @@ class CardBusyError(CardbenchError):
 
 class DiskFullError(CardbenchError):
     """The disk holding data/ is full; nothing of this change was kept."""
-
-
-LOCKS_FOLDER = ".locks"  # data/.locks/<slug>.lock, git-ignored
 
 
 def _lock_path(cards_dir, slug):
@@ -259,45 +260,70 @@ class CardChange:
 
     # --- all or nothing ------------------------------------------------------------------------
     def commit(self):
-        """Raw files, SHA256SUMS and the card file, checked, in place; on any failure none of it."""
-        from .validate import check_card
+        """Raw files, SHA256SUMS and the card file, checked, in place; on any failure none of it.
+
+        The journal (journal.py) is written first, so a writer killed at any point leaves what the next
+        change of the card puts back; an exception, SIGINT and SIGTERM included, undoes it here."""
+        from .validate import brand_findings, check_card
 
         if self._text is None:
             raise ValueError("nothing to commit: no session was staged")
         sums_path = self.raw_root / SUMS_NAME
         sums_before = sums_path.read_bytes() if sums_path.exists() else None
-        undo = []  # (path, bytes before or None)
+        writes = []  # (name, bytes, whether an earlier file is replaced)
+        for name, data in sorted(self._raw_bytes.items()):
+            target = self.raw_root / name
+            before = target.read_bytes() if target.is_file() else None
+            if before != data:
+                writes.append((name, data, before is not None))
         created_dirs = []
+        for folder in [self.raw_root] + [(self.raw_root / name).parent for name, _, _ in writes]:
+            created_dirs += [d for d in _missing_dirs(folder, self.data_dir) if d not in created_dirs]
+        files = [(name, kept) for name, _, kept in writes]
         try:
-            for name, data in sorted(self._raw_bytes.items()):
+            write_journal(self.data_dir, self.slug, self._text, sums_before, files, created_dirs)
+            for name, data, kept in writes:
                 target = self.raw_root / name
-                before = target.read_bytes() if target.is_file() else None
-                if before == data:
-                    continue
-                created_dirs += _missing_dirs(target.parent, self.data_dir)
-                undo.append((target, before))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if kept:
+                    backup_path(target).unlink(missing_ok=True)
+                    os.link(target, backup_path(target))
                 tmp = write_temp_beside(target, data)
                 os.replace(tmp, target)
             names = sorted(set(self._raw_bytes) | self._raw_written)
             if names:
                 update_sha256sums(self.raw_root, names)
-            errors = [f.error for f in check_card(parse_card_text(self._text, self.path), data_dir=self.data_dir)
-                      if f.severity == "error"]
+            new_card = parse_card_text(self._text, self.path)
+            findings = check_card(new_card, data_dir=self.data_dir)
+            if self.data is None or self.data.get("brand") != new_card.data.get("brand"):
+                findings += brand_findings([new_card], self.data_dir)  # the whole site is read: only for a new brand
+            errors = [f.error for f in findings if f.severity == "error"]
             if errors:
                 first = errors[0]
                 more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
                 raise CardFileError(self.path, f"this change would make the card invalid: {first.message}{more}; "
                                                "nothing written", line=first.line, column=first.column,
                                     field=first.field, rule=first.rule)
-            atomic_write_text(self.path, self._text)
+            tmp = write_temp_beside(self.path, self._text)
+            with _signals_held():  # the commit point: once the card is renamed, the change is kept
+                try:
+                    os.replace(tmp, self.path)
+                except BaseException:
+                    os.unlink(tmp)
+                    raise
+                self.committed = True
         except BaseException as exc:
-            self._undo(sums_path, sums_before, undo, created_dirs)
+            if self.committed:
+                raise  # a signal let through once the card was in place: the next change drops the journal
+            self._undo(sums_before, files, created_dirs)
             if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise DiskFullError(f"no space left on the disk holding {self.data_dir} while writing card "
                                     f"'{self.slug}'; nothing of this change was kept, earlier data is intact. "
                                     "Free some space and run the same command again") from None
             raise
-        self.committed = True
+        with _signals_held():
+            drop_backups(self.raw_root, files)
+            remove_journal(self.data_dir, self.slug)
         return self.path
 
     # --- helpers -------------------------------------------------------------------------------
@@ -318,27 +344,27 @@ class CardChange:
         # Every raw file the session names in this card's folder is fingerprinted with it.
         self._raw_written.update(n for n in raw_names(session, self.slug) if n not in self._raw_bytes)
 
-    def _undo(self, sums_path, sums_before, undo, created_dirs):
-        for target, before in reversed(undo):
-            try:
-                if before is None:
-                    target.unlink(missing_ok=True)
-                else:
-                    atomic_write_text(target, before)
-            except OSError:
-                pass  # a full disk can refuse the restore of a changed file; a new one is just removed
-        try:
-            if sums_before is None:
-                sums_path.unlink(missing_ok=True)
-            elif sums_path.read_bytes() != sums_before:
-                atomic_write_text(sums_path, sums_before)
-        except OSError:
-            pass
-        for folder in reversed(created_dirs):
-            try:
-                folder.rmdir()
-            except OSError:
-                break
+    def _undo(self, sums_before, files, created_dirs):
+        """Put back what commit() changed; a second signal waits until it is done. The journal goes only
+        when everything was put back; otherwise the next change of the card finishes the undo."""
+        with _signals_held():
+            sums = None if sums_before is None else sums_before.decode("utf-8", "surrogateescape")
+            for target in [self.path] + [self.raw_root / name for name, _ in files]:
+                for tmp in target.parent.glob(f".{target.name}.{os.getpid()}.*.tmp"):
+                    tmp.unlink(missing_ok=True)
+            if undo_files(self.raw_root, files, sums, created_dirs):
+                remove_journal(self.data_dir, self.slug)
+
+
+@contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM wait (are delivered afterwards) while what is inside runs."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _missing_dirs(folder, stop):
@@ -353,11 +379,12 @@ def _missing_dirs(folder, stop):
 
 @contextmanager
 def card_change(data_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
-    """Lock the card, clean what killed writers left, and yield a CardChange loaded under the lock."""
+    """Lock the card, finish or undo the commit a killed writer left, clear its temp files, and yield a CardChange loaded under the lock."""
     data_dir = Path(data_dir)
     cards_dir = data_dir / "cards"
     cards_dir.mkdir(parents=True, exist_ok=True)
     with card_lock(cards_dir, slug, timeout=timeout, on_wait=on_wait):
+        finish_dead_commit(data_dir, slug)
         remove_stale_temps(cards_dir)
         remove_stale_temps(card_raw_dir(data_dir, slug), recursive=True)
         yield CardChange(data_dir, slug)

@@ -13,7 +13,8 @@ from ..core.paths import DATA_DIR, raw_refs
 from ..errors import CardFileError
 from .findings import Finding
 from .load import load_card
-from .raw_files import raw_file_findings
+from .lookalike import brand_lookalikes, site_brands
+from .raw_files import raw_file_findings, unfinished_folders
 from .review_pages import SLUG_FORM, review_findings
 from .rules import rule_findings
 from .schema_findings import schema_findings
@@ -45,6 +46,23 @@ def cross_card_findings(cards):
             out.append(Finding("error", card.error(("slug",), f"slug '{shorten(slug)}' is also used by {seen[key]}",
                                                    rule="slug-unique")))
         seen.setdefault(key, card.path.name)
+    return out
+
+
+def brand_findings(cards, data_dir=None):
+    """A checked card whose brand looks like another brand on the site (the cards beside it in its
+    data/cards/ folder, checked or not) without being the same text."""
+    by_folder = {}
+    for card in cards:
+        folder = (Path(data_dir) if data_dir else data_dir_of(card.path)) / "cards"
+        brand = card.data.get("brand") if isinstance(card.data, dict) else None
+        by_folder.setdefault(folder, {})[str(Path(card.path).resolve())] = (card, brand)
+    out = []
+    for folder, checked in by_folder.items():
+        posing = brand_lookalikes(site_brands(folder, {path: brand for path, (_, brand) in checked.items()}))
+        for path, (card, _) in sorted(checked.items()):
+            if path in posing:
+                out.append(Finding("error", card.error(("brand",), posing[path], rule="brand-lookalike")))
     return out
 
 
@@ -81,6 +99,7 @@ def validate_paths(paths, today=None, data_dir=None):
     linked = {os.path.abspath(f.path) for f in findings if f.rule == "symlink"}
     findings += [f for f in beside_cards_findings(checked, beside, data_dir)
                  if not (f.rule == "symlink" and os.path.abspath(f.path) in linked)]
+    findings += brand_findings(checked, data_dir)
     cross = cross_card_findings(cards)
     findings += cross
     bad = {f.error.path for f in cross if f.severity == "error"}
@@ -124,7 +143,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
     files directly in data/raw/ and folders of no card; every entry of content/cards/ (see
     raw_file_findings, review_findings); symbolic links among the site's inputs (site_links.py).
     Cards outside a data/cards/ folder bring in nothing but their own raw folder."""
-    raw_files, reviews, projects, named = set(), set(), set(), set()
+    raw_files, reviews, projects, named, unfinished = set(), set(), set(), set(), set()
     for card in cards:
         folder = Path(card.path).parent
         own_dir = Path(data_dir) if data_dir else data_dir_of(card.path)
@@ -132,6 +151,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
             projects.add(own_dir)
         slug = card.data.get("slug") if isinstance(card.data, dict) else None
         named.update(ref for _, ref in raw_refs(card.data))
+        unfinished.update(unfinished_folders(card.data))
         if isinstance(slug, str) and SLUG_FORM.match(slug) and (own_dir / "raw" / slug).is_dir():
             raw_files.update((own_dir, f) for f in _files_under(own_dir / "raw" / slug))
     for path in paths:
@@ -147,11 +167,23 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
         content = project.parent / "content" / "cards"
         if project.name == "data" and content.is_dir():
             reviews.update((project, entry) for entry in content.iterdir())
-    out, sums_cache = [], {}
+    checked = {Path(card.path).resolve() for card in cards}
+    for project, path in raw_files:  # a raw file given alone: its own card says which files it names
+        parts = Path(path).relative_to(project / "raw").parts
+        own = project / "cards" / f"{parts[0]}.yaml"
+        if len(parts) > 1 and own.is_file() and own.resolve() not in checked:
+            checked.add(own.resolve())
+            try:
+                own_data = load_card(own).data
+                named.update(ref for _, ref in raw_refs(own_data))
+                unfinished.update(unfinished_folders(own_data))
+            except CardFileError:
+                pass  # the card's own findings say why
+    out = []
     for project in sorted(projects):  # symbolic links among the site's inputs (card and raw files too)
         out += project_link_findings(project)
     for project, path in sorted(raw_files):
-        out += raw_file_findings(path, project, named, sums_cache.setdefault(project, {}))
+        out += raw_file_findings(path, project, named, unfinished)
     for project, path in sorted(reviews):
         out += review_findings(path, project)
     return out

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..card import sessions
 from ..card.load import load_card
+from ..card.lookalike import mixed_script
 from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
@@ -85,8 +86,12 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     check_length(text, path)
     text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
     fmt = _format_of(text, fmt)
+    recognised = detect_format(text) is not None  # a format given for a file nothing recognises: quote none of it
     say(f"{printable(path.name)}: {fmt}")
-    check_one_tool(text, fmt)
+    try:
+        check_one_tool(text, fmt)
+    except ParseError as exc:
+        raise _unquoted(exc, recognised, fmt, path) from None
 
     new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
@@ -97,15 +102,18 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
-        raise _brief(exc) from None
+        raise _unquoted(_brief(exc), recognised, fmt, path) from None
     check_session_size(fields.measurements)
 
     day = date or datetime.date.today().isoformat()
     if fields.date and not date and fields.date <= datetime.date.today().isoformat():
         day = fields.date  # the output says when it ran
     # The name's line breaks and invisible characters would make the label invalid: escaped instead.
-    label = label or f"Imported {printable(path.name)}"[:200]
     file_name = _safe_file_name(path.name)
+    if not label:
+        label = f"Imported {printable(path.name)}"[:200]
+        if mixed_script(label):  # a file name mixing scripts would make the label a look-alike: the copy's name
+            label = f"Imported {file_name}"
     new_index = None  # where the new session goes in the card: a refusal of the card text may point into it
     try:
         with card_change(data_dir, slug, on_wait=say) as change:
@@ -170,11 +178,10 @@ def _format_of(text, fmt):
         return fmt
     found = detect_format(text)
     if found is None:
-        lines = text.splitlines()
-        first = next(((i, line) for i, line in enumerate(lines, start=1) if line.strip()), (None, None))
-        raise _brief(ParseError("import", f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output; "
-                                          "give --format",
-                                line=first[0], text=first[1]))
+        # Its first line is named, never quoted: a file that is not tool output may be anything (a password file).
+        first = next((i for i, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
+        raise ParseError("import", f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output; "
+                                   "give --format", line=first)
     return found.name
 
 
@@ -208,6 +215,16 @@ def _brief(exc):
     return ParseError(exc.tool, message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…" if long_text else exc.text)
 
 
+def _unquoted(exc, recognised, fmt, path):
+    """The error as it is for a file recognised as tool output; for one that is not (read with a format
+    given), only where it failed: its lines, and the parser's words that may quote them, stay unshown."""
+    if recognised:
+        return exc
+    return ParseError("import", f"{printable(path.name)} is not recognised as tool output, and reading it as {fmt} "
+                                "fails; none of its text is shown (it may not be tool output at all): check the "
+                                "file and --format", line=exc.line)
+
+
 _SESSION_FIELD = re.compile(r"^sessions\[(\d+)\]\.(\w+)(?:\[(\d+)\])?(.*)$")
 
 
@@ -219,6 +236,10 @@ def _figures_refused(exc, new_index, fields, path):
     if new_index is None or not match or int(match.group(1)) != new_index:
         return exc
     kind, index, rest = match.group(2), match.group(3), match.group(4)
+    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
+    if kind == "label":  # given with --label (LABEL=), or made from the file name
+        return ParseError("import", f"the session label fails the card's checks: {reason} [{exc.rule}]; give "
+                                    "another with --label; nothing written")
     where = kind
     entries = fields.measurements.get(kind)
     if index is not None and isinstance(entries, list) and int(index) < len(entries):
@@ -227,7 +248,6 @@ def _figures_refused(exc, new_index, fields, path):
             name = entry.get("test") or (f"dd bs={entry['block_size']}" if "block_size" in entry else None)
             where = " ".join(str(part) for part in (name, entry.get("op")) if part) or f"{kind}[{index}]"
     where += f" ({kind}{'[' + index + ']' if index is not None else ''}{rest})"
-    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
     rule = f" [{exc.rule}]" if exc.rule else ""
     return ParseError(fields.tools[0]["name"] if fields.tools else "import",
                       f"the figures imported from {printable(path.name)} fail the card's checks: {where}: "

@@ -32,12 +32,50 @@ def _not_regular(path, mode):
     return ParseError("import", f"{where} is {what}; give a saved tool output file")
 
 
+SYSTEM_TREES = ("/proc", "/sys", "/dev")
+
+
+def _refuse_system_path(path):
+    resolved = os.path.realpath(path)
+    tree = next((t for t in SYSTEM_TREES if resolved == t or resolved.startswith(t + "/")), None)
+    if tree is not None:
+        via = f" (it leads to {printable(resolved)})" if os.path.abspath(path) != resolved else ""
+        raise ParseError("import", f"{printable(path)} is under {tree}{via}, which holds system state, not saved "
+                                   "tool output; save the tool's output to a file and import that")
+    tree = _mounted_system_tree(path)
+    if tree is not None:
+        raise ParseError("import", f"{printable(path)} is on the file system of {tree} (mounted elsewhere), which "
+                                   "holds system state, not saved tool output; save the tool's output to a file "
+                                   "and import that")
+
+
+def _mounted_system_tree(path):
+    """The system tree whose file system holds path when it is mounted a second time elsewhere (a bind
+    mount of /proc), found by device number; None when the path is elsewhere or cannot be looked at."""
+    try:
+        device = os.stat(path).st_dev
+        root = os.stat("/").st_dev
+    except OSError:
+        return None  # read_input says why
+    for tree in SYSTEM_TREES:
+        try:
+            tree_device = os.stat(tree).st_dev
+        except OSError:
+            continue
+        if tree_device != root and tree_device == device:  # a tree that is no mount of its own proves nothing
+            return tree
+    return None
+
+
 def read_input(path, limit=MAX_BYTES):
     """Bytes of a regular file (or a symlink to one) of at most `limit` bytes; ParseError otherwise.
 
     Devices, FIFOs, sockets and directories are refused before they are opened (a device can have
     effects when opened, /dev/zero never ends, a FIFO blocks until a writer comes), and at most
-    limit + 1 bytes are read, so a file that grows while it is read is refused too."""
+    limit + 1 bytes are read, so a file that grows while it is read is refused too. Paths that resolve
+    under /proc, /sys or /dev are refused by name before anything is opened: they hold a process's
+    environment, kernel state and devices, never saved tool output."""
+    _refuse_system_path(path)
     try:
         info = os.stat(path)
     except OSError as exc:

@@ -41,12 +41,11 @@ import re
 
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, safejson
+from .fio_json_keys import PERCENTILES, duplicate_unclear
 from .fio_naming import RW_KINDS, test_name
 from .fio_options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
 
 TOOL = "fio"
-
-PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
 
 
 def detect(text):
@@ -83,7 +82,7 @@ def parse_all(text, limit=None):
             continue
         start = offsets[index] + (len(lines[index]) - len(lines[index].lstrip()))
         try:
-            data, end = safejson.raw_decode(text, start, TOOL)
+            data, end = safejson.raw_decode(text, start, TOOL, refused=duplicate_unclear)
         except json.JSONDecodeError as exc:
             bad_line = line_at(exc.pos)
             shown = lines[bad_line - 1].rstrip("\r\n") if bad_line <= len(lines) else None

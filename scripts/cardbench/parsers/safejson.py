@@ -1,8 +1,9 @@
 """JSON decoding for untrusted tool output (fio, nvme-cli -o json).
 
-raw_decode(text, start, tool) -> (value, end), as json.JSONDecoder().raw_decode, except that a
-document nested deeper than MAX_DEPTH, or holding a number of more than MAX_DIGITS characters,
-raises ParseError(tool, ..., line=N) naming the line. json.JSONDecodeError passes through for the
+raw_decode(text, start, tool, refused=None) -> (value, end), as json.JSONDecoder().raw_decode, except
+that a document nested deeper than MAX_DEPTH, holding a number of more than MAX_DIGITS characters, or
+a key twice in one object where refused(key, values) says that is unclear (every duplicate, by
+default), raises ParseError(tool, ..., line=N) naming the line. json.JSONDecodeError passes through for the
 caller to word. Python's decoder would otherwise fail on such input with RecursionError (deep
 nesting) or ValueError (int() refuses more than 4300 digits), and no tool prints either.
 """
@@ -34,18 +35,32 @@ def _bounded(convert):
 
 
 class _DuplicateKey(Exception):
-    pass
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
 
 
-def _unique_keys(pairs):
-    """An object's dict; _DuplicateKey when a key comes twice (JSON leaves which one counts open)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise _DuplicateKey
-    return out
+def _keys_checked(refused):
+    """An object_pairs_hook: the object's dict (the last of equal keys counts), or _DuplicateKey for a key
+    that comes twice and that refused(key, values) says may hold a figure (JSON leaves which one counts
+    open). refused None: every duplicate is refused."""
+    def hook(pairs):
+        out = dict(pairs)
+        if len(out) == len(pairs):
+            return out
+        seen = {}
+        for key, value in pairs:
+            seen.setdefault(key, []).append(value)
+        for key, values in seen.items():
+            if len(values) > 1 and (refused is None or refused(key, values)):
+                raise _DuplicateKey(key)
+        return out
+    return hook
 
 
-_DECODER = json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float), object_pairs_hook=_unique_keys)
+def _decoder(refused):
+    return json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float),
+                            object_pairs_hook=_keys_checked(refused))
 # A string followed by a colon (an object's key), or a bracket.
 _KEYS = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")\s*:|[\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
@@ -79,9 +94,9 @@ def check_depth(text, start, tool):
                 return
 
 
-def _duplicate_key(text, start, tool):
-    """ParseError naming the line of the first key that comes twice in one object of the JSON value
-    starting at text[start]."""
+def _duplicate_key(text, start, tool, wanted):
+    """ParseError naming the line where the key `wanted` comes a second time in one object of the JSON
+    value starting at text[start]."""
     objects = []  # keys seen so far in each open object (None for an array)
     for match in _KEYS.finditer(text, start):
         token = match.group()
@@ -96,7 +111,7 @@ def _duplicate_key(text, start, tool):
                 break
         elif match.group(1) is not None and objects and objects[-1] is not None:
             key = json.loads(match.group(1))
-            if key in objects[-1]:
+            if key == wanted and key in objects[-1]:
                 raise ParseError(tool, f"the key {quoted(key)} comes twice in one JSON object; which one holds the "
                                        "figure is unclear", line=_line(text, match.start()),
                                  text=_shown(text, match.start()))
@@ -104,12 +119,14 @@ def _duplicate_key(text, start, tool):
     raise ParseError(tool, "a key comes twice in one JSON object", line=_line(text, start))
 
 
-def raw_decode(text, start, tool):
+def raw_decode(text, start, tool, refused=None):
+    """json's raw_decode with the limits above; a key that comes twice in one object is refused when
+    refused(key, values) is true (by default always)."""
     check_depth(text, start, tool)
     try:
-        return _DECODER.raw_decode(text, start)
-    except _DuplicateKey:
-        _duplicate_key(text, start, tool)
+        return _decoder(refused).raw_decode(text, start)
+    except _DuplicateKey as exc:
+        _duplicate_key(text, start, tool, exc.key)
     except _TooLong as exc:
         pos = text.find(exc.token, start)
         raise ParseError(tool, f"a number of {len(exc.token)} characters in the JSON (the limit is {MAX_DIGITS}); "
