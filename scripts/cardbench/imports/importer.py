@@ -35,6 +35,7 @@ from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
+from ..parsers import cdm_fio
 from ..parsers.registry import NAMES, detect_format, format_named
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
@@ -167,6 +168,12 @@ def _format_of(text, fmt):
             raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
     found = detect_format(text)
+    undecided = cdm_fio.undecided_line(text) if found is not None and found.name in ("cdm-fio", "crystaldiskmark") else None
+    if undecided:
+        raise _brief(ParseError("import", "this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or "
+                                          "CrystalDiskMark 2 to 4's (MB/s = 10^6 bytes/s), and no line of the file says "
+                                          "which: give --format=cdm-fio or --format=crystaldiskmark (FORMAT= on make "
+                                          "import)", line=undecided[0], text=undecided[1]))
     if found is None:
         lines = text.splitlines()
         first = next(((i, line) for i, line in enumerate(lines, start=1) if line.strip()), (None, None))
