@@ -48,3 +48,51 @@ def test_summaries_without_record_lines_stay_runs(tmp_path, capsys):
     code, err, session, _ = import_text(tmp_path, capsys, text, "--op", "write", "--bs", "1M")
     assert code == 0, err
     assert session["dd"][0]["runs"] == [18.7, 20.0, 17.6]
+
+
+# --- runs to other targets ----------------------------------------------------------------------------
+
+SYSTEM_DISK_AND_CARD = (CORPUS / "dd--system-disk-and-card-file.out").read_text(encoding="utf-8")
+
+
+def test_a_file_on_another_disk_is_left_out_and_named(tmp_path, capsys):
+    # Without the /dev/null line: both loops write a file with the same options; one is on the card.
+    text = SYSTEM_DISK_AND_CARD.split("pi@raspberrypi:~ $ dd if=/dev/zero of=/dev/null")[0]
+    code, err, session, _ = import_text(tmp_path, capsys, text)
+    assert code == 0, err
+    assert [(entry["command"], entry["runs"]) for entry in session["dd"]] == [
+        ("dd if=/dev/zero of=/media/pi/CARD/ddtest bs=1M count=40 oflag=direct", [9.0, 9.0, 9.0])]
+    assert ("import: note: Left out of the card's figures: dd if=/dev/zero of=/var/log/ddtest bs=1M count=40 "
+            "oflag=direct (line 1) writes /var/log/ddtest, not on the card: the log's other runs are on "
+            "/media/pi/CARD/ddtest.") in err
+    assert "/var/log/ddtest, not on the card" in session["notes"]
+
+
+def test_a_copy_without_a_card_is_left_out_and_named(tmp_path, capsys):
+    code, err, session, _ = import_text(tmp_path, capsys, SYSTEM_DISK_AND_CARD)
+    assert code == 0, err
+    assert len(session["dd"]) == 1 and session["dd"][0]["runs"] == [9.0, 9.0, 9.0]
+    assert "dd if=/dev/zero of=/dev/null bs=1M count=1000 (line 21) copies /dev/zero to /dev/null: no card in it" in err
+
+
+def test_runs_to_different_files_on_the_card_are_separate_entries(tmp_path, capsys):
+    text = SYSTEM_DISK_AND_CARD.split("pi@raspberrypi:~ $ dd if=/dev/zero of=/dev/null")[0].replace(
+        "/var/log/ddtest", "/media/pi/CARD/other")
+    code, err, session, _ = import_text(tmp_path, capsys, text, "--bus", "SD Express")  # 845 MB/s: beyond UHS-I
+    assert code == 0, err
+    assert [entry["runs"] for entry in session["dd"]] == [[845, 521, 434], [9.0, 9.0, 9.0]]
+
+
+def test_a_file_outside_the_mount_points_alone_is_taken_as_the_card_and_said(tmp_path, capsys):
+    text = SYSTEM_DISK_AND_CARD.split("pi@raspberrypi:~ $ for i in 1 2 3; do dd if=/dev/zero of=/media")[0]
+    code, err, session, _ = import_text(tmp_path, capsys, text, "--bus", "SD Express")
+    assert code == 0, err
+    assert session["dd"][0]["runs"] == [845, 521, 434]
+    assert "/var/log/ddtest is taken to be on the card, which holds the system here" in err
+
+
+def test_a_log_measuring_no_card_is_refused(tmp_path, capsys):
+    text = "$ dd if=/dev/zero of=/dev/null bs=1M count=1000\n" + SYSTEM_DISK_AND_CARD.split("count=1000\n")[1]
+    code, err, _, card = import_text(tmp_path, capsys, text, "--op", "write")
+    assert code == 2 and "no dd command in the file measured the card" in err and "line 1" in err
+    assert not card.exists()
