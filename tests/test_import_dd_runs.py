@@ -96,3 +96,13 @@ def test_a_log_measuring_no_card_is_refused(tmp_path, capsys):
     code, err, _, card = import_text(tmp_path, capsys, text, "--op", "write")
     assert code == 2 and "no dd command in the file measured the card" in err and "line 1" in err
     assert not card.exists()
+
+
+# --- output without its command -----------------------------------------------------------------------
+
+def test_output_without_command_or_records_asks_for_op_and_bs_at_once(tmp_path, capsys):
+    text = "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
+    code, err, _, card = import_text(tmp_path, capsys, text)
+    assert code == 2 and not card.exists()
+    assert ("read or write and the block size (no 'N+0 records out' line tells it) are unknown: give OP=read or "
+            "OP=write and BS= (e.g. BS=4M) on make import, or --op and --bs on cardbench import") in err

@@ -21,7 +21,7 @@ from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers import dd as dd_parser
 from .dd_card import place
-from .dd_command import NO_COMMAND, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described, size_bytes
+from .dd_command import NO_COMMAND, without_command, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described, size_bytes
 from .fill import dd_fills, is_fill, with_fills
 from .result import SessionFields
 from .shell import Shell
@@ -43,13 +43,11 @@ def _block_from_records(parsed, line):
 
 
 def _without_command(parsed, start, op, block_size):
-    if op is None:
-        raise ParseError("dd", NO_COMMAND, line=start)
+    """The test of dd output without its command: read or write and the block size from the command
+    line (or the block size from its "N+0 records out" lines); what is missing asked for at once."""
     block = block_text(block_size) if block_size else _block_from_records(parsed, start)
-    if block is None:
-        raise ParseError("dd", "the dd command is not in the file and the block size cannot be told from its "
-                               "output: give BS= (e.g. BS=4M) on make import, or --bs on cardbench import",
-                         line=start)
+    if op is None or block is None:
+        raise ParseError("dd", without_command(op is None, block is None), line=start)
     return {"op": op, "block_size": block, "count": None, "flags": None, "target": None}
 
 

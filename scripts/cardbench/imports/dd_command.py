@@ -19,8 +19,21 @@ IO_FLAGS = ("direct", "dsync", "sync", "nocache", "fullblock")  # iflag= / oflag
 CONV_FLAGS = ("fdatasync", "fsync")  # conv= values that do (conv=sync pads blocks: not a speed matter)
 HOW_TO_SAY = ("give OP=read or OP=write (and BS=, e.g. BS=4M, when the output has no 'N+0 records out' line) on "
               "make import, or --op/--bs on cardbench import")
-NO_COMMAND = ("the dd command is not in the file, so read or write is unknown: " + HOW_TO_SAY + "; or put the command "
-              "line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output")
+PUT_THE_COMMAND = "or put the command line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output"
+NO_COMMAND = "the dd command is not in the file, so read or write is unknown: " + HOW_TO_SAY + "; " + PUT_THE_COMMAND
+
+
+def without_command(op_unknown, block_unknown):
+    """What to give for dd output without its command, all in one message: read or write, the block
+    size (when no 'N+0 records out' line tells it), or both."""
+    unknown = [what for what, missing in (("read or write", op_unknown), ("the block size (no 'N+0 records out' "
+                                                                          "line tells it)", block_unknown)) if missing]
+    make = [what for what, missing in (("OP=read or OP=write", op_unknown), ("BS= (e.g. BS=4M)", block_unknown))
+            if missing]
+    options = [what for what, missing in (("--op", op_unknown), ("--bs", block_unknown)) if missing]
+    return (f"the dd command is not in the file, so {' and '.join(unknown)} {'are' if len(unknown) > 1 else 'is'} "
+            f"unknown: give {' and '.join(make)} on make import, or {' and '.join(options)} on cardbench import; "
+            + PUT_THE_COMMAND)
 
 # dd's multiplicative suffixes (GNU, BSD and BusyBox spellings), for bs=, count= and --bs.
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "KB": 1000, "kD": 1000, "k": 1024, "K": 1024, "KiB": 1024,
