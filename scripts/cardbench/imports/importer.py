@@ -41,6 +41,7 @@ from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
 from .figure_check import check_bandwidth_iops, check_plausible
+from .logdate import date_in_log
 from .fill import from_fio_bwlog
 from .fio import from_fio_json
 from .flashbench import from_flashbench
@@ -68,7 +69,7 @@ MAX_MESSAGE = 1000  # characters of an error's own words: never a whole line or 
 
 
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
-                progress=None, card=None, hints=None):
+                progress=None, card=None, hints=None, host=None, reader=None):
     say = progress or (lambda message: None)
     check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
@@ -101,9 +102,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         raise _brief(exc) from None
     check_session_size(fields.measurements)
 
-    day = date or datetime.date.today().isoformat()
-    if fields.date and not date and fields.date <= datetime.date.today().isoformat():
-        day = fields.date  # the output says when it ran
+    day, dated_by = _session_day(fields, text, date)
     # The name's line breaks and invisible characters would make the label invalid: escaped instead.
     label = label or f"Imported {printable(path.name)}"[:200]
     file_name = _safe_file_name(path.name)
@@ -121,8 +120,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             session_id = change.unique_session_id(sessions.session_id(day, label))
             raw_rel = f"raw/{slug}/{session_id}/{file_name}"
             session = {"id": session_id, "label": label, "date": day}
-            if fields.host:
-                session["host"] = fields.host
+            if host or fields.host:
+                session["host"] = host or fields.host
+            if reader:
+                session["reader"] = reader
             session["source"] = dict(source or DEFAULT_SOURCE)
             session["tools"] = fields.tools
             if fields.notes:
@@ -139,7 +140,23 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     say(f"{card_file}: session {session_id}")
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
-                        defaults=defaults if created else {})
+                        defaults=defaults if created else {}, date=day, dated_by=dated_by,
+                        host=session.get("host"), reader=session.get("reader"))
+
+
+def _session_day(fields, text, given):
+    """(day, what says it) of the new session: the day given; else the day the output says it ran
+    (fio's time, CrystalDiskMark's footer), else the first `date` output in the log (logdate), when
+    not in the future; else today, said by None."""
+    today = datetime.date.today().isoformat()
+    if given:
+        return given, "given"
+    if fields.date and fields.date <= today:
+        return fields.date, "the date the output gives"
+    logged = date_in_log(text)
+    if logged and logged[0] <= today:
+        return logged[0], f"the `date` output on line {logged[1]}"
+    return today, None
 
 
 def _handler(fmt):
