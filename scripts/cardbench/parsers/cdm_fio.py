@@ -176,6 +176,7 @@ def size_from_figures(results):
 # What only cdm_fio.sh writes: the colon right after the name, and the figure glued to its unit or
 # followed by IOPS=; CrystalDiskMark right-aligns its names and leaves a space before the colon.
 _OWN_FIGURE = re.compile(r"\d(?:MB/s|[KMGT]?i?B/s)|IOPS\s*+=")
+_GLUED_FIGURE = re.compile(r"\d[KMGT]?i?B/s")
 
 
 def line_shape(raw):
@@ -184,6 +185,8 @@ def line_shape(raw):
     ("Sequential Read: 95 MB/s": both print these words so), or None for any other line."""
     line = clean(raw)
     match = _RESULT.match(line)
+    if match is None and _RESULT_LOOSE.match(line) and _GLUED_FIGURE.search(line):
+        return "cdm_fio"  # its names and a figure glued to its unit, in a layout it does not print: refused as cut off
     if match is None:
         return "crystaldiskmark" if crystaldiskmark.is_result_line(line) else None
     name = line[:match.end("op")]
