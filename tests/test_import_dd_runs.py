@@ -105,4 +105,32 @@ def test_output_without_command_or_records_asks_for_op_and_bs_at_once(tmp_path, 
     code, err, _, card = import_text(tmp_path, capsys, text)
     assert code == 2 and not card.exists()
     assert ("read or write and the block size (no 'N+0 records out' line tells it) are unknown: give OP=read or "
-            "OP=write and BS= (e.g. BS=4M) on make import, or --op and --bs on cardbench import") in err
+            "OP=write and BS= (e.g. BS=4M; without it the figures are kept as 'dd (block size not stated)', a test of "
+            "their own) on make import, or --op and --bs on cardbench import") in err
+
+
+def test_output_without_command_or_records_lands_as_block_size_not_stated(tmp_path, capsys):
+    from cardbench.site.aggregate import aggregate
+
+    text = ("33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
+            "33554432 bytes (34 MB, 32 MiB) copied, 1.60001 s, 21.0 MB/s\n")
+    code, err, session, card = import_text(tmp_path, capsys, text, "--op", "write")
+    assert code == 0, err
+    entry, = session["dd"]
+    assert entry["block_size_stated"] is False and "block_size" not in entry and entry["runs"] == [20.5, 21.0]
+    assert "kept as 'dd (block size not stated)', a test of their own" in err
+    shown = aggregate([load_card(card).data], tmp_path / "data")
+    assert shown["cards"]["test-card"]["sessions"][0]["subtests"][0]["test"] == "dd (block size not stated)"
+    assert shown["leaderboard"][0]["seq_write"] is None  # never ranked: its method is unknown
+
+
+def test_a_stated_block_size_is_never_pooled_with_one_not_stated(tmp_path, capsys):
+    from cardbench.site.aggregate import aggregate
+
+    text = "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
+    import_text(tmp_path, capsys, text, "--op", "write")
+    code, err, _, card = import_text(tmp_path, capsys, text.replace("1.63627 s, 20.5", "1.59800 s, 21.0"), "--op",
+                                     "write", "--bs", "4M")
+    assert code == 0, err
+    pooled = aggregate([load_card(card).data], tmp_path / "data")["cards"]["test-card"]["pooled"]
+    assert set(pooled) == {"dd (block size not stated) write", "dd bs=4M write"}

@@ -474,3 +474,16 @@ def test_loader_keeps_plain_yaml_values_as_text():
     card = parse_card_text("\ufeffnotes: =\ndate: 2025-01-01\nb: <<\nc: [<<, =]\n", "x.yaml")
     assert card.data == {"notes": "=", "date": "2025-01-01", "b": "<<", "c": ["<<", "="]}
     assert card.position(("c", 1)) == (4, 9) and card.position(("b",)) == (3, 1)
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({}, "dd entry without block_size"),
+    ({"block_size": "4M", "block_size_stated": False}, "block_size given with block_size_stated: false"),
+    ({"block_size": "4M"}, None),
+    ({"block_size_stated": False}, None),
+])
+def test_a_dd_entry_gives_its_block_size_unless_it_says_it_cannot(tmp_path, entry, problem):
+    data = card_data()
+    session(data)["dd"] = [{"op": "write", **entry, "unit": "MB/s", "runs": [20.5]}]
+    found = by_rule(findings_for(data, tmp_path), "dd-block-size")
+    assert [problem in str(f) for f in found] == ([True] if problem else [])

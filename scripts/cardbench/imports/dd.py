@@ -43,11 +43,12 @@ def _block_from_records(parsed, line):
 
 
 def _without_command(parsed, start, op, block_size):
-    """The test of dd output without its command: read or write and the block size from the command
-    line (or the block size from its "N+0 records out" lines); what is missing asked for at once."""
+    """The test of dd output without its command: read or write from the command line, the block size
+    from it or from the output's "N+0 records out" lines, else not stated (block_size None); without
+    read or write, everything missing is asked for at once."""
     block = block_text(block_size) if block_size else _block_from_records(parsed, start)
-    if op is None or block is None:
-        raise ParseError("dd", without_command(op is None, block is None), line=start)
+    if op is None:
+        raise ParseError("dd", without_command(True, block is None), line=start)
     return {"op": op, "block_size": block, "count": None, "flags": None, "target": None}
 
 
@@ -186,6 +187,10 @@ def from_dd(text, op=None, block_size=None):
         notes.append(f"{tests[key]['text']} (line {tests[key]['line']}): {path} is taken to be on the card, which holds "
                      "the system here (as a Raspberry Pi's does); if it is another disk, import without that command.")
     notes += [f"Left out of the card's figures: {text} (line {line}) {why}." for line, text, why in sorted(left_out)]
+    if any(test["command"]["block_size"] is None for test in tests.values()):
+        notes.append("The block size is not stated (no command, no 'N+0 records out' line, no BS=): the figures are "
+                     "kept as 'dd (block size not stated)', a test of their own, never pooled with a stated block "
+                     "size or ranked.")
     entries = [sessions.dd_entry(test["command"]["op"], test["command"]["block_size"], test["runs"],
                                  count=test["command"]["count"], flags=test["command"]["flags"],
                                  target=test["command"]["target"], command=test["text"])

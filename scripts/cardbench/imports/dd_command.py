@@ -28,8 +28,9 @@ def without_command(op_unknown, block_unknown):
     size (when no 'N+0 records out' line tells it), or both."""
     unknown = [what for what, missing in (("read or write", op_unknown), ("the block size (no 'N+0 records out' "
                                                                           "line tells it)", block_unknown)) if missing]
-    make = [what for what, missing in (("OP=read or OP=write", op_unknown), ("BS= (e.g. BS=4M)", block_unknown))
-            if missing]
+    make = [what for what, missing in (("OP=read or OP=write", op_unknown),
+                                       ("BS= (e.g. BS=4M; without it the figures are kept as 'dd (block size not "
+                                        "stated)', a test of their own)", block_unknown)) if missing]
     options = [what for what, missing in (("--op", op_unknown), ("--bs", block_unknown)) if missing]
     return (f"the dd command is not in the file, so {' and '.join(unknown)} {'are' if len(unknown) > 1 else 'is'} "
             f"unknown: give {' and '.join(make)} on make import, or {' and '.join(options)} on cardbench import; "
