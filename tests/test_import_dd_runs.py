@@ -134,3 +134,19 @@ def test_a_stated_block_size_is_never_pooled_with_one_not_stated(tmp_path, capsy
     assert code == 0, err
     pooled = aggregate([load_card(card).data], tmp_path / "data")["cards"]["test-card"]["pooled"]
     assert set(pooled) == {"dd (block size not stated) write", "dd bs=4M write"}
+
+
+def test_cards_measured_with_block_size_not_stated_form_a_suite_of_their_own():
+    from cardbench.site.aggregate import aggregate
+
+    def card(slug, read, write):
+        entries = [{"op": op, "block_size_stated": False, "unit": "MB/s", "runs": [value]}
+                   for op, value in (("read", read), ("write", write))]
+        return {"slug": slug, "brand": "Acme", "model": slug, "capacity_gb": 64, "form_factor": "microSD",
+                "bus": "UHS-I", "source": {"name": "test"},
+                "sessions": [{"id": "s1", "label": "dd", "date": "2025-05-01", "dd": entries}]}
+
+    suites = aggregate([card("acme-a", 40.0, 20.0), card("acme-b", 80.0, 30.0)])["compare"]["suites"]
+    suite, = [s for s in suites if s["id"] == "dd-block-size-not-stated"]
+    assert suite["subtests"] == ["dd (block size not stated) read", "dd (block size not stated) write"]
+    assert len(suite["cards"]) == 2
