@@ -40,7 +40,7 @@ def test_a_dd_log_is_dated_by_its_date_output(tmp_path, capsys, date_lines, day)
 def test_an_iso_date_without_its_command_dates_nothing(tmp_path, capsys):
     err, session = import_text(tmp_path, capsys, "2025-03-04\n" + DD_LOG)
     assert session["date"] != "2025-03-04"
-    assert "(today: the file holds no date" in err
+    assert "(today; the file gives no date" in err
 
 
 def test_host_and_reader_are_stored_when_given(tmp_path, capsys):

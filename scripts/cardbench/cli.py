@@ -140,7 +140,7 @@ def _import_session_lines(result, data_dir):
     from .card.load import load_card
     from .site.standing import session_standing, standing_line
 
-    dated = f"from {result.dated_by}" if result.dated_by else "today: the file holds no date (no `date` output, no footer)"
+    dated = f"from {result.dated_by}" if result.dated_by else "today; the file gives no date: no tool's own, no `date` output"
     yield f"session dated {result.date} ({dated})"
     unknown = [what for what, value in (("host", result.host), ("reader", result.reader)) if not value]
     if unknown:
