@@ -24,7 +24,7 @@ RULES = {
     "slug-equals-filename": "error", "slug-unique": "error", "session-id-unique": "error",
     # values
     "finite": "error", "positive": "error", "runs-parallel": "error", "date-not-future": "error",
-    "text-control": "error", "url-form": "error",
+    "text-control": "error", "url-form": "error", "dd-block-size": "error",
     # raw files
     "raw-path": "error", "raw-present": "error", "raw-hash": "error or warning", "raw-folder": "warning",
     # physics and consistency
