@@ -23,7 +23,7 @@ HUGO_FLAGS := --panicOnWarning --printPathWarnings --gc --minify --cleanDestinat
 # command-line value when it exports it. So each is first fixed as literal text, then exported, and
 # recipes read it as "$$NAME" (bash expands that once, without parsing the value again).
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(eval override $(v) := $$(value $(v)))))
-USER_VARS := DEV CARD NAME PROFILE LABEL YES FILE FORMAT BRAND MODEL CAPACITY FORM BUS MARKINGS REVIEW CHANGED CARDS OP BS BODY
+USER_VARS := DEV CARD NAME PROFILE LABEL YES FILE FORMAT BRAND MODEL CAPACITY FORM BUS MARKINGS REVIEW CHANGED CARDS OP BS HOST READER BODY
 $(foreach v,$(USER_VARS),$(eval override $(v) := $$(value $(v))))
 export $(USER_VARS)
 # $(call opt,VAR,option): bash text giving --option=<value of VAR> as one argument when VAR is set, else nothing.
@@ -140,9 +140,9 @@ test-deps: $(DEV_STAMP)
 collect: $(CORE_STAMP) collect-deps
 	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $(YES_FLAG) -- "$$DEV"
 
-## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
+## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto] [HOST="…" READER="…"]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
 import: $(CORE_STAMP)
-	$(PY) -m cardbench import --card="$$CARD" $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" $(call opt,CAPACITY,capacity) $(call opt,BUS,bus) $(call opt,FORM,form) $(call opt,OP,op) $(call opt,BS,bs) -- "$$FILE"
+	$(PY) -m cardbench import --card="$$CARD" $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" $(call opt,CAPACITY,capacity) $(call opt,BUS,bus) $(call opt,FORM,form) $(call opt,OP,op) $(call opt,BS,bs) $(call opt,HOST,host) $(call opt,READER,reader) -- "$$FILE"
 
 ## new-card: write a skeleton card file (asks for what is not given): [BRAND= MODEL= CAPACITY= FORM= BUS= MARKINGS= REVIEW=1]
 new-card: $(CORE_STAMP)

@@ -146,3 +146,76 @@ def test_a_zero_figure_with_iops_is_refused_naming_its_line(cards, tmp_path):
     with pytest.raises(ParseError, match="RND4K Q8T8 read is printed as 0 MB/s but with 437 IOPS") as err:
         import_file(path, cards, "test-card", name="Acme Zero 64GB")
     assert err.value.line == number
+
+
+# --- telling CrystalDiskMark 3, cdm_fio.sh and KDiskMark apart by their lines ---------------------------
+
+CDM3_BODY = """\
+           Sequential Read :    19.874 MB/s
+          Sequential Write :    11.236 MB/s
+         Random Read 512KB :    18.765 MB/s
+        Random Write 512KB :     1.987 MB/s
+    Random Read 4KB (QD=1) :     4.321 MB/s [   1054.9 IOPS]
+   Random Write 4KB (QD=1) :     0.012 MB/s [      2.9 IOPS]
+   Random Read 4KB (QD=32) :     4.654 MB/s [   1136.2 IOPS]
+  Random Write 4KB (QD=32) :     0.013 MB/s [      3.2 IOPS]
+"""
+
+
+def import_text(cards, tmp_path, capsys, text, *options):
+    path = tmp_path / "pasted.txt"
+    path.write_text(text, encoding="utf-8")
+    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Test Card 64GB", "--cards-dir", str(cards),
+                     *options])
+    return code, capsys.readouterr().err
+
+
+def test_crystaldiskmark_3_lines_without_header_are_crystaldiskmark_not_cdm_fio(cards, tmp_path, capsys):
+    code, err = import_text(cards, tmp_path, capsys, CDM3_BODY)
+    assert code == 0, err
+    assert "import: crystaldiskmark: " in err
+    results = session_of(cards)["results"]
+    assert len(results) == 8 and {r["unit"] for r in results} == {"MB/s"}
+    assert (results[0]["test"], results[0]["runs"]) == ("SEQ1M Q1T1", [19.874])
+
+
+def test_crystaldiskmark_line_in_a_cdm_fio_log_is_refused_naming_it(cards, tmp_path, capsys):
+    code, err = import_text(cards, tmp_path, capsys, CDM3_BODY, "--format=cdm-fio")
+    assert code == 2
+    assert "line 1" in err and "a CrystalDiskMark result line, not cdm_fio.sh's" in err
+    assert "--format=crystaldiskmark" in err and not (cards / "test-card.yaml").exists()
+
+
+def test_lines_either_tool_prints_are_refused_asking_for_the_format(cards, tmp_path, capsys):
+    text = "my card:\nSequential Read: 19 MB/s\nSequential Write: 11 MB/s\n"
+    code, err = import_text(cards, tmp_path, capsys, text)
+    assert code == 2 and "line 2" in err and "'Sequential Read: 19 MB/s'" in err
+    assert "--format=cdm-fio or --format=crystaldiskmark" in err and not (cards / "test-card.yaml").exists()
+    code, err = import_text(cards, tmp_path, capsys, text, "--format=crystaldiskmark")
+    assert code == 0 and session_of(cards)["results"][0]["unit"] == "MB/s"
+
+
+def test_cdm_fio_lines_stay_cdm_fio(cards, tmp_path, capsys):
+    text = "Sequential Read: 38MB/s IOPS=0\nSequential Write: 19MB/s IOPS=0\n"
+    code, err = import_text(cards, tmp_path, capsys, text)
+    assert code == 0 and "import: cdm-fio: " in err
+    assert session_of(cards)["results"][0]["unit"] == "MiB/s"
+
+
+def kdiskmark_body():
+    lines = KDISKMARK.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines[6:] if "Profile:" in line or not line.strip().startswith(
+        ("Profile", "Test:", "Date:", "OS:"))).split("Profile:")[0]
+
+
+def test_kdiskmark_body_without_its_header_is_kdiskmark(cards, tmp_path, capsys):
+    code, err = import_text(cards, tmp_path, capsys, kdiskmark_body())
+    assert code == 0, err
+    assert "import: kdiskmark: " in err
+    assert {r["unit"] for r in session_of(cards)["results"]} == {"kKiB/s"}
+
+
+def test_kdiskmark_body_read_as_crystaldiskmark_is_refused_naming_kdiskmark(cards, tmp_path, capsys):
+    code, err = import_text(cards, tmp_path, capsys, kdiskmark_body(), "--format=crystaldiskmark")
+    assert code == 2 and "bandwidth and IOPS disagree" in err
+    assert "Read in KDiskMark's unit (kKiB/s) they agree" in err and "--format=kdiskmark" in err

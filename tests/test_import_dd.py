@@ -12,7 +12,8 @@ from cardbench.card.dump import new_card_text
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.card.validate import check_card
 from cardbench.errors import CardFileError, ParseError
-from cardbench.imports.dd import described, from_dd, size_bytes
+from cardbench.imports.dd import from_dd
+from cardbench.imports.dd_command import described, size_bytes
 from cardbench.imports.naming import card_for_name
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers import dd as dd_parser
@@ -53,13 +54,22 @@ def test_the_card_is_the_device_or_the_file_on_its_filesystem(command, op, targe
 @pytest.mark.parametrize("command", [
     "if=/dev/sda of=/dev/sdc bs=4M",  # a disk cloned onto the card, or the card onto a disk
     "if=a.img of=b.img",  # two files, neither on a mounted filesystem
-    "if=/dev/zero of=/dev/null bs=1M",  # no card at all
 ])
 def test_a_command_that_does_not_say_asks_for_op(command):
     with pytest.raises(ParseError) as err:
         described_command(command)
     assert "OP=read or OP=write" in err.value.message and "--op" in err.value.message
     assert described_command(command, op="write")["op"] == "write"
+
+
+@pytest.mark.parametrize("command, op, why", [
+    ("if=/dev/zero of=/dev/null bs=1M", None, "copies /dev/zero to /dev/null: no card in it"),
+    ("if=/dev/zero of=/dev/null bs=1M", "write", "copies /dev/zero to /dev/null: no card in it"),
+    ("of=/dev/null bs=1M", "write", "writes /dev/null, not a card"),
+    ("if=/dev/zero of=/dev/shm/test bs=1M", None, "copies /dev/zero to /dev/shm/test: no card in it"),
+])
+def test_a_command_that_measured_no_card_says_why_whatever_op_is_given(command, op, why):
+    assert described_command(command, op=op)["no_card"].startswith(why)
 
 
 def test_op_given_against_the_command_is_refused():
@@ -185,11 +195,12 @@ def test_a_traced_loop_is_one_entry():
     assert entry["runs"] == [20.7, 20.2, 19.7]
 
 
-def test_other_output_files_are_the_same_test():
-    entry, = from_dd(logged(*(f"$ dd if=/dev/zero of=/media/user/CARD/test{n}.bin bs=4M count=8 conv=fdatasync"
-                              for n in (1, 2, 3)))).measurements["dd"]
-    assert (entry["target"], entry["runs"]) == ("file", [20.7, 20.2, 19.7])
-    assert entry["command"].endswith("test1.bin bs=4M count=8 conv=fdatasync")  # the first one, as typed
+def test_other_output_files_are_other_entries():
+    entries = from_dd(logged(*(f"$ dd if=/dev/zero of=/media/user/CARD/test{n}.bin bs=4M count=8 conv=fdatasync"
+                               for n in (1, 2, 3)))).measurements["dd"]
+    assert [(entry["target"], entry["runs"]) for entry in entries] == [("file", [20.7]), ("file", [20.2]),
+                                                                       ("file", [19.7])]
+    assert entries[1]["command"].endswith("test2.bin bs=4M count=8 conv=fdatasync")
 
 
 @pytest.mark.parametrize("other", [
@@ -220,20 +231,20 @@ def test_flags_in_another_order_are_the_same_test_and_count_bytes_are_the_extent
 def test_output_without_command_needs_op_and_says_how():
     with pytest.raises(ParseError) as err:
         from_dd(SUMMARY)
-    assert "OP=read or OP=write" in err.value.message and "--op/--bs" in err.value.message and err.value.line == 1
+    assert "OP=read or OP=write on make import, or --op on cardbench import" in err.value.message
+    assert "BS=" not in err.value.message and err.value.line == 1  # the records lines tell the block size
     entry, = from_dd(SUMMARY, op="write").measurements["dd"]
     assert (entry["op"], entry["block_size"], entry["runs"]) == ("write", "4M", [20.5])  # 33554432 B / 8 blocks
     assert "target" not in entry and "command" not in entry
 
 
-def test_block_size_without_records_needs_bs():
+def test_block_size_without_records_is_bs_or_not_stated():
     tail_only = "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
-    with pytest.raises(ParseError, match="give BS="):
-        from_dd(tail_only, op="read")
+    entry, = from_dd(tail_only, op="read").measurements["dd"]
+    assert entry["block_size_stated"] is False and "block_size" not in entry
     assert from_dd(tail_only, op="read", block_size="4m").measurements["dd"][0]["block_size"] == "4M"
     partial = (FIXTURES / "dd" / "dd--partial-read-warning.out").read_text()  # 0+8 records: no block size
-    with pytest.raises(ParseError, match="give BS="):
-        from_dd(partial, op="read")
+    assert from_dd(partial, op="read").measurements["dd"][0]["block_size_stated"] is False
 
 
 def test_hints_that_dd_could_not_take_are_refused():

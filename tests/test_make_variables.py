@@ -150,9 +150,26 @@ def test_import_passes_new_card_and_dd_values_byte_identical(project):
     work, trap = project
     value = hostile(trap)
     assert received(work, "import", "FILE=x.log", "CARD=card", f"CAPACITY={value}", f"BUS={value}", f"FORM={value}",
-                    f"OP={value}", f"BS={value}") == [
+                    f"OP={value}", f"BS={value}", f"HOST={value}", f"READER={value}") == [
         "-m", "cardbench", "import", "--card=card", "--format=auto", f"--capacity={value}", f"--bus={value}",
-        f"--form={value}", f"--op={value}", f"--bs={value}", "--", "x.log"]
+        f"--form={value}", f"--op={value}", f"--bs={value}", f"--host={value}", f"--reader={value}", "--", "x.log"]
+    assert list(trap.iterdir()) == []
+
+
+@pytest.mark.parametrize("given", ["command line", "environment"])
+def test_import_passes_host_and_reader_only_when_given(project, given):
+    work, trap = project
+    value = hostile(trap)
+    values = {"HOST": value, "READER": f"USB 3.0 reader {value}"}
+    if given == "command line":
+        argv = received(work, "import", "FILE=x.log", "CARD=card", *(f"{k}={v}" for k, v in values.items()))
+    else:
+        done = make(work, *PREPARED, "PY=./print-argv", "import", "FILE=x.log", "CARD=card",
+                    env=dict(os.environ, **values))
+        assert done.returncode == 0, done.stderr
+        argv = json.loads(done.stdout)
+    assert argv[-4:] == [f"--host={value}", f"--reader=USB 3.0 reader {value}", "--", "x.log"]
+    assert not any(arg.startswith(("--host", "--reader")) for arg in received(work, "import", "FILE=x.log", "CARD=card"))
     assert list(trap.iterdir()) == []
 
 

@@ -48,8 +48,8 @@ def test_on_a_tie_the_earlier_format_wins():
     dd_line = "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 12.7332 s, 84.3 MB/s\n"
     assert registry.detect_format(cdm_line + cdm_fio_line).name == "cdm-fio"
     assert registry.detect_format(dd_line + cdm_line).name == "crystaldiskmark"
-    # CrystalDiskMark 3/4's "Sequential Read :   561.237 MB/s" is cdm_fio.sh's layout too: cdm_fio.sh
-    assert registry.detect_format("Sequential Read :   561.237 MB/s\n").name == "cdm-fio"
+    # CrystalDiskMark 3/4's "Sequential Read :   561.237 MB/s" (a space before the colon) is its own shape
+    assert registry.detect_format("Sequential Read :   561.237 MB/s\n").name == "crystaldiskmark"
     assert registry.detect_format("my card is fast\n") is None
 
 

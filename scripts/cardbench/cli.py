@@ -116,7 +116,7 @@ def cmd_import(args):
     card = {"capacity_gb": args.capacity, "bus": args.bus, "form_factor": args.form}
     result = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
                          progress=lambda message: print(f"import: {message}", file=sys.stderr), card=card,
-                         hints={"op": args.op, "block_size": args.bs})
+                         hints={"op": args.op, "block_size": args.bs}, host=args.host, reader=args.reader)
     if result.already_imported:
         print(f"import: {args.file} is already in {result.card_path} (session {result.session_id}); "
               "nothing added", file=sys.stderr)
@@ -125,6 +125,8 @@ def cmd_import(args):
           f"{result.card_path}, session {result.session_id}; raw copy data/{result.raw[0]}", file=sys.stderr)
     for note in result.notes:
         print(f"import: note: {note}", file=sys.stderr)
+    for line in _import_session_lines(result, args.cards_dir.parent):
+        print(f"import: {line}", file=sys.stderr)
     if result.created_card:
         used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in result.defaults.items())
         assumed = [CARD_OPTIONS[field][0] + "=" for field, (_, why) in result.defaults.items() if why != GIVEN]
@@ -148,6 +150,32 @@ def cmd_submission(args):
         with open(args.github_output, "a", encoding="utf-8") as out:
             out.write(f"status={'accepted' if result.accepted else 'refused'}\nslug={result.slug or ''}\n")
     return 0 if result.accepted else 1
+
+
+def _import_session_lines(result, data_dir):
+    """What the new session will be on the site: its day and what says it, its host and reader, and
+    which of its figures the leaderboard will rank."""
+    from .card.load import load_card
+
+    dated = f"from {result.dated_by}" if result.dated_by else "today; the file gives no date: no tool's own, no `date` output"
+    yield f"session dated {result.date} ({dated})"
+    unknown = [what for what, value in (("host", result.host), ("reader", result.reader)) if not value]
+    if unknown:
+        options = " ".join(f'--{what}="…"' for what in unknown)
+        variables = " ".join(f'{what.upper()}="…"' for what in unknown)
+        example = {"host": "the computer and system, e.g. 'Raspberry Pi 4, Raspberry Pi OS 12'",
+                   "reader": "how the card was attached, e.g. 'USB 3.0 card reader'"}
+        yield (f"{' and '.join(unknown)} unknown: give {options} on cardbench import ({variables} on make import), "
+               f"stored in the session's {' and '.join(unknown)} field{'s' if len(unknown) > 1 else ''}; "
+               f"{'; '.join(example[w] for w in unknown)}")
+    try:  # the site's statistics need pandas, which the slim install for measuring and importing leaves out
+        from .site.standing import session_standing, standing_line
+    except ImportError:
+        yield ("leaderboard: not worked out here, as the site's packages are not installed (make site installs them; "
+               "make serve then shows the card)")
+        return
+    card = load_card(result.card_path).data
+    yield "leaderboard: " + standing_line(session_standing(card, result.session_id, data_dir))
 
 
 def cmd_bench(args):
@@ -212,6 +240,9 @@ def build_parser():
     p.add_argument("--form", help="a new card's size: microSD or SD (default: microSD)")
     p.add_argument("--op", choices=["read", "write"], help="dd log without its command: whether dd read or wrote the card")
     p.add_argument("--bs", help="dd log without its command: the block size, e.g. 4M (default: from 'N+0 records out')")
+    p.add_argument("--host", help="the computer and system the tool ran on, e.g. 'Raspberry Pi 4, Raspberry Pi OS 12' "
+                                  "(the session's host)")
+    p.add_argument("--reader", help="how the card was attached, e.g. 'USB 3.0 card reader' (the session's reader)")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.set_defaults(func=cmd_import)
 

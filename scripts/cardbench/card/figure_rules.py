@@ -22,7 +22,7 @@ def units_consistent(check):
                 if kind == "results":
                     test = entry.get("test")
                 else:
-                    test = f"dd bs={entry.get('block_size')}"
+                    test = f"dd bs={entry.get('block_size', 'not stated')}"
                 op, unit = entry.get("op"), entry.get("unit")
                 if not all(isinstance(x, str) for x in (test, op, unit)):
                     continue

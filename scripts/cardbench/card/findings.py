@@ -25,6 +25,7 @@ RULES = {
     # values
     "finite": "error", "positive": "error", "runs-parallel": "error", "date-not-future": "error",
     "text-control": "error", "url-form": "error", "name-script": "error", "brand-lookalike": "error",
+    "dd-block-size": "error",
     # raw files
     "raw-path": "error", "raw-present": "error", "raw-hash": "error", "raw-folder": "warning",
     # physics and consistency

@@ -177,6 +177,20 @@ def runs(check):
                 _entry_runs(check, base + (kind, i), entry)
 
 
+def dd_block_size(check):
+    """A dd entry gives its block size unless it says it cannot (block_size_stated: false), and then gives none."""
+    for index, session in sessions_of(check.card):
+        for i, entry in entries_of(session, "dd"):
+            path = ("sessions", index, "dd", i)
+            stated = entry.get("block_size_stated", True) is not False
+            if stated and "block_size" not in entry:
+                check.add(path, "dd entry without block_size: give it, or block_size_stated: false when the output "
+                                "does not tell it", "dd-block-size")
+            elif not stated and "block_size" in entry:
+                check.add(path + ("block_size",), "block_size given with block_size_stated: false; one of them is "
+                                                  "wrong", "dd-block-size")
+
+
 def _entry_runs(check, path, entry):
     """One result's runs: positive, with one IOPS, seconds and latency figure per run, exclusions that exist."""
     runs = entry.get("runs")
@@ -257,5 +271,5 @@ def _small(check, path, value, unit):
 
 
 CARD_RULES = (finite, slug_equals_filename, dates, text_control, name_scripts, urls, session_ids, runs,
-              host_and_reader,
+              dd_block_size, host_and_reader,
               units_consistent, bw_iops, bus_ceiling, below_precision, raw_references)

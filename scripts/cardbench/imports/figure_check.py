@@ -54,6 +54,21 @@ def check_plausible(tool, measurements, file_name="the file"):
                                                f"plausible figure (0 to {most:.6g})")
 
 
+# The tool whose "MB/s" is each stored unit, and its --format: named when the figures agree only in
+# another tool's unit (KDiskMark's body pasted without its header line reads as CrystalDiskMark's).
+UNIT_TOOLS = {"kKiB/s": ("KDiskMark", "kdiskmark"), "MiB/s": ("cdm_fio.sh", "cdm-fio"),
+              "MB/s": ("CrystalDiskMark", "crystaldiskmark")}
+
+
+def _other_reading(value, unit, iops, block):
+    """'. Read in <tool>'s unit they agree: …' when the figures agree in another tool's "MB/s", else ''."""
+    for other, (tool, fmt) in UNIT_TOOLS.items():
+        if other != unit and _deviation(value, other, iops, block) <= IMPORT_TOLERANCE:
+            return (f". Read in {tool}'s unit ({other}) they agree: if this is {tool} output, import it with "
+                    f"--format={fmt} (FORMAT={fmt} on make import)")
+    return ""
+
+
 def _shown(value):
     """A figure for a message, never hundreds of digits long."""
     try:
@@ -85,7 +100,7 @@ def check_bandwidth_iops(tool, measurements, assumption=None):
             raise ParseError(tool, f"{entry['test']} {entry['op']}{run}: bandwidth and IOPS disagree: {value:g} {unit} "
                                    f"but {iops:g} IOPS × {size_text_from_bytes(block)} = {expected:.6g} {unit} "
                                    f"({off:.1%} apart, allowed {IMPORT_TOLERANCE:.0%}). Assumed: {assumed}. "
-                                   "One of these is wrong for this file")
+                                   "One of these is wrong for this file" + _other_reading(value, unit, iops, block))
 
 
 def _finite(*values):

@@ -36,11 +36,13 @@ from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
+from ..parsers import cdm_fio
 from ..parsers.registry import NAMES, detect_format, format_named
 from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
 from .dd import from_dd
 from .f3probe import from_f3probe
 from .figure_check import check_bandwidth_iops, check_plausible
+from .logdate import date_in_log
 from .fill import from_fio_bwlog
 from .fio import from_fio_json
 from .flashbench import from_flashbench
@@ -105,9 +107,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
         raise _unquoted(_brief(exc), recognised, fmt, path) from None
     check_session_size(fields.measurements)
 
-    day = date or datetime.date.today().isoformat()
-    if fields.date and not date and fields.date <= datetime.date.today().isoformat():
-        day = fields.date  # the output says when it ran
+    day, dated_by = _session_day(fields, text, date)
     # The name's line breaks and invisible characters would make the label invalid: escaped instead.
     file_name = _safe_file_name(path.name)
     if not label:
@@ -148,7 +148,23 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     say(f"{card_file}: session {session_id}")
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
-                        defaults=defaults if created else {})
+                        defaults=defaults if created else {}, date=day, dated_by=dated_by,
+                        host=session.get("host"), reader=session.get("reader"))
+
+
+def _session_day(fields, text, given):
+    """(day, what says it) of the new session: the day given; else the day the output says it ran
+    (fio's time, CrystalDiskMark's footer), else the first `date` output in the log (logdate), when
+    not in the future; else today, said by None."""
+    today = datetime.date.today().isoformat()
+    if given:
+        return given, "given"
+    if fields.date and fields.date <= today:
+        return fields.date, "the date the output gives"
+    logged = date_in_log(text)
+    if logged and logged[0] <= today:
+        return logged[0], f"the `date` output on line {logged[1]}"
+    return today, None
 
 
 def handler_for(fmt):
@@ -177,6 +193,12 @@ def _format_of(text, fmt):
             raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
     found = detect_format(text)
+    undecided = cdm_fio.undecided_line(text) if found is not None and found.name in ("cdm-fio", "crystaldiskmark") else None
+    if undecided:
+        raise _brief(ParseError("import", "this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or "
+                                          "CrystalDiskMark 2 to 4's (MB/s = 10^6 bytes/s), and no line of the file says "
+                                          "which: give --format=cdm-fio or --format=crystaldiskmark (FORMAT= on make "
+                                          "import)", line=undecided[0], text=undecided[1]))
     if found is None:
         # Its first line is named, never quoted: a file that is not tool output may be anything (a password file).
         first = next((i for i, line in enumerate(text.splitlines(), start=1) if line.strip()), None)

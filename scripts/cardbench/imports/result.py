@@ -20,3 +20,7 @@ class ImportResult:
     notes: tuple = ()
     created_card: bool = False
     defaults: dict = field(default_factory=dict)  # for a new card, {field: (value, why)} assumed
+    date: str | None = None  # the session's day, "YYYY-MM-DD"
+    dated_by: str | None = None  # what says the day ("the `date` output on line 3"); None: today, nothing does
+    host: str | None = None  # the session's host and reader as stored; None: unknown
+    reader: str | None = None

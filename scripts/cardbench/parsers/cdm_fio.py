@@ -28,15 +28,25 @@ or no IOPS was printed: 1024m (config["size_assumed"] = True). Else the size is 
 ParseError naming the assumption). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
 from IOPS when IOPS was printed (result["from_iops"] = True).
 
-detect(text) -> SHAPED when a line is a cdm_fio.sh result line, else NOT_MINE (the script never
-prints its own name).
+Its "Sequential Read"/"Sequential Write" lines share their words with CrystalDiskMark 2 to 4
+("           Sequential Read :    95.134 MB/s"), whose MB/s are 10^6 B/s: the line's own shape
+tells them apart (line_shape). cdm_fio.sh writes the colon right after the name and its figure
+either glued to "MB/s" ("737MB/s") or followed by "IOPS="; CrystalDiskMark leaves a space before
+the colon. A line of CrystalDiskMark's shape, or any other CrystalDiskMark result line, in a
+cdm_fio.sh log is an error naming it (its figures would be lost or misread).
+
+detect(text) -> SHAPED when a line is a cdm_fio.sh result line of its own shape, or when the
+    result lines could be either tool's and nothing else says CrystalDiskMark; else NOT_MINE
+    (the script never prints its own name).
+undecided_line(text) -> (line number, line) of the first result line that could be either
+    tool's, when no line of the text tells which; else None (the import then asks for --format).
 """
 
 import re
 
 from ..core.units import size_label_from_bytes
 from ..errors import ParseError, quoted
-from . import NOT_MINE, SHAPED
+from . import NAMED, NOT_MINE, SHAPED, crystaldiskmark
 from .numbers import refuse_long_numbers
 
 TOOL = "cdm_fio.sh"
@@ -163,9 +173,53 @@ def size_from_figures(results):
                            "Loops:5 Write Only Zeroes:0') above the results", line=results[0]["line"])
 
 
+# What only cdm_fio.sh writes: the colon right after the name, and the figure glued to its unit or
+# followed by IOPS=; CrystalDiskMark right-aligns its names and leaves a space before the colon.
+_OWN_FIGURE = re.compile(r"\d(?:MB/s|[KMGT]?i?B/s)|IOPS\s*+=")
+_GLUED_FIGURE = re.compile(r"\d[KMGT]?i?B/s")
+
+
+def line_shape(raw):
+    """Whose result line this is: "cdm_fio" (its own shape, or a name only it prints: "512KB Read:"),
+    "crystaldiskmark" (a space before the colon, or any other CrystalDiskMark result line), "either"
+    ("Sequential Read: 95 MB/s": both print these words so), or None for any other line."""
+    line = clean(raw)
+    match = _RESULT.match(line)
+    if match is None and _RESULT_LOOSE.match(line) and _GLUED_FIGURE.search(line):
+        return "cdm_fio"  # its names and a figure glued to its unit, in a layout it does not print: refused as cut off
+    if match is None:
+        return "crystaldiskmark" if crystaldiskmark.is_result_line(line) else None
+    name = line[:match.end("op")]
+    if line[len(name):].startswith((" ", "\t")):
+        return "crystaldiskmark"
+    if match.group("name") != "Sequential" or _OWN_FIGURE.search(line[match.start("value"):]):
+        return "cdm_fio"
+    return "either"
+
+
+def _shapes(text):
+    """(line number, line, shape) of every result line of either tool."""
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        shape = line_shape(raw)
+        if shape:
+            yield line_no, raw, shape
+
+
+def undecided_line(text):
+    """(line number, line) of the first result line that either tool could have printed, when no line
+    of text is one only cdm_fio.sh or only CrystalDiskMark prints, and no CrystalDiskMark header or
+    footer names it; else None."""
+    shapes = list(_shapes(text))
+    if any(shape != "either" for _, _, shape in shapes) or crystaldiskmark.detect(text) == NAMED:
+        return None
+    return next(((line_no, raw) for line_no, raw, _ in shapes), None)
+
+
 def detect(text):
-    """SHAPED when a line, colours taken off, is a result line ("Sequential Read: 737MB/s IOPS=0")."""
-    return SHAPED if any(_RESULT.match(clean(line)) for line in text.splitlines()) else NOT_MINE
+    """SHAPED when a line is a cdm_fio.sh result line of its own shape ("Sequential Read: 737MB/s
+    IOPS=0"), or when every result line could be either tool's (undecided_line says which)."""
+    shapes = {shape for _, _, shape in _shapes(text)}
+    return SHAPED if "cdm_fio" in shapes or shapes == {"either"} else NOT_MINE
 
 
 def _new_run(line_no):
@@ -204,6 +258,11 @@ def parse(text):
             holder = run["config"] if run and not run["results"] else pending_config
             holder.update(device=device[0], model=device[1], capacity=device[2])
             continue
+        if line_shape(line) == "crystaldiskmark":
+            raise ParseError(TOOL, "a CrystalDiskMark result line, not cdm_fio.sh's (which writes 'Sequential Read: "
+                                   "737MB/s IOPS=0'): CrystalDiskMark prints MB/s = 10^6 bytes/s and other subtests; "
+                                   "import its output with --format=crystaldiskmark (FORMAT=crystaldiskmark)",
+                             line=line_no, text=raw)
         match = _RESULT.match(line)
         if not match:
             if _RESULT_LOOSE.match(line):

@@ -9,6 +9,7 @@ parse(text) -> {"tool": "CrystalDiskMark", "version": "8.0.4", "profile": "Defau
                 "results": [{"test", "op": "read"|"write"|"mix", "value", "iops", "latency_us", "line"}]}
 parse_all(text) -> [one dict per export] when several exports are pasted into one file.
 detect(text) -> NAMED (a "CrystalDiskMark 8.0.4" header), SHAPED (result lines only) or NOT_MINE.
+is_result_line(line) -> whether the line is a result line of any version's export or window.
 
 Figures are kept as printed, in `unit`: MB/s = 10^6 B/s as CrystalDiskMark 3 and later print them
 (its export says "* MB/s = 1,000,000 bytes/s"); MiB/s where an export says "MB/s = 1,048,576
@@ -99,13 +100,18 @@ def detect(text):
     lines = text.splitlines()
     if any(_NAMED.match(line) for line in lines):
         return NAMED
-    if any(_OLD.match(line) or _NEW.match(line) or _LABEL_LINE.match(line) for line in lines):
+    if any(is_result_line(line) for line in lines):
         return SHAPED
     # Rows first: a row opens with a test label, which most lines fail at their first character; the
     # header's check reads every character of a line, too slow to run first on megabytes of text.
     if any(_TABLE_ROW.match(line.replace("|", " ")) for line in lines) and any(_table_columns(line) for line in lines):
         return SHAPED
     return NOT_MINE
+
+
+def is_result_line(line):
+    """Whether a line is a result line of a CrystalDiskMark export or of its window typed out."""
+    return bool(_OLD.match(line) or _NEW.match(line) or _LABEL_LINE.match(line))
 
 
 def _test_name(kind, size, queue, threads):

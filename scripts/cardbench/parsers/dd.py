@@ -19,15 +19,18 @@ bytes ÷ seconds (printed to the microsecond), to four significant digits. recor
 
 "N+M records in/out" lines (in any language) and other text are ignored, and so are
 status=progress updates: segments ending in a carriage return (dd overwrites them), and, since
-text read in universal-newline mode has lost those carriage returns, summary-shaped lines with
-whole seconds ("…, 2 s, 20.7 MB/s": progress prints whole seconds, the final summary prints
-decimals) that do not directly follow a "records out" line, and lines holding two rates (the last
-update with the final one written after it, as a terminal shows them). A summary whose bytes / seconds cannot
+text read in universal-newline mode has lost those carriage returns, the summary-shaped lines
+summary_roles() tells for updates (whole seconds, as coreutils 8.28 and later print updates; or,
+as 8.24 to 8.27 print updates with decimals like summaries, lines leading through record lines to
+a summary that copied at least as much in at least as long), and lines holding two rates (the
+last update with the final one written after it, as a terminal shows them). A summary whose bytes / seconds cannot
 round to the rate it prints (edited or corrupted) is an error naming the line and both figures.
 A summary below a dd error message ("dd: error writing '/dev/sdc': No space left on device",
 "dd: error reading '/dev/sdb': Input/output error", in any language) is an error naming that
 message: the copy stopped early, so its speed is not the card's.
 
+summary_roles(lines) -> {index: (role, run, records)}: which summary-shaped lines are runs ("final")
+    and which status=progress updates ("update").
 failure(text) -> (line, message) of the first dd error message in text, or None: a logged attempt
     that failed before copying ("dd: failed to open '/dev/sdc': Permission denied") has one and
     no summary.
@@ -110,30 +113,70 @@ def failure(text):
     return None
 
 
+def summary_roles(lines):
+    """{index: (role, run)} of every line of `lines` (text split at newlines) that is summary-shaped
+    and has no carriage return inside (those are status=progress updates dd overwrote): role "final"
+    for a run's summary, "update" for a status=progress update that a copy of the terminal put on a
+    line of its own, with its record lines ("N+M records out") as the previous line when it has them.
+
+    dd prints a run's summary right below its "records out" line; an update never follows one. An
+    update is told apart without them by its whole seconds (coreutils 8.28 and later print updates
+    with "%.0f s", summaries with "%g s"), or, as coreutils 8.24 to 8.27 print both with "%g s",
+    by what follows it: only updates, record lines and dd's messages, then a summary that copied at
+    least its bytes in at least its seconds. A summary-shaped line followed by neither (`| tail -1`
+    output, one a run) is a run's summary."""
+    found = {}
+    previous = ""
+    for index, raw in enumerate(lines):
+        if "\r" in raw.rstrip("\r"):
+            continue  # updates overwritten in place: "\r<update>\r<update>…"
+        line = raw.rstrip("\r")
+        run = _parse_line(line, index + 1)
+        if run:
+            found[index] = (run, _RECORDS.search(previous))
+        if line.strip():
+            previous = line
+    roles, below = {}, None  # below: the summary a run of updates leads to, reading upwards
+    for index in range(len(lines) - 1, -1, -1):
+        if index not in found:
+            line = lines[index]
+            if line.strip() and not (_RECORDS.search(line) or dd_message(line) or "B/s" in line):
+                below = None  # other text: a command, a prompt; updates do not reach past it
+            continue
+        run, records = found[index]
+        if records:
+            roles[index] = ("final", run, records)
+            below = run
+        elif run["seconds_text"].isdigit():
+            roles[index] = ("update", run, None)
+        elif below is not None and run["bytes"] <= below["bytes"] and run["seconds"] <= below["seconds"]:
+            roles[index] = ("update", run, None)
+            below = run
+        else:
+            roles[index] = ("final", run, None)
+            below = None
+    return roles
+
+
 def parse(text):
     refuse_long_numbers(text, TOOL, newline_only=True)
     lines = text.split("\n")
+    roles = summary_roles(lines)
     runs = []
-    previous = ""
     error = None  # a dd error message since the last summary: (line number, line)
-    for number_, raw in enumerate(lines, start=1):
-        if "\r" in raw.rstrip("\r"):
-            # status=progress: each update starts with a carriage return and is overwritten.
-            continue
-        line = raw.rstrip("\r")
-        run = _parse_line(line, number_)
-        if run:
-            whole_seconds = run.pop("seconds_text").isdigit()
-            records = _RECORDS.search(previous)
-            if not whole_seconds or records:
-                if error is not None:
-                    _refuse_failed_run(*error)
-                run["records_out"] = [int(records.group("full")), int(records.group("partial"))] if records else None
-                runs.append(run)
-        elif _is_error(line):
-            error = error or (number_, line.strip())
-        if line.strip():
-            previous = line
+    for index, raw in enumerate(lines):
+        if index in roles:
+            role, run, records = roles[index]
+            if role != "final":
+                continue
+            run = dict(run)
+            run.pop("seconds_text")
+            if error is not None:
+                _refuse_failed_run(*error)
+            run["records_out"] = [int(records.group("full")), int(records.group("partial"))] if records else None
+            runs.append(run)
+        elif "\r" not in raw.rstrip("\r") and _is_error(raw.rstrip("\r")):
+            error = error or (index + 1, raw.strip())
     if not runs:
         lines = text.splitlines()
         if any(_RECORDS.search(line) for line in lines):
@@ -151,8 +194,9 @@ _GLUED = re.compile(r"(?<=B/s)(?=[ \t]*+\d)")  # "… 62.2 MB/s100663296 bytes �
 def progress(text):
     refuse_long_numbers(text, TOOL, newline_only=True)
     series, current = [], {"points": [], "error": None}
-    previous = ""
-    for number_, raw in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    roles = summary_roles(lines)
+    for number_, raw in enumerate(lines, start=1):
         pieces = [part for piece in raw.split("\r") for part in _GLUED.split(piece)]
         standalone = len([piece for piece in pieces if piece.strip()]) == 1
         for piece in pieces:
@@ -161,8 +205,7 @@ def progress(text):
                 if _is_error(piece) and current["error"] is None:
                     current["error"] = (number_, piece.strip())
                 continue
-            whole_seconds = run["seconds_text"].isdigit()
-            final = standalone and (not whole_seconds or bool(_RECORDS.search(previous)))
+            final = standalone and roles.get(number_ - 1, ("update",))[0] == "final"
             point = {"bytes": run["bytes"], "seconds": run["seconds"], "seconds_range": _elapsed(piece, run),
                      "final": final, "line": number_}
             last = current["points"][-1] if current["points"] else None
@@ -173,8 +216,6 @@ def progress(text):
             if final:
                 series.append(current)
                 current = {"points": [], "error": None}
-        if raw.strip() and standalone:
-            previous = raw.strip("\r")
     if current["points"]:
         series.append(current)
     return series

@@ -132,10 +132,11 @@ def dd_entry(op, block_size, parsed_runs, count=None, flags=None, target=None, c
     sizes = {run["bytes"] for run in runs}
     return _drop_none({
         "op": op,
-        "block_size": str(block_size),
+        "block_size": str(block_size) if block_size is not None else None,
         "count": count,
         "flags": list(flags) if flags else None,
         "target": target,
+        "block_size_stated": False if block_size is None else None,  # dd output alone, no records lines
         "unit": "MB/s",
         "runs": [_num(run["mb_s"]) for run in runs],
         "seconds": [_num(run["seconds"]) for run in runs],

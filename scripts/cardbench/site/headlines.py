@@ -51,11 +51,11 @@ def _queue_depth(test):
 
 
 def _dd_block(entry):
-    return bytes_from_size_text(entry["block_size"]) or 0
+    return bytes_from_size_text(entry.get("block_size") or "") or 0
 
 
 def _dd_stated(kind, entry):
-    return kind == "dd" and entry.get("method_stated", True)
+    return kind == "dd" and entry.get("method_stated", True) and entry.get("block_size_stated", True)
 
 
 def _dd_direct(large):

@@ -27,13 +27,22 @@ MAX_PRINTED_DECIMALS = 3
 
 
 METHOD_NOT_STATED = " (method not stated)"
+BLOCK_SIZE_NOT_STATED = " (block size not stated)"
 
 
 def dd_test_name(entry):
     """How a dd entry is named among subtests: 'dd bs=4M'; 'dd bs=4M (method not stated)' when the source
-    does not say which command gave its figures, so it never pools or compares with a stated method."""
-    name = f"dd bs={entry['block_size']}"
-    return name if entry.get("method_stated", True) else name + METHOD_NOT_STATED
+    does not say which command gave its figures, so it never pools or compares with a stated method;
+    'dd (block size not stated)' when nothing told the block size (block_size_stated: false)."""
+    name = dd_block_name(entry)
+    if not entry.get("block_size_stated", True) or entry.get("method_stated", True):
+        return name
+    return name + METHOD_NOT_STATED
+
+
+def dd_block_name(entry):
+    """'dd bs=4M', or 'dd (block size not stated)': its own test, never pooled with a stated block size."""
+    return f"dd bs={entry['block_size']}" if entry.get("block_size_stated", True) else "dd" + BLOCK_SIZE_NOT_STATED
 
 
 def block_bytes_of_test(test):

@@ -27,6 +27,13 @@ KNOWN_SUITES = [
         "tests": ["dd bs=4M (method not stated)"],
         "ops": ["read", "write"],
     },
+    {
+        # dd output imported without its command or record lines: whatever block size it used.
+        "id": "dd-block-size-not-stated",
+        "name": "dd, block size not stated",
+        "tests": ["dd (block size not stated)"],
+        "ops": ["read", "write"],
+    },
 ]
 
 # Display order of subtests: as CrystalDiskMark and cdm_fio.sh list them; others after, SEQ before RND.

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
 from ...core.units import mb_s_from_rate
+from ..stats import dd_block_name
 from . import thresholds as t
 from .common import finding, rate_text
 
@@ -52,7 +53,7 @@ def _sequential_figures(session):
     for entry in session.get("dd") or []:
         value = mb_s_from_rate(float(np.mean(entry["runs"])), entry["unit"]) if entry.get("runs") else None
         if value is not None and entry.get("target", "device") == "device":
-            out.setdefault(entry["op"], []).append((value, f"dd bs={entry['block_size']} {entry['op']}"))
+            out.setdefault(entry["op"], []).append((value, f"{dd_block_name(entry)} {entry['op']}"))
     return out
 
 

@@ -6,6 +6,7 @@ import statistics
 import numpy as np
 
 from ...core.units import mb_s_from_rate
+from ..stats import dd_block_name
 from . import thresholds as t
 from .common import finding, rate_text, rounded
 
@@ -81,7 +82,7 @@ def _subtests(session):
     for entry in session.get("results") or []:
         yield f"{entry['test']} {entry['op']}", entry
     for entry in session.get("dd") or []:
-        yield f"dd bs={entry['block_size']} {entry['op']}", entry
+        yield f"{dd_block_name(entry)} {entry['op']}", entry
 
 
 def subtest_stability(name, entry):
