@@ -53,6 +53,10 @@ class HolderError(GuardError):
     """The device is a RAID, LVM or device-mapper member."""
 
 
+class UnknownBackingError(GuardError):
+    """The guard cannot tell what a loop device rests on (its backing file cannot be asked for)."""
+
+
 class ReadOnlyDeviceError(GuardError):
     """The kernel reports the device read-only (e.g. the card's lock switch)."""
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from .device import identify, identity_changes
 from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseError, MissingDeviceError, MountedError,
                      NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
-                     SwapError, SystemDiskError, TooSmallError)
+                     SwapError, SystemDiskError, TooSmallError, UnknownBackingError)
+from .loopinfo import block_node
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 from ..errors import quoted
 
@@ -125,6 +126,10 @@ def check_disk(device, majmin, mode=RAW, root="/"):
         raise TooSmallError(device, f"is {what}; check the device name with lsblk")
 
     if mode == RAW:
+        unknown = sorted(n for n in own if n in tree.unknown)
+        if unknown:
+            raise UnknownBackingError(device, f"cannot tell what {unknown[0]} rests on: {tree.unknown[unknown[0]]}; "
+                                              "it could be another name for a mounted disk, so it is not written")
         if beneath:
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in beneath)
             raise MountedError(device, f"rests on a mounted device ({where}); writing it would destroy that "
@@ -150,6 +155,7 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                 what = ", ".join(_describe_holder(tree, h) for h in holders)
                 raise HolderError(device, f"{member} is a member of {what}; stop it first (mdadm --stop, "
                                           "vgchange -an, dmsetup remove)")
+        _check_co_users(device, tree, name, mounts)
         if node.attr("ro") == "1":
             raise ReadOnlyDeviceError(device, "the kernel reports it read-only; is the card's lock switch set?")
         return GuardResult(name=name, majmin=majmin)
@@ -163,6 +169,22 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                                       "card's filesystem: mount it first (e.g. udisksctl mount -b "
                                       f"/dev/{(tree.partitions(name) or [name])[0]})")
     return GuardResult(name=name, majmin=majmin, mounts=touching, test_dir=usable[0].mount_point)
+
+
+def _check_co_users(device, tree, name, mounts):
+    """Refuse when another device that reaches the same storage (a second loop device on the same backing
+    file, another device on a device below) is mounted or held: writing this one would write under it."""
+    for other, via in sorted(tree.co_users(name).items()):
+        used = [m for m in mounts if other in mount_nodes(tree, m)]
+        if used:
+            raise MountedError(device, f"shares {via} with {other}, which is mounted ({used[0].source} on "
+                                       f"{used[0].mount_point}); writing it would destroy that filesystem: unmount "
+                                       f"it first (sudo umount {used[0].mount_point})")
+        holders = tree.nodes[other].holders
+        if holders:
+            what = ", ".join(_describe_holder(tree, h) for h in holders)
+            raise HolderError(device, f"shares {via} with {other}, which {what} rests on; stop or detach "
+                                      f"{'it' if len(holders) == 1 else 'them'} first")
 
 
 def check_device(device, mode=RAW, root="/"):
@@ -260,15 +282,23 @@ def claim_device(device, majmin, root="/", exclusive=True):
         return claim
     tree = BlockTree(root)
     node = tree.node_for_majmin(majmin)
-    for name in sorted(tree.chain(node.name) - {node.name}) if node else []:
-        below = tree.nodes[name]
-        path = f"/dev/{name}"
-        try:
-            if _majmin(os.stat(path)) != below.majmin:
-                continue
-        except OSError:
+    if node is None:
+        return claim
+    # A whole disk's exclusive open fails while a partition of it is held, and the other way round:
+    # whole disks are claimed, which covers their partitions. Devices without a node in this mount
+    # namespace are reached through a private one.
+    below = [(name, f"rests on /dev/{name}, which ") for name in sorted(tree.chain(node.name) - {node.name})]
+    others = [(name, f"shares {via} with /dev/{name}, which ") for name, via in sorted(tree.co_users(node.name).items())]
+    for name, role in below + others:
+        other = tree.nodes[name]
+        if other.is_partition:
             continue
-        claim._open(path, below.majmin, role=f"rests on {path}, which ")
+        try:
+            with block_node(other.majmin, name) as path:
+                claim._open(path, other.majmin, role=role)
+        except OSError as exc:
+            claim.close()
+            raise InUseError(device, f"{role}cannot be reached ({exc.strerror}); it is not written") from None
     return claim
 
 
