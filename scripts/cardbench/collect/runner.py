@@ -329,29 +329,22 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         with signals:
             if monitor is not None:
                 session["nvme"] = monitor.entry(info.nvme.get("pcie_link"))
-            try:
-                store.write(session, new_card=new_card)
-            except CardFileError as exc:
-                # The bus of a card created by this run is a guess; a figure above its ceiling
-                # (e.g. a UHS-I card in a DDR200 reader) raises the guess instead of losing the test.
-                faster = FASTER_BUS.get(new_card["bus"]) if new_card and exc.rule == "bus-ceiling" else None
-                if faster is None:
-                    raise
-                log(f"a figure is above the {new_card['bus']} bus ceiling; card bus set to {faster}")
-                report.notes.append(f"bus set to {faster}: a figure was above the {new_card['bus']} ceiling "
-                                    "(for a UHS-I card in a vendor mode such as DDR200, set bus back and add claimed)")
-                new_card["bus"] = faster
-                save_new_card()
-
-    def save_new_card():
-        try:
-            store.rewrite(new_card, session)
-        except CardFileError as exc:
-            faster = FASTER_BUS.get(new_card["bus"]) if exc.rule == "bus-ceiling" else None
-            if faster is None:
-                raise
-            new_card["bus"] = faster
-            save_new_card()
+            raised = None
+            while True:
+                try:
+                    store.write(session, new_card=new_card, bus=raised)
+                    return
+                except CardFileError as exc:
+                    # The bus of a card created by this run is a guess; a figure above its ceiling (e.g. a
+                    # UHS-I card in a DDR200 reader) raises the guess instead of losing the test.
+                    faster = FASTER_BUS.get(new_card["bus"]) if new_card and exc.rule == "bus-ceiling" else None
+                    if faster is None:
+                        raise
+                    log(f"a figure is above the {new_card['bus']} bus ceiling; card bus set to {faster}")
+                    report.notes.append(f"bus set to {faster}: a figure was above the {new_card['bus']} ceiling "
+                                        "(for a UHS-I card in a vendor mode such as DDR200, set bus back and add "
+                                        "claimed)")
+                    raised = new_card["bus"] = faster
 
     saved = False  # whether the card file holds something of this run (else a stop removes its raw folder)
     returned = False
