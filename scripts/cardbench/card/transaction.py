@@ -249,15 +249,6 @@ class CardChange:
         self._text += after
         self._stage_session_raw(session)
 
-    def rewrite_card(self, card, session):
-        """Write the whole file anew: only for a card whose one session is this one (made by this run)."""
-        if self.loaded is not None:
-            found = self.sessions
-            if len(found) != 1 or found[0].get("id") != session.get("id"):
-                raise CardFileError(self.path, "the card file has other sessions; not rewritten", field="sessions")
-        self._set_text(new_card_text({**card, "sessions": []}), session)
-        self._stage_session_raw(session)
-
     def set_card_field(self, key, value):
         """Set one top-level field of the card (a guessed bus raised) on its own line, in the staged
         text: every session, imported ones included, and every other byte stay as they are."""
