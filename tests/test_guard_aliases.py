@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.collect import guard, sysfs
-from cardbench.collect.errors import InUseError, UnknownBackingError
-from cardbench.collect.loopinfo import loop_status
+from cardbench.collect.errors import InUseError, SwapError, UnknownBackingError
+from cardbench.collect.loopinfo import block_node, loop_status
 from loopcard import LoopCard, run
 from test_guard_loop import IN_USE, head_digest, refused_everywhere, seeded  # noqa: F401 (fixture)
 
@@ -166,3 +166,66 @@ def test_a_loop_device_the_kernel_will_not_describe_is_refused(monkeypatch):
         assert str(err.value) == (f"{card.device}: cannot tell what {card.name} rests on: the kernel does not say "
                                   f"what {card.name} rests on (Permission denied); it could be another name for a "
                                   "mounted disk, so it is not written")
+
+
+def test_loop_device_set_up_in_another_namespace_on_a_node_this_one_lacks_is_refused(seeded, tmp_path):  # noqa: F811
+    with LoopCard(size=256 * MiB) as card:
+        idle_filesystem(card.device)
+        private = tmp_path / "private"
+        private.mkdir()
+        major, minor = card.majmin.split(":")
+        # A tmpfs seen only in that namespace holds the node the loop device is set up on.
+        setup = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                                'mount -t tmpfs none "$1" && mknod "$1/card" b "$2" "$3" && losetup --find --show '
+                                '"$1/card"', "sh", str(private), major, minor], capture_output=True, text=True)
+        assert setup.returncode == 0, setup.stderr
+        upper = setup.stdout.strip()
+        card.stacked.append(upper)
+        assert not (private / "card").exists()
+        mount_dir = mount_here(card, card.device)
+        before = untouched(card)
+        refused_everywhere(upper, seeded, f"{upper}: rests on a mounted device ({card.device} on {mount_dir})")
+        assert untouched(card) == before
+
+
+# --- a card holding a filesystem in use, a backing file in use as swap -----------------------
+
+def test_card_holding_the_image_of_a_loop_device_is_refused_after_a_lazy_unmount(seeded):  # noqa: F811
+    with LoopCard(size=256 * MiB) as card:
+        mount_dir = card.make_fs_and_mount()
+        inner = mount_dir / "inner.img"
+        inner.touch()
+        os.truncate(inner, 64 * MiB)
+        upper = second_loop(card, inner)
+        run(["umount", "--lazy", str(mount_dir)])  # no mount table shows it; the loop device keeps it alive
+        assert card.device not in Path("/proc/self/mountinfo").read_text()
+        refused_everywhere(card.device, seeded, f"{card.device}: holds /inner.img, the backing file of "
+                                                f"{Path(upper).name}: a filesystem on it is in use")
+        guard.check_device(upper)  # the image inside is a card of its own
+
+
+def test_image_in_use_as_swap_is_refused(tmp_path):
+    image = tmp_path / "swap.img"
+    with open(image, "wb") as handle:  # swap needs every block allocated
+        handle.write(b"\0" * 64 * MiB)
+    image.chmod(0o600)
+    run(["mkswap", "-q", str(image)])
+    run(["swapon", str(image)])
+    device = None
+    try:
+        device = run(["losetup", "--find", "--show", str(image)]).stdout.strip()
+        with pytest.raises(SwapError) as err:
+            guard.check_device(device)
+        assert str(err.value) == (f"{device}: its backing file {image} is in use as swap ({image}); run sudo swapoff "
+                                  f"{image} first")
+    finally:
+        subprocess.run(["swapoff", str(image)], capture_output=True)
+        if device:
+            subprocess.run(["losetup", "--detach", device], capture_output=True)
+
+
+def test_a_private_node_reaches_a_device_this_namespace_has_no_node_for():
+    with LoopCard(size=128 * MiB) as card:
+        with block_node(card.majmin, "cardbench-no-such-node") as path:
+            assert not path.startswith("/dev/") and guard.block_majmin(path) == card.majmin
+        assert not Path(path).exists() and not Path(path).parent.exists()

@@ -23,6 +23,7 @@ from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseEr
                      NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
                      SwapError, SystemDiskError, TooSmallError, UnknownBackingError)
 from .loopinfo import block_node
+from .sharing import check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 from ..errors import quoted
 
@@ -80,15 +81,6 @@ def _sectors(node):
         return int(node.attr("size") or 0)
     except ValueError:
         return 0
-
-
-def _describe_holder(tree, name):
-    if name.startswith("md"):
-        return f"{name} (software RAID)"
-    dm = tree.dm_name(name)
-    if name.startswith("dm-") or dm:
-        return f"{name} (device-mapper/LVM{': ' + dm if dm else ''})"
-    return name
 
 
 def check_disk(device, majmin, mode=RAW, root="/"):
@@ -152,10 +144,10 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                                           f"{'it' if len(loops) == 1 else 'them'} first (sudo losetup -d "
                                           f"{' '.join('/dev/' + h for h in loops)})")
             if holders:
-                what = ", ".join(_describe_holder(tree, h) for h in holders)
+                what = ", ".join(describe_holder(tree, h) for h in holders)
                 raise HolderError(device, f"{member} is a member of {what}; stop it first (mdadm --stop, "
                                           "vgchange -an, dmsetup remove)")
-        _check_co_users(device, tree, name, mounts)
+        check_shared_storage(device, tree, name, family, mounts, read_swaps(root))
         if node.attr("ro") == "1":
             raise ReadOnlyDeviceError(device, "the kernel reports it read-only; is the card's lock switch set?")
         return GuardResult(name=name, majmin=majmin)
@@ -169,22 +161,6 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                                       "card's filesystem: mount it first (e.g. udisksctl mount -b "
                                       f"/dev/{(tree.partitions(name) or [name])[0]})")
     return GuardResult(name=name, majmin=majmin, mounts=touching, test_dir=usable[0].mount_point)
-
-
-def _check_co_users(device, tree, name, mounts):
-    """Refuse when another device that reaches the same storage (a second loop device on the same backing
-    file, another device on a device below) is mounted or held: writing this one would write under it."""
-    for other, via in sorted(tree.co_users(name).items()):
-        used = [m for m in mounts if other in mount_nodes(tree, m)]
-        if used:
-            raise MountedError(device, f"shares {via} with {other}, which is mounted ({used[0].source} on "
-                                       f"{used[0].mount_point}); writing it would destroy that filesystem: unmount "
-                                       f"it first (sudo umount {used[0].mount_point})")
-        holders = tree.nodes[other].holders
-        if holders:
-            what = ", ".join(_describe_holder(tree, h) for h in holders)
-            raise HolderError(device, f"shares {via} with {other}, which {what} rests on; stop or detach "
-                                      f"{'it' if len(holders) == 1 else 'them'} first")
 
 
 def check_device(device, mode=RAW, root="/"):
