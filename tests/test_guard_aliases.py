@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from cardbench.collect import guard, sysfs
-from cardbench.collect.errors import InUseError, SwapError, UnknownBackingError
+from cardbench.collect.errors import CardInUseError, InUseError, SwapError, UnknownBackingError
 from cardbench.collect.loopinfo import block_node, loop_status
+from cardbench.collect.profiles import DdStep, Profile
+from cardbench.collect.runner import CollectRequest, collect
 from loopcard import LoopCard, run
 from test_guard_loop import IN_USE, head_digest, refused_everywhere, seeded  # noqa: F401 (fixture)
 
@@ -229,3 +231,32 @@ def test_a_private_node_reaches_a_device_this_namespace_has_no_node_for():
         with block_node(card.majmin, "cardbench-no-such-node") as path:
             assert not path.startswith("/dev/") and guard.block_majmin(path) == card.majmin
         assert not Path(path).exists() and not Path(path).parent.exists()
+
+
+# --- another loop device on the image during the run ----------------------------------------
+
+def test_a_loop_device_set_up_on_the_image_during_the_run_and_mounted_stops_it(tmp_path):
+    profile = Profile(name="quick", description="a read, then a write", tools=("dd",),
+                      steps=(DdStep("read", count=4, runs=1), DdStep("write", count=4, runs=1)))
+    data_dir = tmp_path / "data"
+    with LoopCard(size=256 * MiB) as card:
+        card.throttle(read_bps=40_000_000, write_bps=40_000_000)  # figures a card can have
+        idle_filesystem(card.device)
+        mounted = {}
+
+        def mount_another_after_the_read(event):
+            if event.phase == "done" and event.index == 1:
+                mounted["device"] = second_loop(card)
+                mounted["at"] = mount_here(card, mounted["device"])
+
+        request = CollectRequest(device=card.device, slug="loop-shared", profile=profile, name="Loop Shared Card",
+                                 yes=True, data_dir=data_dir)
+        with card.joined(), pytest.raises(CardInUseError) as err:
+            collect(request, progress=mount_another_after_the_read)
+        assert str(err.value).startswith(
+            f"{card.device}: shares its backing file {card.image} with {Path(mounted['device']).name}, which is "
+            f"mounted ({mounted['device']} on {mounted['at']})")
+        assert "stopped before dd write bs=4M count=4, nothing more was written" in str(err.value)
+        assert len(err.value.report.ran) == 1
+        card.umount_all()
+        assert_filesystem_intact(mounted["device"])

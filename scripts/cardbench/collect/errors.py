@@ -112,6 +112,11 @@ class CardChangedError(DeviceVanishedError):
     Raised before the next test writes; finished tests are kept."""
 
 
+class CardInUseError(DeviceVanishedError):
+    """During the run something else began to reach the card's storage (another loop device on its image,
+    mounted). Raised before the next test writes; finished tests are kept."""
+
+
 class DiskFullError(CollectError):
     """The filesystem holding data/ is full: raw outputs or the card file cannot be written.
     Finished tests are kept; the same command resumes once there is space."""

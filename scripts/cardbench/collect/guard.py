@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .device import identify, identity_changes
-from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseError, MissingDeviceError, MountedError,
-                     NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
-                     SwapError, SystemDiskError, TooSmallError, UnknownBackingError)
+from .errors import (CardChangedError, CardInUseError, DeviceVanishedError, GuardError, HolderError, InUseError,
+                     MissingDeviceError, MountedError, NotBlockDeviceError, NotConfirmedError, NotMountedError,
+                     PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError, TooSmallError,
+                     UnknownBackingError, device_text)
 from .loopinfo import block_node
 from .sharing import check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
@@ -189,6 +190,8 @@ class DeviceClaim:
         self.device = device
         self.majmin = majmin
         self.fds = []
+        self.held = set()  # MAJ:MIN of every device held
+        self.exclusive = True
 
     @property
     def fd(self):
@@ -197,6 +200,7 @@ class DeviceClaim:
     def close(self):
         while self.fds:
             os.close(self.fds.pop())
+        self.held.clear()
 
     def __enter__(self):
         return self
@@ -222,6 +226,7 @@ class DeviceClaim:
                     from None
             raise MissingDeviceError(self.device, f"{role}cannot be opened: {exc.strerror}") from None
         self.fds.append(fd)
+        self.held.add(majmin)
         if _majmin(os.fstat(fd)) != majmin:
             self.close()
             raise MissingDeviceError(self.device, "changed while it was being checked (another device took the "
@@ -246,35 +251,41 @@ def canonical_node(device, majmin, name):
                                      "to is block device " + majmin + "; check with lsblk and run again")
 
 
+def _claim_sharing(claim, tree, name):
+    """Claim what disk `name` rests on and every other device reaching the same storage, but for what the
+    claim already holds. A whole disk's exclusive open fails while a partition of it is held, and the other
+    way round: whole disks are claimed, which covers their partitions. Devices without a node in this
+    mount namespace are reached through a private one."""
+    below = [(n, f"rests on /dev/{n}, which ") for n in sorted(tree.chain(name) - {name})]
+    others = [(n, f"shares {via} with /dev/{n}, which ") for n, via in sorted(tree.co_users(name).items())]
+    for other_name, role in below + others:
+        other = tree.nodes[other_name]
+        if other.is_partition or other.majmin in claim.held:
+            continue
+        try:
+            with block_node(other.majmin, other_name) as path:
+                claim._open(path, other.majmin, role=role)
+        except OSError as exc:
+            claim.close()
+            raise InUseError(claim.device, f"{role}cannot be reached ({exc.strerror}); it is not written") from None
+
+
 def claim_device(device, majmin, root="/", exclusive=True):
-    """Claim the checked disk exclusively, and every block device below it (a loop device's backing
-    device), before anything is written. InUseError when the kernel says something else uses one.
+    """Claim the checked disk exclusively, every block device below it (a loop device's backing device) and
+    every other device reaching the same storage, before anything is written. InUseError when the kernel
+    says something else uses one.
 
     exclusive=False (the readonly profile, whose card is mounted) only holds a plain descriptor of the
     disk: the tools still reach the very device that was checked through DeviceClaim.tool_path."""
     claim = DeviceClaim(str(device), majmin)
     claim._open(device, majmin, exclusive=exclusive)
+    claim.exclusive = exclusive
     if not exclusive:
         return claim
     tree = BlockTree(root)
     node = tree.node_for_majmin(majmin)
-    if node is None:
-        return claim
-    # A whole disk's exclusive open fails while a partition of it is held, and the other way round:
-    # whole disks are claimed, which covers their partitions. Devices without a node in this mount
-    # namespace are reached through a private one.
-    below = [(name, f"rests on /dev/{name}, which ") for name in sorted(tree.chain(node.name) - {node.name})]
-    others = [(name, f"shares {via} with /dev/{name}, which ") for name, via in sorted(tree.co_users(node.name).items())]
-    for name, role in below + others:
-        other = tree.nodes[name]
-        if other.is_partition:
-            continue
-        try:
-            with block_node(other.majmin, name) as path:
-                claim._open(path, other.majmin, role=role)
-        except OSError as exc:
-            claim.close()
-            raise InUseError(device, f"{role}cannot be reached ({exc.strerror}); it is not written") from None
+    if node is not None:
+        _claim_sharing(claim, tree, node.name)
     return claim
 
 
@@ -316,10 +327,31 @@ def check_same_card(device, start, claim=None, root="/", before=""):
                 changes.append(f"it holds {size} bytes, not {start.size_bytes}")
                 break
         changes += identity_changes(start, now)
+    if claim is not None and claim.exclusive and not changes:
+        _check_still_alone(device, claim, root, nxt)
     if changes:
         raise CardChangedError(f"{device} is no longer the card this run started on ({'; '.join(changes)}); stopped"
                                f"{nxt}, nothing more was written: put that card back and run the same command again "
                                "to resume (finished tests are kept)")
+
+
+def _check_still_alone(device, claim, root, nxt):
+    """A loop device set up on the card's image after the start is not held by the claim, and could be
+    mounted meanwhile: look again before each write, and hold the new ones too."""
+    tree = BlockTree(root)
+    node = tree.node_for_majmin(claim.majmin)
+    if node is None:
+        return
+    more = DeviceClaim(claim.device, claim.majmin)
+    more.held = set(claim.held)
+    try:
+        check_shared_storage(device, tree, node.name, tree.family(node.name), read_mounts(root), read_swaps(root))
+        _claim_sharing(more, tree, node.name)
+    except GuardError as exc:
+        raise CardInUseError(f"{device_text(device)}: {exc.message}; stopped{nxt}, nothing more was written: "
+                             "the finished tests are kept, run the same command again to resume") from None
+    claim.fds += more.fds
+    claim.held |= more.held
 
 
 def confirmation_prompt(device, description):
