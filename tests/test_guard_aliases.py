@@ -260,3 +260,17 @@ def test_a_loop_device_set_up_on_the_image_during_the_run_and_mounted_stops_it(t
         assert len(err.value.report.ran) == 1
         card.umount_all()
         assert_filesystem_intact(mounted["device"])
+
+
+def test_image_open_in_another_process_is_refused(seeded):  # noqa: F811
+    """fuse2fs mounts an image without any loop device; so may a virtual machine use it. Either keeps it open."""
+    with LoopCard(size=128 * MiB) as card:
+        with open(card.image, "rb") as image:
+            holder = subprocess.Popen(["sleep", "600"], stdin=image)
+        try:
+            refused_everywhere(card.device, seeded, f"{card.device}: its backing file {card.image} is open in process "
+                                                    f"{holder.pid} (sleep), which may be using it without a loop device")
+        finally:
+            holder.kill()
+            holder.wait()
+        guard.check_device(card.device)

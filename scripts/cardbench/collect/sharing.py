@@ -1,14 +1,14 @@
 """Refuse a card whose storage something else reaches by another way than through the card's own name.
 
 A loop device writes its backing file: so does every other loop device on that file (found by the
-file's device and inode, not its name), and the file may be active swap. A device resting on another
-shares it with whatever else rests there. And a card holding the backing file of a loop device holds a
-filesystem in use, even one lazily unmounted that no mount table shows any more.
-"""
+file's device and inode, not its name), and the file may be active swap. A process holding the file
+open may use it without any device (fuse2fs, a virtual machine). A device resting on another shares it
+with whatever else rests there. And a card holding the backing file of a loop device holds a filesystem
+in use, even one lazily unmounted that no mount table shows any more."""
 
 import os
 
-from .errors import HolderError, MountedError, SwapError
+from .errors import HolderError, InUseError, MountedError, SwapError
 from .loopinfo import majmin_text
 from .sysfs import mount_nodes
 
@@ -30,6 +30,26 @@ def _file_id(path):
     return majmin_text(st.st_dev), st.st_ino
 
 
+def _processes_with_open(file_ids):
+    """(pid, command name, file id) of processes holding one of these files open, this one excepted."""
+    for entry in os.scandir("/proc") if file_ids else ():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry.name}/fd")
+        except OSError:
+            continue  # gone, or not ours to read
+        for fd in fds:
+            fid = _file_id(f"/proc/{entry.name}/fd/{fd}")
+            if fid in file_ids:
+                try:
+                    with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as handle:
+                        comm = handle.read().strip()
+                except OSError:
+                    comm = "?"
+                yield int(entry.name), comm, fid
+
+
 def check_shared_storage(device, tree, name, family, mounts, swaps):
     """Every rule above for disk `name` (family: it and its partitions), given the mounts and swaps."""
     for other, via in sorted(tree.co_users(name).items()):
@@ -49,6 +69,10 @@ def check_shared_storage(device, tree, name, family, mounts, swaps):
         if _file_id(swap_path) in own_files:
             raise SwapError(device, f"its backing file {own_files[_file_id(swap_path)]} is in use as swap "
                                     f"({swap_path}); run sudo swapoff {swap_path} first")
+    for pid, comm, fid in _processes_with_open(own_files):
+        raise InUseError(device, f"its backing file {own_files[fid]} is open in process {pid} ({comm}), which may be "
+                                 "using it without a loop device (a FUSE mount such as fuse2fs, a virtual machine): "
+                                 "stop it first")
     family_majmins = {tree.nodes[n].majmin for n in family}
     for loop, status in sorted(tree.loops.items()):
         if status.backing_device is None and status.file_dev in family_majmins:
