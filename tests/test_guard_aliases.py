@@ -5,7 +5,9 @@ Each refusal must come before anything is written: the mounted filesystem and da
 """
 
 import os
+import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from cardbench.collect.errors import CardInUseError, InUseError, SwapError, Unkn
 from cardbench.collect.loopinfo import block_node, loop_status
 from cardbench.collect.profiles import DdStep, Profile
 from cardbench.collect.runner import CollectRequest, collect
-from loopcard import LoopCard, run
+from loopcard import LoopCard, device_openers, run
 from test_guard_loop import IN_USE, head_digest, refused_everywhere, seeded  # noqa: F401 (fixture)
 
 MiB = 1024**2
@@ -262,15 +264,48 @@ def test_a_loop_device_set_up_on_the_image_during_the_run_and_mounted_stops_it(t
         assert_filesystem_intact(mounted["device"])
 
 
-def test_image_open_in_another_process_is_refused(seeded):  # noqa: F811
-    """fuse2fs mounts an image without any loop device; so may a virtual machine use it. Either keeps it open."""
+@pytest.mark.parametrize("what", ["image", "device"])
+def test_image_or_card_open_in_another_process_is_refused(seeded, what):  # noqa: F811
+    """fuse2fs mounts an image or a device without a loop device or a claim; so may a virtual machine use
+    it. Either keeps it open."""
     with LoopCard(size=128 * MiB) as card:
-        with open(card.image, "rb") as image:
-            holder = subprocess.Popen(["sleep", "600"], stdin=image)
+        path = card.image if what == "image" else card.device
+        with open(path, "rb") as held:
+            holder = subprocess.Popen(["sleep", "600"], stdin=held)
         try:
-            refused_everywhere(card.device, seeded, f"{card.device}: its backing file {card.image} is open in process "
-                                                    f"{holder.pid} (sleep), which may be using it without a loop device")
+            shown = f"its backing file {card.image}" if what == "image" else card.device
+            refused_everywhere(card.device, seeded, f"{card.device}: {shown} is open in process {holder.pid} (sleep), "
+                                                    "which may be using it without mounting it here")
         finally:
             holder.kill()
             holder.wait()
         guard.check_device(card.device)
+
+
+@pytest.mark.skipif(not shutil.which("fuse2fs"), reason="fuse2fs (Debian package fuse2fs) is not installed")
+def test_image_mounted_by_fuse2fs_in_another_namespace_is_refused(seeded, tmp_path):  # noqa: F811
+    image, mount_dir = tmp_path / "card.img", tmp_path / "fuse"
+    image.touch()
+    os.truncate(image, 128 * MiB)
+    idle_filesystem(str(image))
+    mount_dir.mkdir()
+    fuse = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "fuse2fs", "-f", str(image),
+                             str(mount_dir), "-o", "fakeroot"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    device = None
+    try:
+        pid = wait_for_opener(str(image))
+        device = run(["losetup", "--find", "--show", str(image)]).stdout.strip()
+        refused_everywhere(device, seeded, f"{device}: its backing file {image} is open in process {pid} (fuse2fs)")
+    finally:
+        fuse.terminate()
+        fuse.wait()
+        if device:
+            subprocess.run(["losetup", "--detach", device], capture_output=True)
+
+
+def wait_for_opener(path, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not device_openers(path):
+        assert time.monotonic() < deadline, f"{path} was not opened"
+        time.sleep(0.05)
+    return device_openers(path)[0]

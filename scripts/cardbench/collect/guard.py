@@ -24,7 +24,7 @@ from .errors import (CardChangedError, CardInUseError, DeviceVanishedError, Guar
                      PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError, TooSmallError,
                      UnknownBackingError, device_text)
 from .loopinfo import block_node
-from .sharing import check_shared_storage, describe_holder
+from .sharing import check_open_elsewhere, check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 from ..errors import quoted
 
@@ -149,6 +149,8 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                 raise HolderError(device, f"{member} is a member of {what}; stop it first (mdadm --stop, "
                                           "vgchange -an, dmsetup remove)")
         check_shared_storage(device, tree, name, family, mounts, read_swaps(root))
+        if tree.root == Path("/"):
+            check_open_elsewhere(device, tree, name, family)
         if node.attr("ro") == "1":
             raise ReadOnlyDeviceError(device, "the kernel reports it read-only; is the card's lock switch set?")
         return GuardResult(name=name, majmin=majmin)

@@ -1,12 +1,14 @@
 """Refuse a card whose storage something else reaches by another way than through the card's own name.
 
 A loop device writes its backing file: so does every other loop device on that file (found by the
-file's device and inode, not its name), and the file may be active swap. A process holding the file
-open may use it without any device (fuse2fs, a virtual machine). A device resting on another shares it
-with whatever else rests there. And a card holding the backing file of a loop device holds a filesystem
-in use, even one lazily unmounted that no mount table shows any more."""
+file's device and inode, not its name), and the file may be active swap. A process holding the file or
+the disk open may use it without any mount the kernel would refuse (fuse2fs, a virtual machine). A
+device resting on another shares it with whatever else rests there. And a card holding the backing file
+of a loop device holds a filesystem in use, even one lazily unmounted that no mount table shows any more.
+"""
 
 import os
+import stat
 
 from .errors import HolderError, InUseError, MountedError, SwapError
 from .loopinfo import majmin_text
@@ -30,9 +32,20 @@ def _file_id(path):
     return majmin_text(st.st_dev), st.st_ino
 
 
-def _processes_with_open(file_ids):
-    """(pid, command name, file id) of processes holding one of these files open, this one excepted."""
-    for entry in os.scandir("/proc") if file_ids else ():
+def _opened(path):
+    """What an open descriptor leads to: ("block", MAJ:MIN) for a block device, ("file", (dev, ino)) else."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISBLK(st.st_mode):
+        return "block", majmin_text(st.st_rdev)
+    return "file", (majmin_text(st.st_dev), st.st_ino)
+
+
+def _process_openers(wanted):
+    """(pid, command name, what) of processes but this one holding open one of `wanted` (see _opened)."""
+    for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
@@ -40,14 +53,27 @@ def _processes_with_open(file_ids):
         except OSError:
             continue  # gone, or not ours to read
         for fd in fds:
-            fid = _file_id(f"/proc/{entry.name}/fd/{fd}")
-            if fid in file_ids:
+            what = _opened(f"/proc/{entry.name}/fd/{fd}")
+            if what in wanted:
                 try:
                     with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as handle:
                         comm = handle.read().strip()
                 except OSError:
                     comm = "?"
-                yield int(entry.name), comm, fid
+                yield int(entry.name), comm, what
+
+
+def check_open_elsewhere(device, tree, name, family):
+    """Refuse when a process holds open the disk, a partition, a device below it or a loop device's backing
+    file: fuse2fs mounts a filesystem that way in any mount namespace without claiming the device, and a
+    virtual machine may be using it. Checked once before the run (the run's own tools open the card later)."""
+    own = tree.chain(name) | family
+    wanted = {("block", tree.nodes[n].majmin): f"/dev/{n}" for n in own}
+    wanted.update({("file", tree.loops[n].file_id): f"its backing file {tree.loops[n].file_name}" for n in own
+                   if n in tree.loops and tree.loops[n].backing_device is None})
+    for pid, comm, what in _process_openers(wanted):
+        raise InUseError(device, f"{wanted[what]} is open in process {pid} ({comm}), which may be using it without "
+                                 "mounting it here (a FUSE mount such as fuse2fs, a virtual machine): stop it first")
 
 
 def check_shared_storage(device, tree, name, family, mounts, swaps):
@@ -69,10 +95,6 @@ def check_shared_storage(device, tree, name, family, mounts, swaps):
         if _file_id(swap_path) in own_files:
             raise SwapError(device, f"its backing file {own_files[_file_id(swap_path)]} is in use as swap "
                                     f"({swap_path}); run sudo swapoff {swap_path} first")
-    for pid, comm, fid in _processes_with_open(own_files):
-        raise InUseError(device, f"its backing file {own_files[fid]} is open in process {pid} ({comm}), which may be "
-                                 "using it without a loop device (a FUSE mount such as fuse2fs, a virtual machine): "
-                                 "stop it first")
     family_majmins = {tree.nodes[n].majmin for n in family}
     for loop, status in sorted(tree.loops.items()):
         if status.backing_device is None and status.file_dev in family_majmins:
