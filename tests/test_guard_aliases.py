@@ -6,7 +6,9 @@ Each refusal must come before anything is written: the mounted filesystem and da
 
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from loopcard import LoopCard, device_openers, run
 from test_guard_loop import IN_USE, head_digest, refused_everywhere, seeded  # noqa: F401 (fixture)
 
 MiB = 1024**2
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = [pytest.mark.device, pytest.mark.skipif(os.geteuid() != 0, reason="loop devices need root")]
 
@@ -309,3 +312,40 @@ def wait_for_opener(path, seconds=10.0):
         assert time.monotonic() < deadline, f"{path} was not opened"
         time.sleep(0.05)
     return device_openers(path)[0]
+
+
+@pytest.mark.skipif(not shutil.which("fuse2fs"), reason="fuse2fs (Debian package fuse2fs) is not installed")
+def test_a_file_open_on_a_stalled_fuse_filesystem_does_not_hang_the_guard(tmp_path):
+    """Following a descriptor into a FUSE filesystem whose daemon is stopped waits forever."""
+    image, mount_dir = tmp_path / "fuse.img", tmp_path / "fuse"
+    image.touch()
+    os.truncate(image, 64 * MiB)
+    idle_filesystem(str(image))
+    mount_dir.mkdir()
+    fuse = subprocess.Popen(["fuse2fs", "-f", str(image), str(mount_dir), "-o", "fakeroot,attr_timeout=0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    reader = None
+    try:
+        wait_for_opener(str(image))
+        deadline = time.monotonic() + 10
+        while not os.path.ismount(mount_dir):
+            assert time.monotonic() < deadline, "fuse2fs did not mount"
+            time.sleep(0.05)
+        (mount_dir / "held").write_text("x")
+        with open(mount_dir / "held") as held:
+            reader = subprocess.Popen(["sleep", "600"], stdin=held)
+        fuse.send_signal(signal.SIGSTOP)
+        with LoopCard(size=128 * MiB) as card:
+            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect import guard; "
+                                    "guard.check_device(sys.argv[1])", card.device],
+                                   env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")}, capture_output=True,
+                                   text=True, timeout=20)
+            assert check.returncode == 0, check.stderr
+    finally:
+        fuse.send_signal(signal.SIGCONT)
+        if reader:
+            reader.kill()
+            reader.wait()
+        subprocess.run(["umount", str(mount_dir)], capture_output=True)
+        fuse.terminate()
+        fuse.wait()

@@ -8,10 +8,10 @@ of a loop device holds a filesystem in use, even one lazily unmounted that no mo
 """
 
 import os
-import stat
 
 from .errors import HolderError, InUseError, MountedError, SwapError
 from .loopinfo import majmin_text
+from .openers import process_openers
 from .sysfs import mount_nodes
 
 
@@ -32,37 +32,6 @@ def _file_id(path):
     return majmin_text(st.st_dev), st.st_ino
 
 
-def _opened(path):
-    """What an open descriptor leads to: ("block", MAJ:MIN) for a block device, ("file", (dev, ino)) else."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    if stat.S_ISBLK(st.st_mode):
-        return "block", majmin_text(st.st_rdev)
-    return "file", (majmin_text(st.st_dev), st.st_ino)
-
-
-def _process_openers(wanted):
-    """(pid, command name, what) of processes but this one holding open one of `wanted` (see _opened)."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            fds = os.listdir(f"/proc/{entry.name}/fd")
-        except OSError:
-            continue  # gone, or not ours to read
-        for fd in fds:
-            what = _opened(f"/proc/{entry.name}/fd/{fd}")
-            if what in wanted:
-                try:
-                    with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as handle:
-                        comm = handle.read().strip()
-                except OSError:
-                    comm = "?"
-                yield int(entry.name), comm, what
-
-
 def check_open_elsewhere(device, tree, name, family):
     """Refuse when a process holds open the disk, a partition, a device below it or a loop device's backing
     file: fuse2fs mounts a filesystem that way in any mount namespace without claiming the device, and a
@@ -71,7 +40,7 @@ def check_open_elsewhere(device, tree, name, family):
     wanted = {("block", tree.nodes[n].majmin): f"/dev/{n}" for n in own}
     wanted.update({("file", tree.loops[n].file_id): f"its backing file {tree.loops[n].file_name}" for n in own
                    if n in tree.loops and tree.loops[n].backing_device is None})
-    for pid, comm, what in _process_openers(wanted):
+    for pid, comm, what in process_openers(wanted):
         raise InUseError(device, f"{wanted[what]} is open in process {pid} ({comm}), which may be using it without "
                                  "mounting it here (a FUSE mount such as fuse2fs, a virtual machine): stop it first")
 
