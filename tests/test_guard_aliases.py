@@ -349,3 +349,29 @@ def test_a_file_open_on_a_stalled_fuse_filesystem_does_not_hang_the_guard(tmp_pa
         subprocess.run(["umount", str(mount_dir)], capture_output=True)
         fuse.terminate()
         fuse.wait()
+
+
+def test_the_image_opened_by_a_process_during_the_run_stops_it(tmp_path):
+    profile = Profile(name="quick", description="a read, then a write", tools=("dd",),
+                      steps=(DdStep("read", count=4, runs=1), DdStep("write", count=4, runs=1)))
+    with LoopCard(size=256 * MiB) as card:
+        card.throttle(read_bps=40_000_000, write_bps=40_000_000)  # figures a card can have
+        holder = {}
+
+        def open_the_image_after_the_read(event):
+            if event.phase == "done" and event.index == 1:
+                with open(card.image, "rb") as image:
+                    holder["process"] = subprocess.Popen(["sleep", "600"], stdin=image)
+
+        request = CollectRequest(device=card.device, slug="loop-opened", profile=profile, name="Loop Opened Card",
+                                 yes=True, data_dir=tmp_path / "data")
+        try:
+            with card.joined(), pytest.raises(CardInUseError) as err:
+                collect(request, progress=open_the_image_after_the_read)
+        finally:
+            if "process" in holder:
+                holder["process"].kill()
+                holder["process"].wait()
+        assert str(err.value).startswith(f"{card.device}: its backing file {card.image} is open in process "
+                                         f"{holder['process'].pid} (sleep)")
+        assert "stopped before dd write bs=4M count=4, nothing more was written" in str(err.value)

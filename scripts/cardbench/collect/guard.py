@@ -339,7 +339,8 @@ def check_same_card(device, start, claim=None, root="/", before=""):
 
 def _check_still_alone(device, claim, root, nxt):
     """A loop device set up on the card's image after the start is not held by the claim, and could be
-    mounted meanwhile: look again before each write, and hold the new ones too."""
+    mounted meanwhile; a process may open the image (fuse2fs): look again before each write, and hold the
+    new loop devices too."""
     tree = BlockTree(root)
     node = tree.node_for_majmin(claim.majmin)
     if node is None:
@@ -347,7 +348,9 @@ def _check_still_alone(device, claim, root, nxt):
     more = DeviceClaim(claim.device, claim.majmin)
     more.held = set(claim.held)
     try:
-        check_shared_storage(device, tree, node.name, tree.family(node.name), read_mounts(root), read_swaps(root))
+        family = tree.family(node.name)
+        check_shared_storage(device, tree, node.name, family, read_mounts(root), read_swaps(root))
+        check_open_elsewhere(device, tree, node.name, family, devices=False)
         _claim_sharing(more, tree, node.name)
     except GuardError as exc:
         raise CardInUseError(f"{device_text(device)}: {exc.message}; stopped{nxt}, nothing more was written: "

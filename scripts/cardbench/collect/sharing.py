@@ -32,14 +32,17 @@ def _file_id(path):
     return majmin_text(st.st_dev), st.st_ino
 
 
-def check_open_elsewhere(device, tree, name, family):
+def check_open_elsewhere(device, tree, name, family, devices=True):
     """Refuse when a process holds open the disk, a partition, a device below it or a loop device's backing
     file: fuse2fs mounts a filesystem that way in any mount namespace without claiming the device, and a
-    virtual machine may be using it. Checked once before the run (the run's own tools open the card later)."""
+    virtual machine may be using it. During the run only the backing files count (the run's own tools
+    open the card, never its image)."""
     own = tree.chain(name) | family
-    wanted = {("block", tree.nodes[n].majmin): f"/dev/{n}" for n in own}
+    wanted = {("block", tree.nodes[n].majmin): f"/dev/{n}" for n in own} if devices else {}
     wanted.update({("file", tree.loops[n].file_id): f"its backing file {tree.loops[n].file_name}" for n in own
                    if n in tree.loops and tree.loops[n].backing_device is None})
+    if not wanted:
+        return
     for pid, comm, what in process_openers(wanted):
         raise InUseError(device, f"{wanted[what]} is open in process {pid} ({comm}), which may be using it without "
                                  "mounting it here (a FUSE mount such as fuse2fs, a virtual machine): stop it first")
