@@ -2,10 +2,13 @@
 
 Raw profiles write the whole device, so it must be a whole disk that nothing uses: not the disk of
 '/' or another system path, not mounted (itself or a partition), not swap, not a RAID/LVM/
-device-mapper member or the backing of a loop device, not resting on a mounted device, not
-write-protected, not smaller than a card. Then the collector claims it exclusively (O_EXCL) for the
-whole run: the kernel refuses that while it is mounted in any mount namespace or held by another
-device, which /proc/self/mountinfo cannot show, and refuses to mount it while the claim is held.
+device-mapper member or the backing of a loop device, not resting on a mounted device, not sharing
+its storage with a device in use (sharing.py: another loop device on the same image file), not open in
+another process, not write-protected, not smaller than a card. What a loop device rests on is what the
+kernel reports (loopinfo.py), never a name. Then the collector claims it exclusively (O_EXCL) for the
+whole run, with what it rests on and what shares its storage: the kernel refuses that while one is
+mounted in any mount namespace or held by another device, which /proc/self/mountinfo cannot show, and
+refuses to mount them while the claim is held. Before each write the sharing rules are applied again.
 The readonly profile never writes the device: it needs the card's filesystem mounted and writes a
 test file inside it.
 """
