@@ -375,3 +375,41 @@ def test_the_image_opened_by_a_process_during_the_run_stops_it(tmp_path):
         assert str(err.value).startswith(f"{card.device}: its backing file {card.image} is open in process "
                                          f"{holder['process'].pid} (sleep)")
         assert "stopped before dd write bs=4M count=4, nothing more was written" in str(err.value)
+
+
+@pytest.mark.skipif(not shutil.which("fuse2fs"), reason="fuse2fs (Debian package fuse2fs) is not installed")
+def test_a_loop_device_on_a_stalled_fuse_filesystem_is_named_not_waited_for(tmp_path):
+    """The kernel asks the backing file's filesystem what it is: a stopped FUSE daemon never answers."""
+    image, mount_dir = tmp_path / "fuse.img", tmp_path / "fuse"
+    image.touch()
+    os.truncate(image, 200 * MiB)
+    idle_filesystem(str(image))
+    mount_dir.mkdir()
+    fuse = subprocess.Popen(["fuse2fs", "-f", str(image), str(mount_dir), "-o", "fakeroot,attr_timeout=0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stalled = None
+    try:
+        deadline = time.monotonic() + 10
+        while not os.path.ismount(mount_dir):
+            assert time.monotonic() < deadline, "fuse2fs did not mount"
+            time.sleep(0.05)
+        inner = mount_dir / "inner.img"
+        inner.touch()
+        os.truncate(inner, 100 * MiB)
+        stalled = run(["losetup", "--find", "--show", str(inner)]).stdout.strip()
+        fuse.send_signal(signal.SIGSTOP)
+        with LoopCard(size=128 * MiB) as card:
+            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect import guard, loopinfo; "
+                                    "loopinfo.ANSWER_SECONDS = 0.5; guard.check_device(sys.argv[1])", card.device],
+                                   env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")}, capture_output=True,
+                                   text=True, timeout=20)
+            name = Path(stalled).name
+            assert (f"UnknownBackingError: {card.device}: cannot tell what {name} rests on: {name} does not answer "
+                    "within 0.5 s: the filesystem holding its backing file does not respond") in check.stderr
+    finally:
+        fuse.send_signal(signal.SIGCONT)
+        if stalled:
+            subprocess.run(["losetup", "--detach", stalled], capture_output=True)
+        subprocess.run(["umount", str(mount_dir)], capture_output=True)
+        fuse.terminate()
+        fuse.wait()

@@ -126,6 +126,11 @@ def check_disk(device, majmin, mode=RAW, root="/"):
         if unknown:
             raise UnknownBackingError(device, f"cannot tell what {unknown[0]} rests on: {tree.unknown[unknown[0]]}; "
                                               "it could be another name for a mounted disk, so it is not written")
+        if tree.unknown:
+            # The kernel lists a loop device among neither holders nor slaves: one not answering may rest on it.
+            other, why = min(tree.unknown.items())
+            raise UnknownBackingError(device, f"cannot tell what {other} rests on: {why}; it could rest on this disk, "
+                                              f"so it is not written: detach {other} or bring back what it rests on")
         if beneath:
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in beneath)
             raise MountedError(device, f"rests on a mounted device ({where}); writing it would destroy that "

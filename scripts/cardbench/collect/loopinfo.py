@@ -13,12 +13,18 @@ import os
 import stat
 import struct
 import tempfile
+import threading
 from dataclasses import dataclass
 
 LOOP_GET_STATUS64 = 0x4C05
 # struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset, lo_sizelimit, lo_number, lo_encrypt_type,
 # lo_encrypt_key_size, lo_flags, lo_file_name[64], lo_crypt_name[64], lo_encrypt_key[32], lo_init[2]
 _LOOP_INFO64 = struct.Struct("=QQQQQIIII64s64s32s2Q")
+
+
+ANSWER_SECONDS = 5.0  # a local backing file answers at once
+NO_ANSWER = "the filesystem holding its backing file does not respond (a stalled FUSE daemon or network server?)"
+_waiting = {}  # MAJ:MIN -> thread still waiting for the kernel's answer about that loop device
 
 
 def majmin_text(dev):
@@ -73,7 +79,31 @@ def block_node(majmin, name):
 
 def loop_status(majmin, name):
     """The backing file of loop device majmin, None when it is not bound. LoopUnknown when the device
-    cannot be asked (no node can be made, the ioctl fails)."""
+    cannot be asked (no node can be made, the ioctl fails) or does not answer within ANSWER_SECONDS: the
+    kernel asks the backing file's filesystem, and a stalled FUSE daemon or network server never answers."""
+    waiting = _waiting.get(majmin)
+    if waiting is not None and waiting.is_alive():
+        raise LoopUnknown(f"{name} does not answer: {NO_ANSWER}")
+    answer = {}
+
+    def ask():
+        try:
+            answer["status"] = _ask(majmin, name)
+        except LoopUnknown as exc:
+            answer["error"] = exc
+
+    thread = threading.Thread(target=ask, name=f"ask {name}", daemon=True)
+    thread.start()
+    thread.join(ANSWER_SECONDS)
+    if thread.is_alive():
+        _waiting[majmin] = thread  # asked once: not again while that question hangs
+        raise LoopUnknown(f"{name} does not answer within {ANSWER_SECONDS:g} s: {NO_ANSWER}")
+    if "error" in answer:
+        raise answer["error"]
+    return answer["status"]
+
+
+def _ask(majmin, name):
     try:
         with block_node(majmin, name) as path:
             fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
