@@ -413,3 +413,28 @@ def test_a_loop_device_on_a_stalled_fuse_filesystem_is_named_not_waited_for(tmp_
         subprocess.run(["umount", str(mount_dir)], capture_output=True)
         fuse.terminate()
         fuse.wait()
+
+
+def test_a_loop_device_set_up_on_the_card_during_the_run_and_mounted_stops_it(tmp_path):
+    """A loop device on a block device does not claim it: the card's own claim does not keep it out."""
+    profile = Profile(name="quick", description="a read, then a write", tools=("dd",),
+                      steps=(DdStep("read", count=4, runs=1), DdStep("write", count=4, runs=1)))
+    with LoopCard(size=256 * MiB) as card:
+        card.throttle(read_bps=40_000_000, write_bps=40_000_000)  # figures a card can have
+        idle_filesystem(card.device)
+        mounted = {}
+
+        def mount_through_a_loop_device_after_the_read(event):
+            if event.phase == "done" and event.index == 1:
+                mounted["device"] = card.stack()
+                mounted["at"] = mount_here(card, mounted["device"])
+
+        request = CollectRequest(device=card.device, slug="loop-stacked", profile=profile, name="Loop Stacked Card",
+                                 yes=True, data_dir=tmp_path / "data")
+        with card.joined(), pytest.raises(CardInUseError) as err:
+            collect(request, progress=mount_through_a_loop_device_after_the_read)
+        assert str(err.value).startswith(
+            f"{card.device}: shares its storage with {Path(mounted['device']).name}, which is mounted "
+            f"({mounted['device']} on {mounted['at']})")
+        card.umount_all()
+        assert_filesystem_intact(mounted["device"])

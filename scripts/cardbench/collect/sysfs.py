@@ -126,13 +126,16 @@ class BlockTree:
     def co_users(self, name):
         """Devices that reach storage under `name` by another way than through it, each with how: the
         other loop devices on its backing file (or on a loop device it rests on), what else rests on a
-        device below it, and everything resting on those. Writing `name` writes under their feet."""
+        device below it, what rests on it or its partitions, and everything resting on those. Writing
+        `name` writes under their feet."""
         own = self.chain(name)
         found = {}
         start = [(other, f"its backing file {self.loops[loop].file_name}")
                  for loop in sorted(own) for other in self.sharing_backing_file(loop)]
         start += [(holder, f"the device {below} under it") for below in sorted(own - self.family(name))
                   for holder in self.nodes[below].holders]
+        start += [(holder, "its storage") for member in sorted(self.family(name))
+                  for holder in self.nodes[member].holders]
         while start:
             other, via = start.pop(0)
             if other in own or other in found or other not in self.nodes:
