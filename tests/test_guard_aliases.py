@@ -231,3 +231,14 @@ def test_a_private_node_reaches_a_device_this_namespace_has_no_node_for():
         with block_node(card.majmin, "cardbench-no-such-node") as path:
             assert not path.startswith("/dev/") and guard.block_majmin(path) == card.majmin
         assert not Path(path).exists() and not Path(path).parent.exists()
+
+
+def test_a_loop_device_on_a_partition_holds_the_whole_disk_under_it():
+    """An exclusive open of a partition fails while its disk is held, and the other way round: the claim
+    holds the disk, which keeps every partition of it from being mounted as well."""
+    with LoopCard(size=256 * MiB, partition=True) as card:
+        upper = card.stack(card.partition_device)
+        checked = guard.check_device(upper)
+        with guard.claim_device(upper, checked.majmin) as claim:
+            assert claim.held == {checked.majmin, card.majmin}
+            assert subprocess.run(["mount", card.partition_device, "/mnt"], capture_output=True).returncode != 0
