@@ -162,9 +162,9 @@ def dd_log(folder):
     return path
 
 
-def two_reads():
+def two_reads(count=4, count_1m=16):
     return Profile(name="quick", description="two short reads", tools=("dd",),
-                   steps=(DdStep("read", count=4, runs=1), DdStep("read", bs=MiB, count=16, runs=1)))
+                   steps=(DdStep("read", count=count, runs=1), DdStep("read", bs=MiB, count=count_1m, runs=1)))
 
 
 def test_an_import_during_the_run_does_not_disturb_the_collectors_session(tmp_path):
@@ -184,6 +184,34 @@ def test_an_import_during_the_run_does_not_disturb_the_collectors_session(tmp_pa
     assert imported["source"]["name"] != "cardbench collector"
     listed = {raw for entry in mine["dd"] for raw in entry["raw"]}
     assert len(listed) == 2 and all((data_dir / raw).is_file() for raw in listed)
+
+
+@pytest.mark.parametrize("when", [1, 2], ids=["before the first save", "after it"])
+def test_an_import_does_not_stop_a_run_whose_figures_raise_the_new_cards_bus(tmp_path, when):
+    """Reads faster than UHS-I allows: the collector raises the bus of the card it creates, and keeps
+    saving its own session by its id while an imported one lands in the same card file."""
+    data_dir = tmp_path / "data"
+    # 64 MiB reads: long enough for the throttle to set the figure. 60 MB/s is below the UHS-I ceiling
+    # (104 MB/s), 150 MB/s above it and below the SD Express one.
+    fast = 150_000_000
+    with LoopCard(size=256 * MiB) as card:
+        card.throttle(read_bps=fast if when == 1 else 60_000_000)
+
+        def import_during_a_test(event):
+            if event.phase == "start" and event.index == when:  # the first creates the card, as UHS-I
+                import_file(dd_log(tmp_path), data_dir / "cards", SLUG, name="Loop Pinned 1GB", data_dir=data_dir)
+                (card.group / "blkio.throttle.read_bps_device").write_text(f"{card.majmin} {fast}\n")
+
+        with card.joined():
+            report = collect(request(card.device, data_dir, two_reads(count=16, count_1m=64)),
+                             progress=import_during_a_test)
+    assert report.complete and len(report.ran) == 2, report.failed
+    cards, _ = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], data_dir=data_dir)
+    found = cards[0].data["sessions"]
+    assert cards[0].data["bus"] in ("UHS-II", "UHS-III", "SD Express") and len(found) == 2
+    mine = next(s for s in found if s["id"] == report.session_id)
+    assert mine["complete"] is True and len(mine["dd"]) == 2
+    assert [s["source"]["name"] != "cardbench collector" for s in found].count(True) == 1
 
 
 def test_the_same_command_resumes_its_session_after_an_import_landed(tmp_path):

@@ -4,7 +4,7 @@ The collector and the importer both go through `card_change(data_dir, slug)`:
 
     with card_change(data_dir, slug) as change:
         change.add_raw_bytes("2025-05-17-fio/fio.json", raw)   # raw files the session names are recorded too
-        change.append_session(session, new_card=card)          # or replace_last_session / rewrite_card
+        change.append_session(session, new_card=card)          # or replace_session / set_card_field
         change.commit()
 
 Everything happens while the card's lock is held, so parallel writers wait for each other instead of
@@ -18,6 +18,7 @@ the commit writes down what it is about to change first (journal.py).
 import errno
 import fcntl
 import os
+import re
 import signal
 import stat
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from .atomicfile import remove_stale_temps, write_temp_beside
 from .checksums import SUMS_NAME, update_sha256sums
-from .dump import append_session_text, new_card_text
+from .dump import append_session_text, dump_yaml, new_card_text
 from .journal import (LOCKS_FOLDER, backup_path, drop_backups, finish_dead_commit, remove_journal, undo_files,
                       write_journal)
 from .last_session import split_at_session, split_last_session
@@ -249,14 +250,20 @@ class CardChange:
         self._text += after
         self._stage_session_raw(session)
 
-    def rewrite_card(self, card, session):
-        """Write the whole file anew: only for a card whose one session is this one (made by this run)."""
-        if self.loaded is not None:
-            found = self.sessions
-            if len(found) != 1 or found[0].get("id") != session.get("id"):
-                raise CardFileError(self.path, "the card file has other sessions; not rewritten", field="sessions")
-        self._set_text(new_card_text({**card, "sessions": []}), session)
-        self._stage_session_raw(session)
+    def set_card_field(self, key, value):
+        """Set one top-level field of the card (a guessed bus raised) on its own line, in the staged
+        text: every session, imported ones included, and every other byte stay as they are."""
+        text = self._text if self._text is not None else (self.loaded.text if self.loaded else None)
+        if text is None:
+            raise CardFileError(self.path, "card file does not exist; nothing to change", field=key)
+        pattern = re.compile(rf"^{re.escape(key)}:[^\n]*$", re.M)
+        if len(pattern.findall(text)) != 1:
+            raise CardFileError(self.path, f"'{key}' is not one line of its own at the top of the card file; "
+                                           "not changed", field=key)
+        line = dump_yaml({key: value}).rstrip("\n")  # as a new card file writes it
+        if "\n" in line:
+            raise CardFileError(self.path, f"'{key}' would not fit on one line; not changed", field=key)
+        self._text = pattern.sub(lambda _: line, text)
 
     # --- all or nothing ------------------------------------------------------------------------
     def commit(self):

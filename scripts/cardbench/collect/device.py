@@ -337,3 +337,24 @@ def board_model(root="/"):
             if model:
                 return model[:100]
     return None
+
+
+def session_notes(profile_name, info):
+    """What the collector knows about the card and how it ran, for readers of the card page."""
+    parts = [f"Measured with the cardbench collector ({profile_name} profile) through a {info.reader()}."]
+    if info.sd:
+        cid = info.sd.get("cid_fields") or {}
+        maker = info.sd.get("manufacturer") or f"unknown manufacturer {info.sd.get('manfid', '')}".strip()
+        bits = [f"SD card registers: manufacturer {maker}"]
+        if info.sd.get("name"):
+            bits.append(f"product name {info.sd['name']}")
+        if info.sd.get("oemid"):
+            bits.append(f"OEM ID {info.sd['oemid']}")
+        if info.sd.get("date") or cid.get("manufactured"):
+            bits.append(f"made {info.sd.get('date') or cid.get('manufactured')}")
+        if info.sd.get("fwrev") or cid.get("product_revision"):
+            bits.append(f"revision {cid.get('product_revision') or info.sd.get('fwrev')}")
+        parts.append(", ".join(bits) + ".")
+    parts.append(f"Device size {info.size_bytes} bytes ({info.size_bytes / 1e9:.2f} GB), logical/physical sector "
+                 f"{info.logical_block_size}/{info.physical_block_size} bytes.")
+    return " ".join(parts)[:5000]

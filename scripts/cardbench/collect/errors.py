@@ -53,6 +53,10 @@ class HolderError(GuardError):
     """The device is a RAID, LVM or device-mapper member."""
 
 
+class UnknownBackingError(GuardError):
+    """The guard cannot tell what a loop device rests on (its backing file cannot be asked for)."""
+
+
 class ReadOnlyDeviceError(GuardError):
     """The kernel reports the device read-only (e.g. the card's lock switch)."""
 
@@ -106,6 +110,11 @@ class DeviceVanishedError(CollectError):
 class CardChangedError(DeviceVanishedError):
     """The device name now leads to another card (swapped in the reader, another device took the name).
     Raised before the next test writes; finished tests are kept."""
+
+
+class CardInUseError(DeviceVanishedError):
+    """During the run something else began to reach the card's storage (another loop device on its image,
+    mounted). Raised before the next test writes; finished tests are kept."""
 
 
 class DiskFullError(CollectError):

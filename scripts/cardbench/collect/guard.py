@@ -2,10 +2,13 @@
 
 Raw profiles write the whole device, so it must be a whole disk that nothing uses: not the disk of
 '/' or another system path, not mounted (itself or a partition), not swap, not a RAID/LVM/
-device-mapper member or the backing of a loop device, not resting on a mounted device, not
-write-protected, not smaller than a card. Then the collector claims it exclusively (O_EXCL) for the
-whole run: the kernel refuses that while it is mounted in any mount namespace or held by another
-device, which /proc/self/mountinfo cannot show, and refuses to mount it while the claim is held.
+device-mapper member or the backing of a loop device, not resting on a mounted device, not sharing
+its storage with a device in use (sharing.py: another loop device on the same image file), not open in
+another process, not write-protected, not smaller than a card. What a loop device rests on is what the
+kernel reports (loopinfo.py), never a name. Then the collector claims it exclusively (O_EXCL) for the
+whole run, with what it rests on and what shares its storage: the kernel refuses that while one is
+mounted in any mount namespace or held by another device, which /proc/self/mountinfo cannot show, and
+refuses to mount them while the claim is held. Before each write the sharing rules are applied again.
 The readonly profile never writes the device: it needs the card's filesystem mounted and writes a
 test file inside it.
 """
@@ -19,9 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .device import identify, identity_changes
-from .errors import (CardChangedError, DeviceVanishedError, HolderError, InUseError, MissingDeviceError, MountedError,
-                     NotBlockDeviceError, NotConfirmedError, NotMountedError, PartitionGivenError, ReadOnlyDeviceError,
-                     SwapError, SystemDiskError, TooSmallError)
+from .errors import (CardChangedError, CardInUseError, DeviceVanishedError, GuardError, HolderError, InUseError,
+                     MissingDeviceError, MountedError, NotBlockDeviceError, NotConfirmedError, NotMountedError,
+                     PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError, TooSmallError,
+                     UnknownBackingError, device_text)
+from .loopinfo import block_node
+from .sharing import check_open_elsewhere, check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
 from ..errors import quoted
 
@@ -81,15 +87,6 @@ def _sectors(node):
         return 0
 
 
-def _describe_holder(tree, name):
-    if name.startswith("md"):
-        return f"{name} (software RAID)"
-    dm = tree.dm_name(name)
-    if name.startswith("dm-") or dm:
-        return f"{name} (device-mapper/LVM{': ' + dm if dm else ''})"
-    return name
-
-
 def check_disk(device, majmin, mode=RAW, root="/"):
     """Apply every rule to the disk with this MAJ:MIN, reading sysfs and /proc under root."""
     tree = BlockTree(root)
@@ -125,6 +122,15 @@ def check_disk(device, majmin, mode=RAW, root="/"):
         raise TooSmallError(device, f"is {what}; check the device name with lsblk")
 
     if mode == RAW:
+        unknown = sorted(n for n in own if n in tree.unknown)
+        if unknown:
+            raise UnknownBackingError(device, f"cannot tell what {unknown[0]} rests on: {tree.unknown[unknown[0]]}; "
+                                              "it could be another name for a mounted disk, so it is not written")
+        if tree.unknown:
+            # The kernel lists a loop device among neither holders nor slaves: one not answering may rest on it.
+            other, why = min(tree.unknown.items())
+            raise UnknownBackingError(device, f"cannot tell what {other} rests on: {why}; it could rest on this disk, "
+                                              f"so it is not written: detach {other} or bring back what it rests on")
         if beneath:
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in beneath)
             raise MountedError(device, f"rests on a mounted device ({where}); writing it would destroy that "
@@ -147,9 +153,12 @@ def check_disk(device, majmin, mode=RAW, root="/"):
                                           f"{'it' if len(loops) == 1 else 'them'} first (sudo losetup -d "
                                           f"{' '.join('/dev/' + h for h in loops)})")
             if holders:
-                what = ", ".join(_describe_holder(tree, h) for h in holders)
+                what = ", ".join(describe_holder(tree, h) for h in holders)
                 raise HolderError(device, f"{member} is a member of {what}; stop it first (mdadm --stop, "
                                           "vgchange -an, dmsetup remove)")
+        check_shared_storage(device, tree, name, family, mounts, read_swaps(root))
+        if tree.root == Path("/"):
+            check_open_elsewhere(device, tree, name, family)
         if node.attr("ro") == "1":
             raise ReadOnlyDeviceError(device, "the kernel reports it read-only; is the card's lock switch set?")
         return GuardResult(name=name, majmin=majmin)
@@ -191,6 +200,8 @@ class DeviceClaim:
         self.device = device
         self.majmin = majmin
         self.fds = []
+        self.held = set()  # MAJ:MIN of every device held
+        self.exclusive = True
 
     @property
     def fd(self):
@@ -199,6 +210,7 @@ class DeviceClaim:
     def close(self):
         while self.fds:
             os.close(self.fds.pop())
+        self.held.clear()
 
     def __enter__(self):
         return self
@@ -224,6 +236,7 @@ class DeviceClaim:
                     from None
             raise MissingDeviceError(self.device, f"{role}cannot be opened: {exc.strerror}") from None
         self.fds.append(fd)
+        self.held.add(majmin)
         if _majmin(os.fstat(fd)) != majmin:
             self.close()
             raise MissingDeviceError(self.device, "changed while it was being checked (another device took the "
@@ -248,27 +261,41 @@ def canonical_node(device, majmin, name):
                                      "to is block device " + majmin + "; check with lsblk and run again")
 
 
+def _claim_sharing(claim, tree, name):
+    """Claim what disk `name` rests on and every other device reaching the same storage, but for what the
+    claim already holds. A whole disk's exclusive open fails while a partition of it is held, and the other
+    way round: whole disks are claimed, which covers their partitions. Devices without a node in this
+    mount namespace are reached through a private one."""
+    below = [(n, f"rests on /dev/{n}, which ") for n in sorted(tree.chain(name) - {name})]
+    others = [(n, f"shares {via} with /dev/{n}, which ") for n, via in sorted(tree.co_users(name).items())]
+    for other_name, role in below + others:
+        other = tree.nodes[other_name]
+        if other.is_partition or other.majmin in claim.held:
+            continue
+        try:
+            with block_node(other.majmin, other_name) as path:
+                claim._open(path, other.majmin, role=role)
+        except OSError as exc:
+            claim.close()
+            raise InUseError(claim.device, f"{role}cannot be reached ({exc.strerror}); it is not written") from None
+
+
 def claim_device(device, majmin, root="/", exclusive=True):
-    """Claim the checked disk exclusively, and every block device below it (a loop device's backing
-    device), before anything is written. InUseError when the kernel says something else uses one.
+    """Claim the checked disk exclusively, every block device below it (a loop device's backing device) and
+    every other device reaching the same storage, before anything is written. InUseError when the kernel
+    says something else uses one.
 
     exclusive=False (the readonly profile, whose card is mounted) only holds a plain descriptor of the
     disk: the tools still reach the very device that was checked through DeviceClaim.tool_path."""
     claim = DeviceClaim(str(device), majmin)
     claim._open(device, majmin, exclusive=exclusive)
+    claim.exclusive = exclusive
     if not exclusive:
         return claim
     tree = BlockTree(root)
     node = tree.node_for_majmin(majmin)
-    for name in sorted(tree.chain(node.name) - {node.name}) if node else []:
-        below = tree.nodes[name]
-        path = f"/dev/{name}"
-        try:
-            if _majmin(os.stat(path)) != below.majmin:
-                continue
-        except OSError:
-            continue
-        claim._open(path, below.majmin, role=f"rests on {path}, which ")
+    if node is not None:
+        _claim_sharing(claim, tree, node.name)
     return claim
 
 
@@ -310,10 +337,34 @@ def check_same_card(device, start, claim=None, root="/", before=""):
                 changes.append(f"it holds {size} bytes, not {start.size_bytes}")
                 break
         changes += identity_changes(start, now)
+    if claim is not None and claim.exclusive and not changes:
+        _check_still_alone(device, claim, root, nxt)
     if changes:
         raise CardChangedError(f"{device} is no longer the card this run started on ({'; '.join(changes)}); stopped"
                                f"{nxt}, nothing more was written: put that card back and run the same command again "
                                "to resume (finished tests are kept)")
+
+
+def _check_still_alone(device, claim, root, nxt):
+    """A loop device set up on the card's image after the start is not held by the claim, and could be
+    mounted meanwhile; a process may open the image (fuse2fs): look again before each write, and hold the
+    new loop devices too."""
+    tree = BlockTree(root)
+    node = tree.node_for_majmin(claim.majmin)
+    if node is None:
+        return
+    more = DeviceClaim(claim.device, claim.majmin)
+    more.held = set(claim.held)
+    try:
+        family = tree.family(node.name)
+        check_shared_storage(device, tree, node.name, family, read_mounts(root), read_swaps(root))
+        check_open_elsewhere(device, tree, node.name, family, devices=False)
+        _claim_sharing(more, tree, node.name)
+    except GuardError as exc:
+        raise CardInUseError(f"{device_text(device)}: {exc.message}; stopped{nxt}, nothing more was written: "
+                             "the finished tests are kept, run the same command again to resume") from None
+    claim.fds += more.fds
+    claim.held |= more.held
 
 
 def confirmation_prompt(device, description):

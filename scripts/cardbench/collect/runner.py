@@ -7,14 +7,10 @@ each one with the session marked complete: false); running the same command agai
 """
 
 import datetime
-import errno
 import hashlib
 import json
 import os
 import re
-import shutil
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,13 +19,14 @@ from ..card import sessions
 from ..core.bus import FASTER_BUS
 from ..errors import CardFileError, ParseError
 from . import guard, tools
-from .device import host_description, identify
+from .device import host_description, identify, session_notes
 from .errors import (CardMismatchError, CollectInterrupted, DeviceVanishedError, DiskFullError, NotConfirmedError,
                      NotRootError, ToolFailedError, device_text)
 from .nvmemon import NvmeMonitor
 from .profiles import DEFAULT_RATES, PROFILES, DdStep, FillStep, Profile
 from .progress import Tracker
 from .steps import apply_outcome, run_step, step_done
+from .stopping import CreatedFolders, Signals, disk_full, log_quietly
 from .store import COLLECTOR_SOURCE, SessionStore
 from .testfile import CardTestFile
 from .toolrun import Log, RunContext
@@ -83,42 +80,6 @@ def form_factor_from_name(name):
 
 def _hash(text):
     return hashlib.sha256(str(text).encode()).hexdigest()[:16] if text else None
-
-
-class _Signals:
-    """SIGINT/SIGTERM raise CollectInterrupted, except inside a critical section (card file write)."""
-
-    def __init__(self):
-        self.critical = 0
-        self.pending = None
-        self.previous = {}
-
-    def install(self):
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            self.previous[signum] = signal.signal(signum, self._handle)
-
-    def restore(self):
-        for signum, handler in self.previous.items():
-            signal.signal(signum, handler)
-        self.previous = {}
-
-    def _handle(self, signum, frame):
-        name = signal.Signals(signum).name
-        if self.critical:
-            self.pending = name
-            return
-        raise CollectInterrupted(name)
-
-    def __enter__(self):
-        self.critical += 1
-
-    def __exit__(self, *exc):
-        self.critical -= 1
-        if not self.critical and self.pending and exc[0] is None:
-            name, self.pending = self.pending, None
-            raise CollectInterrupted(name)
 
 
 def _public_device_facts(info):
@@ -237,7 +198,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
     # Held until the run ends (closed in the finally below): nothing can mount the card meanwhile. The
     # readonly profile works through the card's mounted filesystem, so it holds the device without claiming it.
     claim = guard.claim_device(node, checked.majmin, root=request.root, exclusive=mode == guard.RAW)
-    created = _Created()
+    created = CreatedFolders()
     test_file = None
     try:
         _check_names(request, store, card is None)  # a name or label the card file would refuse stops here
@@ -285,14 +246,14 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         session["tools"] = versions
         # collect.log grows until the end, so it stays beside the raw files without being hashed or listed.
         session["raw"] = [f"{raw_rel}/collect.json"]
-        session.setdefault("notes", _session_notes(profile, info))
+        session.setdefault("notes", session_notes(profile.name, info))
     except BaseException as exc:
         # Refused or failed before the first test: data/ is left exactly as it was.
         if test_file is not None:
             test_file.remove()
         claim.close()
         created.remove()
-        full = _disk_full(exc, data_dir)
+        full = disk_full(exc, data_dir)
         if full:
             raise DiskFullError(full, kept=False) from exc
         raise
@@ -306,7 +267,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
     steps = list(profile.steps)
     rates = dict(DEFAULT_RATES)
     tracker = Tracker(progress, len(steps), clock=clock)
-    signals = _Signals()
+    signals = Signals()
     step_now = {"label": ""}
 
     def same_card(tool):
@@ -329,29 +290,22 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         with signals:
             if monitor is not None:
                 session["nvme"] = monitor.entry(info.nvme.get("pcie_link"))
-            try:
-                store.write(session, new_card=new_card)
-            except CardFileError as exc:
-                # The bus of a card created by this run is a guess; a figure above its ceiling
-                # (e.g. a UHS-I card in a DDR200 reader) raises the guess instead of losing the test.
-                faster = FASTER_BUS.get(new_card["bus"]) if new_card and exc.rule == "bus-ceiling" else None
-                if faster is None:
-                    raise
-                log(f"a figure is above the {new_card['bus']} bus ceiling; card bus set to {faster}")
-                report.notes.append(f"bus set to {faster}: a figure was above the {new_card['bus']} ceiling "
-                                    "(for a UHS-I card in a vendor mode such as DDR200, set bus back and add claimed)")
-                new_card["bus"] = faster
-                save_new_card()
-
-    def save_new_card():
-        try:
-            store.rewrite(new_card, session)
-        except CardFileError as exc:
-            faster = FASTER_BUS.get(new_card["bus"]) if exc.rule == "bus-ceiling" else None
-            if faster is None:
-                raise
-            new_card["bus"] = faster
-            save_new_card()
+            raised = None
+            while True:
+                try:
+                    store.write(session, new_card=new_card, bus=raised)
+                    return
+                except CardFileError as exc:
+                    # The bus of a card created by this run is a guess; a figure above its ceiling (e.g. a
+                    # UHS-I card in a DDR200 reader) raises the guess instead of losing the test.
+                    faster = FASTER_BUS.get(new_card["bus"]) if new_card and exc.rule == "bus-ceiling" else None
+                    if faster is None:
+                        raise
+                    log(f"a figure is above the {new_card['bus']} bus ceiling; card bus set to {faster}")
+                    report.notes.append(f"bus set to {faster}: a figure was above the {new_card['bus']} ceiling "
+                                        "(for a UHS-I card in a vendor mode such as DDR200, set bus back and add "
+                                        "claimed)")
+                    raised = new_card["bus"] = faster
 
     saved = False  # whether the card file holds something of this run (else a stop removes its raw folder)
     returned = False
@@ -376,7 +330,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
                 outcome = run_step(ctx, step)
             except (ToolFailedError, ParseError, ValueError) as exc:
                 # A tool whose output no longer fits looks like a broken tool; it is the full disk.
-                if _disk_full(exc, data_dir, raw_dir):
+                if disk_full(exc, data_dir, raw_dir):
                     raise
                 report.failed.append((step.label, str(exc)))
                 tracker.fail(str(exc))
@@ -403,16 +357,16 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         returned = True
         return report
     except (CollectInterrupted, DeviceVanishedError) as exc:
-        _log_quietly(log, f"stopped: {exc}; {len(report.ran)} finished test(s) kept in {store.path.name}")
+        log_quietly(log, f"stopped: {exc}; {len(report.ran)} finished test(s) kept in {store.path.name}")
         exc.report = report
         raise
     except Exception as exc:
-        full = _disk_full(exc, data_dir, raw_dir)
+        full = disk_full(exc, data_dir, raw_dir)
         if not full:
-            _log_quietly(log, "card file error; stopping" if isinstance(exc, CardFileError) else f"stopped: {exc!r}")
+            log_quietly(log, "card file error; stopping" if isinstance(exc, CardFileError) else f"stopped: {exc!r}")
             raise
         stop = DiskFullError(full, kept=saved or resumed)
-        _log_quietly(log, f"stopped: {stop}")
+        log_quietly(log, f"stopped: {stop}")
         stop.report = report
         raise stop from exc
     finally:
@@ -424,105 +378,3 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         claim.close()
         if not saved and not returned:
             created.remove()  # stopped before anything was kept: no raw folder without a session
-
-
-class _Created:
-    """Folders under data/ made by this run, so a run that keeps nothing leaves data/ as it was."""
-
-    def __init__(self):
-        self.folders = []  # outermost first; the last is the session's raw folder
-
-    def mkdir(self, raw_dir):
-        missing, here = [], Path(raw_dir)
-        while not here.exists():
-            missing.append(here)
-            here = here.parent
-        self.folders = list(reversed(missing))
-        Path(raw_dir).mkdir(parents=True, exist_ok=True)
-
-    def remove(self):
-        if not self.folders:
-            return
-        shutil.rmtree(self.folders[-1], ignore_errors=True)  # made by this run: only its own files
-        for folder in reversed(self.folders[:-1]):
-            try:
-                folder.rmdir()  # only when empty
-            except FileNotFoundError:
-                continue
-            except OSError:
-                break
-        self.folders = []
-
-
-# Less free space than this and a tool's output or the card file may not fit: the disk counts as full.
-FULL_BELOW_BYTES = 1024**2
-
-
-def _mount_point(path):
-    path = Path(os.path.abspath(path))
-    while not path.exists():
-        path = path.parent
-    while not os.path.ismount(path):
-        path = path.parent
-    return path
-
-
-def _full_filesystem(paths):
-    """The first of these paths whose filesystem is (nearly) full, as text; None when none is."""
-    for path in paths:
-        path = Path(path)
-        while not path.exists() and path != path.parent:
-            path = path.parent
-        try:
-            st = os.statvfs(path)
-        except OSError:
-            continue
-        free = (st.f_bfree if os.geteuid() == 0 else st.f_bavail) * st.f_frsize
-        if free < FULL_BELOW_BYTES or (st.f_files and not st.f_ffree):
-            return f"the filesystem at {_mount_point(path)}"
-    return None
-
-
-def _disk_full(exc, data_dir, raw_dir=None):
-    """Where data/ ran out of space when exc came from that (ENOSPC/EDQUOT anywhere in its chain, or a
-    failure while the raw folder's or card folder's filesystem is full); None otherwise."""
-    paths = [p for p in (raw_dir, Path(data_dir) / "cards", data_dir) if p is not None]
-    seen = exc
-    while seen is not None:
-        if isinstance(seen, DiskFullError):
-            return None
-        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
-            return _full_filesystem(paths) or f"the filesystem at {_mount_point(data_dir)}"
-        seen = seen.__cause__ or seen.__context__
-    if isinstance(exc, (OSError, ToolFailedError, ParseError, ValueError, CardFileError)):
-        return _full_filesystem(paths)
-    return None
-
-
-def _log_quietly(log, text):
-    """Log a stop; the log may be on the full disk that caused it."""
-    try:
-        log(text)
-    except OSError:
-        pass
-
-
-def _session_notes(profile, info):
-    """What the collector knows about the card and how it ran, for readers of the card page."""
-    parts = [f"Measured with the cardbench collector ({profile.name} profile) through a {info.reader()}."]
-    if info.sd:
-        cid = info.sd.get("cid_fields") or {}
-        maker = info.sd.get("manufacturer") or f"unknown manufacturer {info.sd.get('manfid', '')}".strip()
-        bits = [f"SD card registers: manufacturer {maker}"]
-        if info.sd.get("name"):
-            bits.append(f"product name {info.sd['name']}")
-        if info.sd.get("oemid"):
-            bits.append(f"OEM ID {info.sd['oemid']}")
-        if info.sd.get("date") or cid.get("manufactured"):
-            bits.append(f"made {info.sd.get('date') or cid.get('manufactured')}")
-        if info.sd.get("fwrev") or cid.get("product_revision"):
-            bits.append(f"revision {cid.get('product_revision') or info.sd.get('fwrev')}")
-        parts.append(", ".join(bits) + ".")
-    parts.append(f"Device size {info.size_bytes} bytes ({info.size_bytes / 1e9:.2f} GB), logical/physical sector "
-                 f"{info.logical_block_size}/{info.physical_block_size} bytes.")
-    return " ".join(parts)[:5000]

@@ -1,7 +1,7 @@
 """Write the collector's session into the card file after every finished test.
 
 The first write appends the session. Later writes replace that session, found by its id: the text
-before it stays byte-identical, and sessions imported meanwhile stay after it. Both go through the card transaction (card.transaction), which holds the
+before it stays byte-identical (but for a raised bus line), and sessions imported meanwhile stay after it. Both go through the card transaction (card.transaction), which holds the
 card's lock, records the raw files' SHA-256, validates and renames into place.
 """
 
@@ -45,22 +45,17 @@ class SessionStore:
         """Continue a session that is already in the file."""
         self.written_id = session_id
 
-    def rewrite(self, card, session):
-        """Write the whole file anew: only for a card this run created, whose only session is ours."""
-        with card_change(self.data_dir, self.slug) as change:
-            change.rewrite_card(card, session)
-            change.commit()
-        self.written_id = session["id"]
-        return self.path
-
-    def write(self, session, new_card=None):
+    def write(self, session, new_card=None, bus=None):
         """Put the session into the card file (append the first time, replace it by id afterwards), with
-        the SHA-256 of every raw file it names."""
+        the SHA-256 of every raw file it names; bus raises the card's bus (a guess too low) in the same change.
+        Sessions imported meanwhile stay where they are."""
         with card_change(self.data_dir, self.slug) as change:
             if self.written_id is None:
                 change.append_session(session, new_card=new_card if change.loaded is None else None)
             else:
                 change.replace_session(session)
+            if bus is not None:
+                change.set_card_field("bus", bus)
             change.commit()
         self.written_id = session["id"]
         return self.path

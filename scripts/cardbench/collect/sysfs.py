@@ -6,9 +6,10 @@ Every function takes `root` so tests can point it at a fixture tree that looks l
 
 import os
 import re
-import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from .loopinfo import LoopUnknown, loop_status
 
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
 
@@ -78,6 +79,8 @@ class BlockTree:
                 self.by_majmin[majmin] = node
         # A loop device whose backing file is a block device rests on it like a device-mapper target on its
         # slaves, but the kernel lists neither in slaves/holders: add the link here.
+        self.loops = {}  # loop device name -> LoopStatus of its backing file (this computer only)
+        self.unknown = {}  # name -> why what it rests on cannot be told
         for node in list(self.nodes.values()):
             backing = self.loop_backing(node)
             if backing and backing != node.name:
@@ -87,23 +90,59 @@ class BlockTree:
 
     def loop_backing(self, node):
         """Name of the block device a loop device reads and writes (None for a backing regular file)."""
-        if not node.name.startswith("loop"):
-            return None
-        path = read_attr(node.path / "loop" / "backing_file")
-        if not path:
+        if not node.name.startswith("loop") or node.is_partition:
             return None
         if self.root == Path("/"):
+            # The kernel's own answer: sysfs names the backing file only as its creator saw it.
             try:
-                st = os.stat(path)
-            except OSError:
+                status = loop_status(node.majmin, node.name)
+            except LoopUnknown as exc:
+                self.unknown[node.name] = str(exc)
                 return None
-            if not stat.S_ISBLK(st.st_mode):
+            if status is None:
                 return None
-            found = self.node_for_majmin(f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}")
+            # The ioctl cuts the name at 63 bytes; sysfs has all of it (as its creator named it).
+            self.loops[node.name] = replace(status, file_name=node.attr("loop/backing_file") or status.file_name)
+            if status.backing_device is None:
+                return None
+            found = self.node_for_majmin(status.backing_device)
+            if found is None:
+                self.unknown[node.name] = (f"its backing device {status.backing_device} ({status.file_name}) is not "
+                                           "in sysfs")
             return found.name if found else None
         # A fixture tree has no device nodes: a /dev path names the device.
-        base = os.path.basename(path)
-        return base if path.startswith("/dev/") and base in self.nodes else None
+        path = read_attr(node.path / "loop" / "backing_file")
+        base = os.path.basename(path or "")
+        return base if path and path.startswith("/dev/") and base in self.nodes else None
+
+    def sharing_backing_file(self, name):
+        """Other loop devices whose backing file is the very file behind loop device name (same device and
+        inode, whatever path each was set up with)."""
+        status = self.loops.get(name)
+        if status is None or status.backing_device is not None:
+            return []
+        return sorted(other for other, st in self.loops.items() if other != name and st.file_id == status.file_id)
+
+    def co_users(self, name):
+        """Devices that reach storage under `name` by another way than through it, each with how: the
+        other loop devices on its backing file (or on a loop device it rests on), what else rests on a
+        device below it, what rests on it or its partitions, and everything resting on those. Writing
+        `name` writes under their feet."""
+        own = self.chain(name)
+        found = {}
+        start = [(other, f"its backing file {self.loops[loop].file_name}")
+                 for loop in sorted(own) for other in self.sharing_backing_file(loop)]
+        start += [(holder, f"the device {below} under it") for below in sorted(own - self.family(name))
+                  for holder in self.nodes[below].holders]
+        start += [(holder, "its storage") for member in sorted(self.family(name))
+                  for holder in self.nodes[member].holders]
+        while start:
+            other, via = start.pop(0)
+            if other in own or other in found or other not in self.nodes:
+                continue
+            found[other] = via
+            start += [(up, via) for up in (*self.nodes[other].holders, *self.partitions(other))]
+        return found
 
     def node_for_majmin(self, majmin):
         node = self.by_majmin.get(majmin)
