@@ -194,6 +194,8 @@ def _runs_pick(rule, card, frame, pooled, op):
             "raw": _entry_raw(m[4] for m in chosen)}
     if unit:
         pick["printed"] = printed_block(dict(row, unit=unit))
+        if unit == "MiB/s":  # as the tool printed it, like every MiB/s figure (stats.unit_figures)
+            pick["mib_s"] = pick["printed"]["mean"]
     if row["iops_count"]:
         pick["iops"] = {"mean": number(row["iops_mean"], 1), "derived": bool(row["iops_derived"])}
     return pick

@@ -11,7 +11,7 @@ import re
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S
 from .chartmodel import curve_charts, mib_of, rate_cell, runs_used, session_chart
-from .formatting import DASH, num, raw_link, whole
+from .formatting import DASH, approx, num, raw_link, significant_digits, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 
@@ -164,6 +164,17 @@ def random_4k_iops(pick):
     if recorded is not None:
         return recorded, bool(pick["iops"].get("derived"))
     return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
+def _iops_text(iops, derived, pick):
+    """IOPS as the home page writes them; derived ones marked '*' and, when the bandwidth was printed
+    coarsely (cdm_fio.sh's whole MiB/s), only to the precision it allows: ≈3,300* from 13 MiB/s."""
+    if not derived:
+        return whole(iops)
+    printed = pick.get("printed")
+    if printed and printed.get("mean"):
+        return approx(iops, significant_digits(printed)) + "*"
+    return whole(iops) + "*"
+
+
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
 MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
                     ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"), ("capacity_check", "capacity check"),
@@ -187,7 +198,7 @@ def leader_row(row, card=None):
         elif key in IOPS_KEYS:
             iops, derived = random_4k_iops(pick)
             basis = basis_text(pick) + ("; IOPS = bandwidth ÷ 4 KiB" if derived else "")
-            cells.append({"value": iops, "text": whole(iops) + ("*" if derived else ""), "from": basis})
+            cells.append({"value": iops, "text": _iops_text(iops, derived, pick), "from": basis})
         else:
             cells.append({"value": pick["mb_s"], "text": num(pick["mb_s"]), "from": basis_text(pick)})
     claimed = row.get("claimed") or {}
