@@ -83,6 +83,11 @@ def test_home_is_ranked_fastest_first_and_sorts_by_a_column(site, browser):
     reads = sorted((c for c in cards if c["seq_read"]), key=lambda c: (c["run_count"] is None, -c["seq_read"]["mb_s"]))  # stated after measured
     assert visible_titles(page)[: len(reads)] == [c["title"] for c in reads]  # ranked by sequential read
     assert page.locator("th[data-key=seq_read]").get_attribute("aria-sort") == "descending"
+    # bars on a log scale: a 20 MB/s card's bar still reads beside an 878 MB/s one (linear: 0.02)
+    shares = page.evaluate("""() => [...document.querySelectorAll('#leaderboard-table tbody tr')].map(r =>
+        [r.cells[2].dataset.value, parseFloat(r.cells[2].style.getPropertyValue('--share'))])""")
+    slowest = min((float(v), share) for v, share in shares if v)
+    assert slowest[0] < 25 and 0.4 < slowest[1] < 0.6
     page.locator("th[data-key=seq_write] button").click()  # figures: fastest first on the first click
     writes = sorted((c for c in cards if c["seq_write"]), key=lambda c: -c["seq_write"]["mb_s"])
     assert visible_titles(page)[0] == writes[0]["title"]

@@ -178,12 +178,14 @@ def _iops_text(iops, derived, pick):
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
 MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
                     ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"), ("capacity_check", "capacity check"),
-                    ("headline", "reviewer's table")]
+                    ("headline", "figures the source states")]
 
 
-def measured_instead(card):
-    """What a card without repeated runs was measured with, as text ('' when it has runs or nothing)."""
-    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])]
+def measured_instead(card, charted_only=False):
+    """What a card without repeated runs was measured with, as text ('' when it has runs or nothing).
+    charted_only: what its page charts, leaving out the figures the source states."""
+    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])
+             and not (charted_only and key == "headline")]
     return ", ".join(dict.fromkeys(kinds))
 
 
@@ -208,7 +210,8 @@ def leader_row(row, card=None):
             "form_factor": row["form_factor"], "markings": row["markings"], "cells": cells,
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
-            "instead": measured_instead(card) if not runs else "", "source": row["source"], **row.get("leaderboard", {})}
+            "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
+            "source": row["source"], **row.get("leaderboard", {})}
 
 
 __all__ = ["card_page", "leader_row", "measured_instead", "shown_value"]
