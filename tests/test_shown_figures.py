@@ -60,3 +60,17 @@ def test_comparison_names_every_card_it_leaves_out_and_why(result):
     assert "stated" in sm2708["why"]
     express = next(m for m in suites["cdm-fio-sh-1g"]["members"] if m["slug"] == EXPRESS)
     assert any("mixed methods" in label for label in express["sessions"])
+
+
+def test_card_page_writes_mib_figures_with_the_decimals_the_tool_printed(result):
+    page = card_page(result["cards"][EXPRESS])
+    rnd = next(r for r in page["grid"]["rows"] if r["test"] == "RND4K Q1T1")
+    assert rnd["cells"][0]["rate"]["mib"] == "13" and rnd["cells"][0]["iops"]["text"] == "≈3,300"
+    stats = {r["name"]: r for r in page["sessions"][0]["stats"]}
+    assert stats["SEQ1G Q1T1 read"]["recorded"] == "818 MiB/s"  # not 819 (818.5 rounded up)
+    assert stats["RND4K Q1T1 read"]["mean"]["mib"] == "13"
+    claimed = {r["name"]: r for r in page["claimed_rows"]}
+    assert claimed["Sequential read"]["recorded"] == "recorded in MiB/s: 818"
+    # a card recorded in MB/s keeps the site's usual precision in MiB/s
+    extreme = card_page(result["cards"]["sandisk-extreme-256gb-microsdxc"])["sessions"][0]["stats"][0]
+    assert extreme["mean"]["mib"] == "82.3"

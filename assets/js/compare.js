@@ -232,11 +232,16 @@
   function statOf(card, test, op) {
     var p = card.pooled && card.pooled[test + ' ' + op];
     if (!p || !p.mb_s) return null;
-    return { mb: p.mb_s, mib: p.mib_s || null, runs: p.run_count };
+    // A figure the tool printed in MiB/s keeps the tool's decimals there (13, not 13.0).
+    var mibDecimals = p.printed && p.printed.unit === 'MiB/s' ? p.printed.decimals : null;
+    return { mb: p.mb_s, mib: p.mib_s || null, runs: p.run_count, mibDecimals: mibDecimals };
   }
 
-  function fixed(value) {
+  function fixed(value, decimals) {
     if (value === null || value === undefined) return '–';
+    if (typeof decimals === 'number') {
+      return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: decimals });
+    }
     var size = Math.abs(value);
     return value.toLocaleString('en-US', { maximumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2,
       minimumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2 });
@@ -332,7 +337,7 @@
     if (!s) { span.textContent = '–'; return span; }
     var mb = s.mb[key], mib = s.mib ? s.mib[key] : null;
     span.setAttribute('data-mb', fixed(mb));
-    span.setAttribute('data-mib', mib === null || mib === undefined ? fixed(mb) : fixed(mib));
+    span.setAttribute('data-mib', mib === null || mib === undefined ? fixed(mb) : fixed(mib, s.mibDecimals));
     span.textContent = span.getAttribute(unit() === 'mib' ? 'data-mib' : 'data-mb');
     return span;
   }

@@ -46,9 +46,29 @@ def approx(value, significant):
     return "≈" + whole(round(value / 10 ** place) * 10 ** place)
 
 
+def in_printed_unit(printed, unit):
+    """True when a figure was recorded in `unit` and its `printed` block says how the tool wrote it."""
+    return bool(printed) and printed.get("unit") == unit and printed.get("decimals") is not None
+
+
+def mib_text(value, printed=None):
+    """A MiB/s figure for reading; one the tool printed in MiB/s keeps the tool's decimals (13, not 13.0)."""
+    if value is None:
+        return DASH
+    return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else num(value)
+
+
+def derived_iops_text(iops, printed=None):
+    """IOPS computed from a bandwidth, only as precise as the bandwidth was printed (≈3,300 from 13 MiB/s)."""
+    if printed and printed.get("mean") and printed.get("decimals") is not None:
+        return approx(iops, significant_digits(printed))
+    return whole(iops)
+
+
 def raw_link(ref):
     """A raw file a figure comes from: its name and its path under data/ (the site serves it there)."""
     return {"name": ref.rsplit("/", 1)[-1], "path": ref}
 
 
-__all__ = ["DASH", "format_number", "num", "whole", "significant_digits", "approx", "raw_link"]
+__all__ = ["DASH", "format_number", "num", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text",
+           "derived_iops_text", "raw_link"]

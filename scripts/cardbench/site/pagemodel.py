@@ -11,7 +11,7 @@ import re
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S
 from .chartmodel import curve_charts, mib_of, rate_cell, runs_used, session_chart
-from .formatting import DASH, approx, num, raw_link, significant_digits, whole
+from .formatting import DASH, derived_iops_text, format_number, num, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 
@@ -43,6 +43,9 @@ def _recorded(s):
     """The unit a subtest was recorded in, and its mean as recorded when that is not MB/s."""
     if not s.get("mb_s"):
         return s["unit"]
+    printed = s.get("printed") or {}
+    if s["unit"] != "MB/s" and printed.get("mean") is not None:
+        return f"{format_number(printed['mean'], int(printed['decimals']))} {s['unit']}"  # as the tool printed it
     return "MB/s" if s["unit"] == "MB/s" else f"{num(s['mean'])} {s['unit']}"
 
 
@@ -52,7 +55,7 @@ def stats_rows(subtests):
     for s in subtests:
         m = s.get("mb_s")
         mib = mib_of(s) if m else None
-        cells = ({k: rate_cell(m[k], mib[k]) for k in ("mean", "min", "max", "std")} if m
+        cells = ({k: rate_cell(m[k], mib[k], s.get("printed") if k != "std" else None) for k in ("mean", "min", "max", "std")} if m
                  else {k: {"text": num(s[k])} for k in ("mean", "min", "max", "std")})
         rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
                      "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
@@ -81,13 +84,16 @@ def claimed_rows(card):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
         row = {"name": name, "claim": rate_cell(claim, claim * MB_PER_S_IN_MIB_PER_S) if claim else None,
-               "measured": rate_cell(measured["mb_s"], _headline_mib(measured)) if measured else None,
+               "measured": rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
             row["by"], row["stated"] = basis_text(measured), measured.get("kind") == "summary"  # no runs: the source's figure
             row["raw"] = [raw_link(r) for r in measured.get("raw") or []]
-            if unit and unit != "MB/s" and measured.get("mean") is not None:
+            printed = measured.get("printed") or {}
+            if unit and unit != "MB/s" and printed.get("decimals") is not None:
+                row["recorded"] = f"recorded in {unit}: {format_number(printed['mean'], int(printed['decimals']))}"
+            elif unit and unit != "MB/s" and measured.get("mean") is not None:
                 row["recorded"] = f"recorded in {unit}: {num(measured['mean'])}"
         else:
             row["by"] = NOT_MEASURED
@@ -165,14 +171,9 @@ def random_4k_iops(pick):
         return recorded, bool(pick["iops"].get("derived"))
     return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
 def _iops_text(iops, derived, pick):
-    """IOPS as the home page writes them; derived ones marked '*' and, when the bandwidth was printed
-    coarsely (cdm_fio.sh's whole MiB/s), only to the precision it allows: ≈3,300* from 13 MiB/s."""
-    if not derived:
-        return whole(iops)
-    printed = pick.get("printed")
-    if printed and printed.get("mean"):
-        return approx(iops, significant_digits(printed)) + "*"
-    return whole(iops) + "*"
+    """IOPS as the home page writes them; derived ones marked '*' and only as precise as the bandwidth
+    they come from (cdm_fio.sh's whole MiB/s: ≈3,300* from 13 MiB/s)."""
+    return derived_iops_text(iops, pick.get("printed")) + "*" if derived else whole(iops)
 
 
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
