@@ -173,8 +173,10 @@ def test_uhs_i_reads_at_the_bus_ceiling_of_a_card_rated_above_it_are_the_paths_l
 
 def test_usb2_reader_and_pcie_link():
     usb2 = {"bus": "UHS-I", "claimed": {"read_mb_s": 90}, "sessions": [session_with(
-        reader="USB 2.0 card reader", dd=[{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [38.1, 38.4, 38.0]},
-                                          {"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [19.6, 19.2, 19.5]}])]}
+        reader="USB 2.0 card reader", dd=[{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [38.1, 38.4, 38.0],
+                                           "flags": ["direct"]},
+                                          {"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [19.6, 19.2, 19.5],
+                                           "flags": ["direct"]}])]}
     (f,) = reader_findings(usb2)[0]
     assert f["op"] == "read" and "USB 2.0" in f["basis"] and "60 MB/s" not in f["basis"]
     # The SanDisk Ultra 64GB on its USB 2.0 reader writes 19.6 MB/s at most: the card's own figure.
@@ -311,7 +313,7 @@ MICROSD_EXPRESS = ("lexar-play-pro-1tb-microsd-express", "adata-premier-extreme-
 
 def uhs_i_session(sid, reads_mb_s, reader="USB card reader"):
     return {"id": sid, "label": sid, "reader": reader,
-            "dd": [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": reads_mb_s}]}
+            "dd": [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": reads_mb_s, "flags": ["direct"]}]}
 
 
 def test_a_figure_is_the_paths_limit_only_when_the_card_is_rated_clearly_above_the_ceiling():

@@ -232,11 +232,16 @@
   function statOf(card, test, op) {
     var p = card.pooled && card.pooled[test + ' ' + op];
     if (!p || !p.mb_s) return null;
-    return { mb: p.mb_s, mib: p.mib_s || null, runs: p.run_count };
+    // A figure the tool printed in MiB/s keeps the tool's decimals there (13, not 13.0).
+    var mibDecimals = p.printed && p.printed.unit === 'MiB/s' ? p.printed.decimals : null;
+    return { mb: p.mb_s, mib: p.mib_s || null, runs: p.run_count, mibDecimals: mibDecimals };
   }
 
-  function fixed(value) {
+  function fixed(value, decimals) {
     if (value === null || value === undefined) return '–';
+    if (typeof decimals === 'number') {
+      return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: decimals });
+    }
     var size = Math.abs(value);
     return value.toLocaleString('en-US', { maximumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2,
       minimumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2 });
@@ -272,8 +277,21 @@
     'fastest %{customdata[1]:.1f}<br>%{customdata[2]} runs<extra></extra>';
   var BASIS_HOVER = '%{y}<br>%{customdata[4]}: mean %{x:.1f} {unit}<br>%{customdata[3]}<extra></extra>';
 
+  // "n=5" (runs behind the bar), or per direction when they differ: two runs never pass for ten.
+  function runsText(card, stat, test, ops) {
+    var counts = ops.map(function (op) { var s = stat(card, test, op); return s && s.runs ? s.runs : null; });
+    var known = counts.filter(function (n) { return n !== null; });
+    if (!known.length) return '';
+    if (known.every(function (n) { return n === known[0]; })) return 'n=' + known[0];
+    return ops.map(function (op, i) { return counts[i] === null ? '' : op + ' n=' + counts[i]; })
+      .filter(Boolean).join(', ');
+  }
+
   function figure(cards, stat, test, ops) {
-    var labels = uniqueLabels(cards);
+    var labels = uniqueLabels(cards).map(function (label, i) {
+      var n = runsText(cards[i], stat, test, ops);
+      return n ? label + ' (' + n + ')' : label;
+    });
     var data = [], alt = [];
     ops.forEach(function (op) {
       var stats = cards.map(function (c) { return stat(c, test, op); });
@@ -319,12 +337,13 @@
     if (!s) { span.textContent = '–'; return span; }
     var mb = s.mb[key], mib = s.mib ? s.mib[key] : null;
     span.setAttribute('data-mb', fixed(mb));
-    span.setAttribute('data-mib', mib === null || mib === undefined ? fixed(mb) : fixed(mib));
+    span.setAttribute('data-mib', mib === null || mib === undefined ? fixed(mb) : fixed(mib, s.mibDecimals));
     span.textContent = span.getAttribute(unit() === 'mib' ? 'data-mib' : 'data-mb');
     return span;
   }
 
-  function table(cards, stat, tests, ops, caption) {
+  function table(cards, stat, tests, ops, caption, keys) {
+    keys = keys || tests;
     var details = el('details', 'figures-table');
     details.appendChild(el('summary', '', 'The figures as a table'));
     var scroll = el('div', 'table-scroll');
@@ -360,7 +379,7 @@
       a.href = base + 'cards/' + encodeURIComponent(card.slug) + '/';
       th.appendChild(a);
       tr.appendChild(th);
-      tests.forEach(function (test) {
+      keys.forEach(function (test) {
         ops.forEach(function (op) {
           var s = stat(card, test, op);
           var td = el('td', 'num');
@@ -397,6 +416,8 @@
       return;
     }
     var parts = splitSubtests(subtests);
+    var labels = options.labels || {};
+    function labelOf(test) { return Object.prototype.hasOwnProperty.call(labels, test) ? labels[test] : test; }
     var id = 'cmp-' + (++chartCount);
     var box = el('figure', 'chart-box');
     var cap = el('figcaption');
@@ -408,7 +429,7 @@
       select = el('select');
       select.id = id + '-test';
       label.htmlFor = select.id;
-      parts.tests.forEach(function (test) { select.appendChild(el('option', '', test)).value = test; });
+      parts.tests.forEach(function (test) { select.appendChild(el('option', '', labelOf(test))).value = test; });
       controls.appendChild(label);
       controls.appendChild(select);
       box.appendChild(controls);
@@ -417,14 +438,25 @@
     chart.setAttribute('role', 'img');
     box.appendChild(chart);
     if (options.note) box.appendChild(el('p', 'chart-note', options.note));
-    box.appendChild(table(cards, stat, parts.tests, parts.ops, options.caption || 'Every subtest of every card'));
+    var pooledFrom = cards.filter(function (c) { return options.sessions && options.sessions.has(c.slug); });
+    if (pooledFrom.length) {
+      var list = el('ul', 'chart-note pooled-from');
+      list.setAttribute('aria-label', 'Sessions behind each card');
+      pooledFrom.forEach(function (c) {
+        list.appendChild(el('li', '', charts.plainText(c.title) + ': ' + options.sessions.get(c.slug).join('; ')));
+      });
+      box.appendChild(el('p', 'chart-note', 'Sessions pooled into each bar:'));
+      box.appendChild(list);
+    }
+    box.appendChild(table(cards, stat, parts.tests.map(labelOf), parts.ops, options.caption || 'Every subtest of every card', parts.tests));
     container.appendChild(box);
 
     function draw() {
       var test = select ? select.value : parts.tests[0];
       var order = ranked(cards, stat, test, parts.ops);
       var fig = figure(order, stat, test, parts.ops);
-      cap.textContent = test + ': ' + parts.ops.join(' and ') + ', fastest ' + (parts.ops[0] || '') + ' first';
+      cap.textContent = labelOf(test) + ': ' + parts.ops.join(' and ') + ', fastest ' + (parts.ops[0] || '') + ' first' +
+        ' (n: runs behind each bar)';
       chart.setAttribute('aria-label', cap.textContent + ' (bar: mean; whisker: slowest to fastest run). The figures are in the table below.');
       chart.style.height = fig.layout.height + 'px';  // the box keeps its place while Plotly draws
       chart.removeAttribute('data-drawn');
@@ -526,6 +558,9 @@
     var container = section.querySelector('.suite-charts');
     var note = section.querySelector('.members-note');
     var chosen = suite.cards.slice(0, DEFAULT_MEMBERS).map(function (m) { return m.slug; });
+    // The sessions pooled into each member's bar, by slug (a Map: a slug is only ever a name).
+    var sessions = new Map(suite.cards.filter(function (m) { return m.sessions && m.sessions.length; })
+      .map(function (m) { return [m.slug, m.sessions]; }));
     var list;
     function redraw() {
       var slugs = Array.prototype.filter.call(list.querySelectorAll('input'), function (b) { return b.checked; })
@@ -536,7 +571,8 @@
           (count > DEFAULT_MEMBERS ? ' (the first ' + DEFAULT_MEMBERS + ' on load, to keep the chart readable)' : '') +
           '; tick a card to add it.';
       fetchCards(slugs).then(function (got) {
-        drawSet(container, got.cards, suite.subtests, { caption: suite.name + ': every subtest' });
+        drawSet(container, got.cards, suite.subtests, { caption: suite.name + ': every subtest', labels: suite.labels,
+          sessions: sessions });
         if (got.bad.length) container.insertBefore(el('p', 'problem', 'Not found: ' + got.bad.join(', ') + '.'), container.firstChild);
       });
     }

@@ -1,7 +1,7 @@
 // Leaderboard: sort by a column, filter by search text, form factor, bus and brand. The state is kept
 // in the address (?q=…&bus=…&sort=seq_write&dir=asc), so a filtered view can be shared; the count of
 // shown cards is announced, and an empty result says so. Search ignores case and spaces ("1TB" finds
-// "1 TB"). Each figure gets a bar showing it against the fastest card in its column. A figure the source only
+// "1 TB"). Each figure gets a bar against the fastest card in its column, on a log scale. A figure the source only
 // stated (data-stated, no runs recorded) sorts after every measured one in either direction, as the page ranks it.
 (function () {
   'use strict';
@@ -34,7 +34,15 @@
     return cell.textContent.trim().toLowerCase();
   }
 
-  // Bars: each figure's share of its column's largest (drawn by CSS from --share).
+  // Bars on a log scale (drawn by CSS from --share): the full bar is the column's largest figure, an
+  // empty one a thousandth of it, so a 20 MB/s card and a 900 MB/s one both show (a linear bar would
+  // leave UHS-I cards a sliver beside SD Express); each tenth less takes a third of the bar off.
+  var DECADES = 3;
+  function logShare(value, top) {
+    if (!(value > 0) || !(top > 0)) return 0;
+    var share = 1 + Math.log10(value / top) / DECADES;
+    return Math.max(0.02, Math.min(1, share));
+  }
   function drawBars() {
     headers.forEach(function (th, index) {
       var cells = Array.prototype.map.call(body.rows, function (row) { return row.cells[index]; })
@@ -43,7 +51,7 @@
       var top = Math.max.apply(null, cells.map(function (c) { return parseFloat(c.getAttribute('data-value')) || 0; }));
       cells.forEach(function (c) {
         var v = parseFloat(c.getAttribute('data-value')) || 0;
-        c.style.setProperty('--share', top > 0 ? (v / top).toFixed(4) : '0');
+        c.style.setProperty('--share', logShare(v, top).toFixed(4));
       });
     });
   }

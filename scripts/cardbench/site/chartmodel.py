@@ -17,7 +17,7 @@ import json
 import math
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S, RATE_TO_MB_S, size_arg_from_bytes
-from .formatting import DASH, num, raw_link
+from .formatting import DASH, mib_text, num, raw_link
 from .plottext import figure_json, plain_figure
 
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
@@ -43,11 +43,13 @@ def mib_of(stats):
                   else None if value is None else value * MB_PER_S_IN_MIB_PER_S) for key, value in mb.items()}
 
 
-def rate_cell(mb_value, mib_value):
-    """A table cell with the figure in both units (texts, formatted)."""
+def rate_cell(mb_value, mib_value, printed=None):
+    """A table cell with the figure in both units (texts, formatted); `printed`: how the tool wrote it,
+    so a figure it printed in MiB/s keeps its decimals there."""
     if mb_value is None:
         return {"text": DASH}
-    return {"mb": num(mb_value), "mib": num(mib_value) if mib_value is not None else num(mb_value * MB_PER_S_IN_MIB_PER_S)}
+    return {"mb": num(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
+            else num(mb_value * MB_PER_S_IN_MIB_PER_S)}
 
 
 def runs_used(sub):

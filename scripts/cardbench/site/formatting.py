@@ -29,9 +29,46 @@ def whole(value):
     return format_number(value, 0)
 
 
+def significant_digits(printed):
+    """Significant digits of a figure as a tool printed it ({mean, decimals}): 13 -> 2, 201 -> 3, 0.85 -> 2."""
+    text = f"{abs(float(printed['mean'])):.{int(printed.get('decimals') or 0)}f}".replace(".", "").lstrip("0")
+    return max(len(text), 1)
+
+
+def approx(value, significant):
+    """A figure computed from a coarser one, to the precision its input allows: '≈3,300' (3,328 from a
+    two-digit input); whole figures within that precision print as they are."""
+    if not value:
+        return whole(value)
+    place = math.floor(math.log10(abs(value))) + 1 - significant
+    if place <= 0:
+        return whole(value)
+    return "≈" + whole(round(value / 10 ** place) * 10 ** place)
+
+
+def in_printed_unit(printed, unit):
+    """True when a figure was recorded in `unit` and its `printed` block says how the tool wrote it."""
+    return bool(printed) and printed.get("unit") == unit and printed.get("decimals") is not None
+
+
+def mib_text(value, printed=None):
+    """A MiB/s figure for reading; one the tool printed in MiB/s keeps the tool's decimals (13, not 13.0)."""
+    if value is None:
+        return DASH
+    return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else num(value)
+
+
+def derived_iops_text(iops, printed=None):
+    """IOPS computed from a bandwidth, only as precise as the bandwidth was printed (≈3,300 from 13 MiB/s)."""
+    if printed and printed.get("mean") and printed.get("decimals") is not None:
+        return approx(iops, significant_digits(printed))
+    return whole(iops)
+
+
 def raw_link(ref):
     """A raw file a figure comes from: its name and its path under data/ (the site serves it there)."""
     return {"name": ref.rsplit("/", 1)[-1], "path": ref}
 
 
-__all__ = ["DASH", "format_number", "num", "whole", "raw_link"]
+__all__ = ["DASH", "format_number", "num", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text",
+           "derived_iops_text", "raw_link"]

@@ -6,7 +6,7 @@ Reads the card JSON's `grid` (aggregated: a row per subtest, `read` and `write` 
 figure computed from another rather than recorded). Only formats: every figure comes from the grid.
 """
 
-from .formatting import DASH
+from .formatting import DASH, derived_iops_text, in_printed_unit, mib_text
 
 OPS = ("read", "write")
 
@@ -33,11 +33,16 @@ def _cell(cell, fmt):
     if not isinstance(cell, dict):
         return None
     mb, mib = _mean(cell.get("mb_s")), _mean(cell.get("mib_s"))
-    out = {"rate": {"mb": fmt(mb), "mib": fmt(mib) if mib is not None else DASH} if mb is not None else None,
+    printed = cell.get("printed")
+    mib_shown = mib_text(mib, printed) if in_printed_unit(printed, "MiB/s") else fmt(mib) if mib is not None else DASH
+    out = {"rate": {"mb": fmt(mb), "mib": mib_shown} if mb is not None else None,
            "rate_derived": _derived(cell, "mb_s")}
     iops = cell.get("iops")
     if _mean(iops) is not None:
-        out["iops"] = {"text": _whole(_mean(iops), fmt), "derived": _derived(cell, "iops")}
+        derived = _derived(cell, "iops")
+        # derived from a bandwidth: only as precise as that bandwidth was printed
+        text = derived_iops_text(_mean(iops), printed) if derived and printed else _whole(_mean(iops), fmt)
+        out["iops"] = {"text": text, "derived": derived}
     latency = cell.get("latency_us")
     if _mean(latency) is not None:
         value = _mean(latency)

@@ -101,6 +101,24 @@ def _sweep_direct(sweep, op):
     return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and sweep["unit"] in RATE_TO_MB_S
 
 
+# dd write flags under which the time dd prints includes getting the data onto the card (oflag=dsync or
+# sync: each write waits; conv=fsync or fdatasync: dd waits for the flush before it prints).
+_SYNCED_WRITE = frozenset({"dsync", "sync", "fsync", "fdatasync"})
+# macOS's raw device (/dev/rdiskN) bypasses the buffer cache: what dd times there is the card.
+_RAW_DEVICE = re.compile(r"(?:^|[\s=])/dev/rdisk[0-9]+(?:s[0-9]+)?(?:\s|$)")
+
+
+def _dd_synced_write(kind, entry, test, op):
+    """A dd write onto the card's device whose data was synced before dd printed its rate."""
+    return (_dd_stated(kind, entry) and op == "write" and entry.get("target", "device") == "device"
+            and bool(_SYNCED_WRITE & set(entry.get("flags") or ())))
+
+
+def _dd_raw_device(kind, entry, test, op):
+    """dd to or from macOS's raw device, which has no cache between dd and the card."""
+    return _dd_stated(kind, entry) and bool(_RAW_DEVICE.search(entry.get("command") or ""))
+
+
 def _dd_method_not_stated(kind, entry, test, op):
     """dd figures a source published without their command: a sequential figure still, its method unknown."""
     return kind == "dd" and not entry.get("method_stated", True)
@@ -123,6 +141,10 @@ SEQUENTIAL_RULES = (
          _dd_direct(False), _largest_block_first),
     Rule("dd-read-cache-dropped", "runs", "dd read without direct I/O, the page cache dropped before each run",
          _dd_read_cache_dropped, _largest_block_first, ops=("read",)),
+    Rule("dd-synced-write", "runs", "dd written onto the card's device with its data synced (oflag=dsync or sync, "
+         "conv=fsync or fdatasync; the largest block)", _dd_synced_write, _largest_block_first, ops=("write",)),
+    Rule("dd-raw-device", "runs", "dd to or from macOS's raw device /dev/rdiskN, which no cache stands in front of "
+         "(the largest block)", _dd_raw_device, _largest_block_first),
     Rule("dd-method-not-stated", "runs", "dd runs whose command the source does not state (the largest block)",
          _dd_method_not_stated, _largest_block_first),
     Rule("summary-cdm-seq", "summary",
@@ -136,6 +158,12 @@ SEQUENTIAL_RULES = (
     Rule("dd-sweep-largest", "sweep", "a dd block-size sweep with direct I/O, at its largest block (one run)",
          _sweep_direct),
 )
+
+def is_sequential_measurement(kind, entry, test, op):
+    """True when a run-holding entry (stats.session_entries) may stand for the card's sequential `op`:
+    one source for the headlines, the class checks built on them and the findings."""
+    return any(rule.kind == "runs" and op in rule.ops and rule.accepts(kind, entry, test, op) for rule in SEQUENTIAL_RULES)
+
 
 RANDOM_4K_RULES = (
     Rule("cdm-rnd4k-q1t1", "runs", "RND4K Q1T1, random 4 KiB at queue depth 1", _fio_test("RND4K Q1T1")),
@@ -194,6 +222,8 @@ def _runs_pick(rule, card, frame, pooled, op):
             "raw": _entry_raw(m[4] for m in chosen)}
     if unit:
         pick["printed"] = printed_block(dict(row, unit=unit))
+        if unit == "MiB/s":  # as the tool printed it, like every MiB/s figure (stats.unit_figures)
+            pick["mib_s"] = pick["printed"]["mean"]
     if row["iops_count"]:
         pick["iops"] = {"mean": number(row["iops_mean"], 1), "derived": bool(row["iops_derived"])}
     return pick
@@ -205,7 +235,12 @@ def _flags_text(chosen):
         return ""
     if not entry.get("method_stated", True):
         return ""  # the subtest's name says it: "dd bs=4M (method not stated)"
-    bits = ["direct I/O" if "direct" in (entry.get("flags") or []) else "page cache dropped before each run"]
+    flags = set(entry.get("flags") or [])
+    synced = sorted(_SYNCED_WRITE & flags)
+    bits = ["direct I/O" if "direct" in flags else
+            f"synced ({', '.join(synced)})" if synced and entry["op"] == "write" else
+            "raw device, no cache" if _RAW_DEVICE.search(entry.get("command") or "") else
+            "page cache dropped before each run"]
     if entry.get("target"):
         bits.append("to a file on the card" if entry["target"] == "file" and entry["op"] == "write" else
                     "from a file on the card" if entry["target"] == "file" else "on the device")
@@ -282,5 +317,5 @@ def rules_text():
     return {key: [(rule.id, rule.text) for rule in rules if _op(key) in rule.ops] for key, rules in RULES.items()}
 
 
-__all__ = ["HEADLINE_KEYS", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines",
+__all__ = ["HEADLINE_KEYS", "is_sequential_measurement", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines",
            "summary_name", "rules_text"]

@@ -11,7 +11,7 @@ import re
 
 from ..core.units import MB_PER_S_IN_MIB_PER_S
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
-from .formatting import DASH, num, raw_link, whole
+from .formatting import DASH, derived_iops_text, format_number, num, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 
@@ -72,6 +72,9 @@ def _recorded(s):
     """The unit a subtest was recorded in, and its mean as recorded when that is not MB/s."""
     if not s.get("mb_s"):
         return s["unit"]
+    printed = s.get("printed") or {}
+    if s["unit"] != "MB/s" and printed.get("mean") is not None:
+        return f"{format_number(printed['mean'], int(printed['decimals']))} {s['unit']}"  # as the tool printed it
     return "MB/s" if s["unit"] == "MB/s" else f"{num(s['mean'])} {s['unit']}"
 
 
@@ -81,7 +84,7 @@ def stats_rows(subtests):
     for s in subtests:
         m = s.get("mb_s")
         mib = mib_of(s) if m else None
-        cells = ({k: rate_cell(m[k], mib[k]) for k in ("mean", "min", "max", "std")} if m
+        cells = ({k: rate_cell(m[k], mib[k], s.get("printed") if k != "std" else None) for k in ("mean", "min", "max", "std")} if m
                  else {k: {"text": num(s[k])} for k in ("mean", "min", "max", "std")})
         rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
                      "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
@@ -110,13 +113,16 @@ def claimed_rows(card):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
         row = {"name": name, "claim": rate_cell(claim, claim * MB_PER_S_IN_MIB_PER_S) if claim else None,
-               "measured": rate_cell(measured["mb_s"], _headline_mib(measured)) if measured else None,
+               "measured": rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
             row["by"], row["stated"] = basis_text(measured), measured.get("kind") == "summary"  # no runs: the source's figure
             row["raw"] = [raw_link(r) for r in measured.get("raw") or []]
-            if unit and unit != "MB/s" and measured.get("mean") is not None:
+            printed = measured.get("printed") or {}
+            if unit and unit != "MB/s" and printed.get("decimals") is not None:
+                row["recorded"] = f"recorded in {unit}: {format_number(printed['mean'], int(printed['decimals']))}"
+            elif unit and unit != "MB/s" and measured.get("mean") is not None:
                 row["recorded"] = f"recorded in {unit}: {num(measured['mean'])}"
         else:
             row["by"] = NOT_MEASURED
@@ -195,15 +201,23 @@ def random_4k_iops(pick):
     if recorded is not None:
         return recorded, bool(pick["iops"].get("derived"))
     return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
+def _iops_text(iops, derived, pick):
+    """IOPS as the home page writes them; derived ones marked '*' and only as precise as the bandwidth
+    they come from (cdm_fio.sh's whole MiB/s: ≈3,300* from 13 MiB/s)."""
+    return derived_iops_text(iops, pick.get("printed")) + "*" if derived else whole(iops)
+
+
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
 MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
                     ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"), ("capacity_check", "capacity check"),
-                    ("headline", "reviewer's table")]
+                    ("headline", "figures the source states")]
 
 
-def measured_instead(card):
-    """What a card without repeated runs was measured with, as text ('' when it has runs or nothing)."""
-    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])]
+def measured_instead(card, charted_only=False):
+    """What a card without repeated runs was measured with, as text ('' when it has runs or nothing).
+    charted_only: what its page charts, leaving out the figures the source states."""
+    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])
+             and not (charted_only and key == "headline")]
     return ", ".join(dict.fromkeys(kinds))
 
 
@@ -218,7 +232,7 @@ def leader_row(row, card=None):
         elif key in IOPS_KEYS:
             iops, derived = random_4k_iops(pick)
             basis = basis_text(pick) + ("; IOPS = bandwidth ÷ 4 KiB" if derived else "")
-            cells.append({"value": iops, "text": whole(iops) + ("*" if derived else ""), "from": basis})
+            cells.append({"value": iops, "text": _iops_text(iops, derived, pick), "from": basis})
         else:
             cells.append({"value": pick["mb_s"], "text": num(pick["mb_s"]), "from": basis_text(pick)})
     claimed = row.get("claimed") or {}
@@ -228,7 +242,8 @@ def leader_row(row, card=None):
             "form_factor": row["form_factor"], "markings": row["markings"], "cells": cells,
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
-            "instead": measured_instead(card) if not runs else "", "source": row["source"], **row.get("leaderboard", {})}
+            "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
+            "source": row["source"], **row.get("leaderboard", {})}
 
 
 __all__ = ["card_page", "leader_row", "measured_instead", "shown_value"]

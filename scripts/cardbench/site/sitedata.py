@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
-from .suites import KNOWN_SUITES
+from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
 from ..card.raw_files import raw_type_allowed
@@ -55,7 +55,14 @@ def card_parts(card_json, row, members):
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json)}
+             "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
+             "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)]}
+    # Every card the comparison leaves out is named there with the reason (suites.py says it).
+    pooled = set(card_json.get("pooled") or {})
+    parts["left_out"] = {suite["id"]: why for suite in KNOWN_SUITES
+                         if suite["id"] not in members and (why := why_left_out(suite, pooled))}
+    if not members and not parts["left_out"]:
+        parts["no_suite"] = why_in_no_suite(card_json)
     files = {"cards": dumps({"format_version": FORMAT_VERSION, **card_json}), "pages": dumps(card_page(card_json)),
              "runs": card_csv(card_json)}
     return parts, files
@@ -85,18 +92,23 @@ def site_texts(parts):
         if not chosen:
             continue
         suite_ids.append(suite["id"])
-        subtests = [f"{t} {o}" for t in suite["tests"] for o in suite["ops"]]
+        subtests = suite_keys(suite)
         head = dumps({"id": suite["id"], "name": suite["name"], "subtests": subtests})
         suites.append(head[:-1] + ',"cards":[' + ",".join(p["members"][suite["id"]] for p in chosen) + "]}")
         embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
         summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "card_count": len(chosen),
-                        "members": [{"slug": p["slug"], "title": p["title"]} for p in embedded]})
+                        "labels": {t: test_label(t) for t in suite["tests"] if test_label(t) != t},
+                        "members": [{"slug": p["slug"], "title": p["title"], "sessions": p.get("sessions", [])}
+                                    for p in embedded],
+                        "left_out": [{"slug": p["slug"], "title": p["title"], "why": p["left_out"][suite["id"]]}
+                                     for p in by_title if suite["id"] in p.get("left_out", {})]})
+    in_no_suite = [{"slug": p["slug"], "title": p["title"], "why": p["no_suite"]} for p in by_title if p.get("no_suite")]
     # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
     drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first}),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())]))}
 

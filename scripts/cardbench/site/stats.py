@@ -217,15 +217,23 @@ def latency_block(row, runs_by_stat=None):
 
 
 def unit_figures(row, runs=None):
-    """The bandwidth blocks of a statistics row: mb_s, mib_s and printed (None for a unit that is not
-    a rate). `runs`: the recorded runs, to list them per unit too."""
+    """The bandwidth blocks of a statistics row: mb_s and mib_s (None for a unit that is not a rate).
+    A figure stored in MiB/s keeps in mib_s what the tool printed (printed_block: 818.5 over runs of
+    834 and 803 shows as the 818 cdm_fio.sh printed). `runs`: the recorded runs, to list them per unit too."""
     unit = row["unit"]
     factor = RATE_TO_MB_S.get(unit)
     if factor is None:
         return {"mb_s": None, "mib_s": None}
     mb_runs = [number(v * factor, 3) for v in runs] if runs is not None else None
     mib_runs = [number(v * factor / MIB_PER_S_IN_MB_PER_S, 3) for v in runs] if runs is not None else None
-    return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": rate_block(row, "mib_s", mib_runs)}
+    mib = rate_block(row, "mib_s", mib_runs)
+    if unit == "MiB/s":  # the unit the tool printed: its own figures, never a round trip through MB/s
+        shown = printed_block(row)
+        mib.update({key: shown[key] for key in ("mean", "min", "max")})
+        mib["std"] = number(row["value_std"], 3)
+        if runs is not None:
+            mib["runs"] = [number(v) for v in runs]
+    return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": mib}
 
 
 def tool_result_stats(entries):

@@ -23,7 +23,7 @@ KNOWN_SUITES = [
     {
         # Figures a source published without the dd command behind them: alike among themselves only.
         "id": "dd-4m-method-not-stated",
-        "name": "dd, 4 MiB blocks, method not stated by the source",
+        "name": "dd, 4 MiB blocks as the source usually runs them; the commands behind these figures not stated",
         "tests": ["dd bs=4M (method not stated)"],
         "ops": ["read", "write"],
     },
@@ -39,6 +39,59 @@ KNOWN_SUITES = [
 # Display order of subtests: as CrystalDiskMark and cdm_fio.sh list them; others after, SEQ before RND.
 KNOWN_TEST_ORDER = ["SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ1G Q1T1", "SEQ512K Q1T1", "SEQ32M Q32T1", "SEQ128K Q32T1",
                     "RND4K Q32T16", "RND4K Q32T1", "RND4K Q1T1", "RND4K Q8T8"]
+
+
+# How the comparison names a subtest whose key alone would mislead.
+TEST_LABELS = {"dd bs=4M (method not stated)": "dd, 4 MiB blocks as the source usually runs them; this card's command not stated"}
+
+
+def test_label(test):
+    """A subtest's name as the comparison page writes it."""
+    return TEST_LABELS.get(test, test)
+
+
+def suite_keys(suite):
+    """The suite's subtests as 'test op', in its own order."""
+    return [f"{t} {o}" for t in suite["tests"] for o in suite["ops"]]
+
+
+def _what_instead(pooled_keys, missing):
+    """For each missing 'test op', what the card has for that direction instead ('its read: dd bs=4K')."""
+    notes = []
+    for op in dict.fromkeys(key.rsplit(" ", 1)[1] for key in missing):
+        others = [key.rsplit(" ", 1)[0] for key in pooled_keys if key.endswith(" " + op)]
+        if others:
+            notes.append(f"its {op}: {', '.join(others)}")
+    return notes
+
+
+def why_left_out(suite, pooled_keys):
+    """Why a card that ran some of a suite's subtests is not among its members; None when it ran all of
+    them or none."""
+    wanted = suite_keys(suite)
+    have = [key for key in wanted if key in pooled_keys]
+    if not have or len(have) == len(wanted):
+        return None
+    missing = [key for key in wanted if key not in pooled_keys]
+    one_test = len(suite["tests"]) == 1  # then the direction alone names what is missing
+    text = "no " + ", ".join(key.rsplit(" ", 1)[1] if one_test else key for key in missing) + " in this set"
+    instead = _what_instead(pooled_keys, missing)
+    return text + ("; " + "; ".join(instead) if instead else "")
+
+
+def why_in_no_suite(card):
+    """Why a card's figures join no comparison, from its JSON twin."""
+    pooled = list(card.get("pooled") or {})
+    if pooled:
+        return "its runs (" + ", ".join(pooled) + ") make up no shared set of subtests"
+    kinds = [name for key, name in (("dd_sweeps", "dd block-size sweeps"),
+                                    ("flashbench_open_au", "flashbench"), ("flashbench_align", "flashbench"),
+                                    ("fill", "a sustained fill"), ("headline", "figures the source stated"))
+             if any(s.get(key) for s in card.get("sessions") or [])]
+    kinds = list(dict.fromkeys(kinds))
+    if kinds:
+        return "no repeated runs of a shared test; its page has " + ", ".join(kinds)
+    return "no repeated runs of a shared test"
 
 
 def is_mixed(test):
@@ -68,4 +121,4 @@ def suite_of_tests(tests):
     return None
 
 
-__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "is_mixed", "test_order", "subtest_order", "suite_of_tests"]
+__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out", "why_in_no_suite", "is_mixed", "test_order", "subtest_order", "suite_of_tests"]

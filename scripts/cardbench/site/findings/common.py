@@ -22,11 +22,37 @@ LABELS = {
 }
 
 
+# Each finding in one line a reader takes in at a glance ({text}: its value as shown); the basis follows
+# on request. A finding without a line of its own reads "<label>: <text>".
+VERDICTS = {
+    "page_size": "Writes in pages of {text}",
+    "erase_block": "Erases in blocks of {text}",
+    "open_aus_sequential": "Keeps {text} allocation units open at once for sequential writes",
+    "open_aus_random": "Keeps {text} allocation units open at once for random writes",
+    "write_in_cache": "Writes {text} while its SLC cache lasts",
+    "slc_cache": "Has an SLC cache of {text}",
+    "write_after_cache": "Drops to {text} once the SLC cache is full",
+    "write_later": "Writes {text} further on",
+    "sustained_write": "Holds {text} through a long write",
+    "reader_limited": "The reader or bus held these back, not the card — {text}",
+    "stability": "From run to run: {text}",
+    "slows_over_runs": "Slows over repeated runs: {text}",
+}
+
+
+def verdict_text(fid, text):
+    """A finding's one-line verdict."""
+    if fid in VERDICTS:
+        return VERDICTS[fid].format(text=text.replace("≥ ", "at least "))
+    return f"{LABELS[fid]}: {text}"
+
+
 def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
     """One finding: what it is, its value and unit, whether it is a lower bound, what it rests on
-    (in words), the session it comes from, and its value as a reader sees it."""
+    (in words), the session it comes from, its value as a reader sees it and its one-line verdict."""
     out = {"id": fid, "label": LABELS[fid], "value": value, "unit": unit, "at_least": bool(at_least),
-           "text": text, "basis": basis, "session": session["id"], "session_label": session.get("label", session["id"])}
+           "text": text, "verdict": verdict_text(fid, text), "basis": basis, "session": session["id"],
+           "session_label": session.get("label", session["id"])}
     out.update(extra)
     return out
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from ...core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
 from ...core.units import mb_s_from_rate
-from ..stats import dd_block_name
+from ..headlines import is_sequential_measurement
+from ..stats import dd_block_name, session_entries
 from . import thresholds as t
 from .common import finding, rate_text
 
@@ -44,16 +45,19 @@ def path_ceilings(card, session):
 
 
 def _sequential_figures(session):
-    """{op: [(mean MB/s, what)]} of every sequential subtest with runs."""
+    """{op: [(mean MB/s, what)]} of every sequential subtest with runs: those the headlines accept
+    (is_sequential_measurement, so the claimed-vs-measured rows and class checks read the same figures),
+    dd only on the device itself (a file system on the path is no measure of the reader)."""
     out = {}
-    for entry in session.get("results") or []:
-        value = mb_s_from_rate(float(np.mean(entry["runs"])), entry["unit"]) if entry.get("runs") else None
-        if value is not None and entry["test"].startswith("SEQ"):
-            out.setdefault(entry["op"], []).append((value, f"{entry['test']} {entry['op']}"))
-    for entry in session.get("dd") or []:
-        value = mb_s_from_rate(float(np.mean(entry["runs"])), entry["unit"]) if entry.get("runs") else None
-        if value is not None and entry.get("target", "device") == "device":
-            out.setdefault(entry["op"], []).append((value, f"{dd_block_name(entry)} {entry['op']}"))
+    for kind, _, entry, test in session_entries(session):
+        if not entry.get("runs") or not is_sequential_measurement(kind, entry, test, entry["op"]):
+            continue
+        if kind == "dd" and entry.get("target", "device") != "device":
+            continue
+        value = mb_s_from_rate(float(np.mean(entry["runs"])), entry["unit"])
+        if value is not None:
+            what = f"{test} {entry['op']}" if kind == "fio" else f"{dd_block_name(entry)} {entry['op']}"
+            out.setdefault(entry["op"], []).append((value, what))
     return out
 
 
