@@ -7,9 +7,9 @@ import pytest
 
 from cardbench.site.aggregate import aggregate
 from cardbench.site.pagemodel import text_order
-from cardbench.site.readers import card_filters, card_paths, card_reach, readers_page
+from cardbench.site.readers import card_filters, card_paths, card_reach, path_label, readers_page
 from cardbench.site.sitedata import parts_from_result, site_texts
-from readercards import PI, UHS, USB2, one_reader, two_readers
+from readercards import PI, UHS, USB2, card, one_reader, session, two_readers
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +33,18 @@ def test_a_card_through_two_readers_shows_them_side_by_side(result):
 
 def test_a_card_through_one_path_has_no_table(result):
     assert card_paths(result["cards"]["acme-usb2-only"]) is None
+
+
+def test_paths_that_share_no_subtest_are_named_without_rows():
+    lone = card("acme-apart", [session("a", [40.0], PI, USB2), session("b", [90.0], None, UHS, tests=("SEQ1M Q1T1",))])
+    table = card_paths(aggregate([lone])["cards"]["acme-apart"])
+    assert table["rows"] == []
+    assert [c["label"] for c in table["columns"]] == [f"{USB2} on {PI}", f"{UHS} (host not stated)"]
+
+
+def test_a_path_in_words():
+    assert path_label((PI, None)) == f"{PI} (reader not stated)"
+    assert path_label((None, None)) == "not stated"
 
 
 def test_the_card_page_model_carries_the_table(result):

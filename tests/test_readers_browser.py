@@ -62,6 +62,7 @@ def test_filters_are_read_back_from_the_address(site, browser):
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci installs it)")
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("path", ["/readers/", "/cards/acme-two-readers/"])
-def test_axe_finds_nothing_serious_on_the_readers_page_and_the_paths_table(site, browser, path):
-    assert axe_violations(browser, site + path, dark=False) == []
+def test_axe_finds_nothing_serious_on_the_readers_page_and_the_paths_table(site, browser, path, dark):
+    assert axe_violations(browser, site + path, dark=dark) == []

@@ -30,9 +30,11 @@ def path_of(session):
 def path_label(path):
     """A path in words, for a column header's accessible name and the tests."""
     host, reader = path
-    if not host and not reader:
-        return NOT_STATED
-    return f"{reader or 'reader ' + NOT_STATED} on {host or 'host ' + NOT_STATED}"
+    if host and reader:
+        return f"{reader} on {host}"
+    if host or reader:
+        return f"{host} (reader {NOT_STATED})" if host else f"{reader} (host {NOT_STATED})"
+    return NOT_STATED
 
 
 def _pooled_by_path(sessions):
