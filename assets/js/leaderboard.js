@@ -1,4 +1,5 @@
-// Leaderboard: sort by a column, filter by search text, form factor, bus and brand. The state is kept
+// Leaderboard: sort by a column, filter by search text, form factor, bus, brand, host and reader (a card
+// matches a host or reader when any of its sessions used it: data-hosts, data-readers). The state is kept
 // in the address (?q=…&bus=…&sort=seq_write&dir=asc), so a filtered view can be shared; the count of
 // shown cards is announced, and an empty result says so. Search ignores case and spaces ("1TB" finds
 // "1 TB"). Each figure gets a bar against the fastest card in its column, on a log scale. A figure the source only
@@ -14,6 +15,8 @@
   var none = document.getElementById('no-matches');
   var total = body.rows.length;
   var FILTERS = ['form_factor', 'bus', 'brand'];
+  var PATH_FILTERS = { host: 'data-hosts', reader: 'data-readers' };
+  var ALL_FILTERS = FILTERS.concat(Object.keys(PATH_FILTERS));
   var DEFAULT_SORT = { key: 'seq_read', dir: 'desc' };
   var sortState = { key: DEFAULT_SORT.key, dir: DEFAULT_SORT.dir };
 
@@ -81,6 +84,11 @@
     rows.forEach(function (r) { body.appendChild(r); });
   }
 
+  // The hosts or readers a row's card was measured through (a JSON list in the attribute).
+  function usedPaths(row, attribute) {
+    try { return JSON.parse(row.getAttribute(attribute) || '[]') || []; } catch (e) { return []; }
+  }
+
   function applyFilters() {
     var q = squash(form.elements.q.value);
     var shown = 0;
@@ -89,6 +97,10 @@
       FILTERS.forEach(function (key) {
         var wanted = form.elements[key].value;
         if (wanted && row.getAttribute('data-' + key) !== wanted) show = false;
+      });
+      Object.keys(PATH_FILTERS).forEach(function (key) {
+        var wanted = form.elements[key].value;
+        if (wanted && usedPaths(row, PATH_FILTERS[key]).indexOf(wanted) === -1) show = false;
       });
       row.hidden = !show;
       if (show) shown += 1;
@@ -104,7 +116,7 @@
     var url = new URL(window.location.href);
     var q = form.elements.q.value.trim();
     if (q) url.searchParams.set('q', q); else url.searchParams.delete('q');
-    FILTERS.forEach(function (key) {
+    ALL_FILTERS.forEach(function (key) {
       var v = form.elements[key].value;
       if (v) url.searchParams.set(key, v); else url.searchParams.delete(key);
     });
@@ -119,7 +131,7 @@
   function loadState() {
     var params = new URLSearchParams(window.location.search);
     form.elements.q.value = params.get('q') || '';
-    FILTERS.forEach(function (key) {
+    ALL_FILTERS.forEach(function (key) {
       var v = params.get(key) || '';
       var select = form.elements[key];
       var known = Array.prototype.some.call(select.options, function (o) { return o.value === v; });

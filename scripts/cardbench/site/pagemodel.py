@@ -14,6 +14,7 @@ from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, sessi
 from .formatting import DASH, derived_iops_text, format_number, num, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
+from .readers import card_paths
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
@@ -173,6 +174,7 @@ def card_page(card):
     page["claimed_rows"] = claimed_rows(card)
     page["class_checks"] = class_check_rows(card)
     page["grid"] = grid_model(card, num)
+    page["paths"] = card_paths(card)
     sessions = []
     for s in card["sessions"]:
         shown = {k: s[k] for k in SESSION_SHOWN if k in s}

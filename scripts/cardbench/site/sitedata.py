@@ -10,6 +10,7 @@
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
+    site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
     static/cards/<slug>/runs.csv, static/runs.csv
                            every run of a card, and of every card, as CSV (runs_csv.py), served as they are
@@ -34,6 +35,7 @@ from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_l
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
 from ..card.raw_files import raw_type_allowed
+from .readers import card_filters, card_reach, readers_page
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
@@ -51,12 +53,14 @@ def dumps(value):
 def card_parts(card_json, row, members):
     """Everything one card contributes, as text. `row`: its leaderboard row; `members`: suite id →
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
-    shown = leader_row(row, card_json)
+    paths = card_filters(card_json)
+    shown = {**leader_row(row, card_json), **paths}
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
              "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
-             "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)]}
+             "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
+             "paths": paths, "reach": card_reach(card_json)}
     # Every card the comparison leaves out is named there with the reason (suites.py says it).
     pooled = set(card_json.get("pooled") or {})
     parts["left_out"] = {suite["id"]: why for suite in KNOWN_SUITES
@@ -84,6 +88,7 @@ def site_texts(parts):
     by_title = sorted(parts, key=lambda p: text_order(p["title"]))
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
+    filters.update(path_filters(parts))
     leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
@@ -110,7 +115,14 @@ def site_texts(parts):
                                                    for p in parts]})
     return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
-            "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())]))}
+            "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
+            "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
+
+
+def path_filters(parts):
+    """The leaderboard's host and reader choices: every one any card's session stated."""
+    return {key: sorted({name for p in parts for name in p.get("paths", {}).get(f"{key}s", ())}, key=text_order)
+            for key in ("host", "reader")}
 
 
 def replace_text(path, text):

@@ -1,0 +1,86 @@
+"""The paths a card was measured through: its page's "By host and reader" table, the leaderboard's host
+and reader filters, and the /readers/ page's model."""
+
+import json
+
+import pytest
+
+from cardbench.site.aggregate import aggregate
+from cardbench.site.pagemodel import text_order
+from cardbench.site.readers import card_filters, card_paths, card_reach, path_label, readers_page
+from cardbench.site.sitedata import parts_from_result, site_texts
+from readercards import PI, UHS, USB2, card, one_reader, session, two_readers
+
+
+@pytest.fixture(scope="module")
+def result():
+    return aggregate([two_readers(), one_reader()])
+
+
+def test_a_card_through_two_readers_shows_them_side_by_side(result):
+    table = card_paths(result["cards"]["acme-two-readers"])
+    assert [(c["host"], c["reader"], c["not_stated"]) for c in table["columns"]] == [
+        (PI, USB2, False), (PI, UHS, False), (None, None, True)]
+    assert table["columns"][1]["sessions"] == ["Session uhs-a", "Session uhs-b"]
+    assert table["columns"][2]["label"] == "not stated"
+    # Only the subtests two or more paths share; RND4K Q1T1 was read through the UHS-I reader alone.
+    assert [row["name"] for row in table["rows"]] == ["SEQ1M Q8T1 read", "SEQ1M Q8T1 write"]
+    read = table["rows"][0]["cells"]
+    assert [(c["mb"], c["runs"]) for c in read] == [("39.0", 3), ("92.0", 3), ("30.0", 1)]
+    assert read[1]["mib"] == "87.7"  # 92 MB/s in MiB/s, from the aggregate's own mib_s
+    assert table["compare"] == "compare/?cards=acme-two-readers"
+
+
+def test_a_card_through_one_path_has_no_table(result):
+    assert card_paths(result["cards"]["acme-usb2-only"]) is None
+
+
+def test_paths_that_share_no_subtest_are_named_without_rows():
+    lone = card("acme-apart", [session("a", [40.0], PI, USB2), session("b", [90.0], None, UHS, tests=("SEQ1M Q1T1",))])
+    table = card_paths(aggregate([lone])["cards"]["acme-apart"])
+    assert table["rows"] == []
+    assert [c["label"] for c in table["columns"]] == [f"{USB2} on {PI}", f"{UHS} (host not stated)"]
+
+
+def test_a_path_in_words():
+    assert path_label((PI, None)) == f"{PI} (reader not stated)"
+    assert path_label((None, None)) == "not stated"
+
+
+def test_the_card_page_model_carries_the_table(result):
+    from cardbench.site.pagemodel import card_page
+
+    assert card_page(result["cards"]["acme-two-readers"])["paths"]["rows"]
+    assert card_page(result["cards"]["acme-usb2-only"])["paths"] is None
+
+
+def test_filters_and_reach_name_every_stated_host_and_reader(result):
+    card_json = result["cards"]["acme-two-readers"]
+    assert card_filters(card_json) == {"hosts": [PI], "readers": [UHS, USB2]}
+    reach = card_reach(card_json)
+    assert [(p["host"], p["reader"]) for p in reach] == [(PI, USB2), (PI, UHS)]  # the unstated path is no reader
+    assert reach[1]["read"]["mb_s"] == pytest.approx(92) and reach[1]["read"]["subtest"] == "SEQ1M Q8T1 read"
+    assert reach[1]["write"]["mb_s"] == pytest.approx(46)
+
+
+def test_readers_page_names_the_fastest_card_and_subtest_through_each_reader(result):
+    cards = [(slug, c["title"], card_reach(c)) for slug, c in result["cards"].items()]
+    page = readers_page(cards, text_order)
+    usb2 = next(r for r in page["readers"] if r["name"] == USB2)
+    assert usb2["card_count"] == 2
+    assert [c["slug"] for c in usb2["cards"]] == ["acme-two-readers", "acme-usb2-only"]  # fastest read first
+    assert usb2["fastest_read"] == {"text": "39.0", "runs": 3, "subtest": "SEQ1M Q8T1 read",
+                                    "slug": "acme-two-readers", "title": result["cards"]["acme-two-readers"]["title"]}
+    assert usb2["fastest_write"]["text"] == "19.5"
+    assert [h["name"] for h in page["hosts"]] == ["Laptop, Linux", PI]
+
+
+def test_site_data_carries_the_filters_the_rows_and_the_readers_page(result):
+    texts = site_texts([parts for parts, _ in parts_from_result(result)])
+    board = json.loads(texts["site/leaderboard.json"])
+    assert board["filters"]["host"] == ["Laptop, Linux", PI]
+    assert board["filters"]["reader"] == [UHS, USB2]
+    row = next(r for r in board["rows"] if r["slug"] == "acme-two-readers")
+    assert (row["hosts"], row["readers"]) == ([PI], [UHS, USB2])
+    readers = json.loads(texts["site/readers.json"])
+    assert [r["name"] for r in readers["readers"]] == [UHS, USB2]

@@ -1,0 +1,68 @@
+"""The leaderboard's host and reader filters in headless Chromium (kept in the address, a card matching
+when any of its sessions used that host or reader), and /readers/ read by axe-core."""
+
+import os
+import shutil
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import sitebuild
+from browser import chromium, serve_dir
+from readercards import HOSTILE_READER, PI, USB2, hostile_reader, one_reader, two_readers, write_cards
+from test_site_browser import AXE, axe_violations, open_page, visible_titles
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")),
+                                 reason="Debian chromium is not installed (make system-deps installs it as root)")]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    work = tmp_path_factory.mktemp("readers")
+    cards = write_cards(work / "cards", [two_readers(), one_reader(), hostile_reader()])
+    project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
+    assert agg.returncode == 0, agg.stderr
+    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
+    with serve_dir(project / "public") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def slugs_shown(page):
+    return sorted(href.strip("/").split("/")[-1] for href in
+                  page.locator("#leaderboard-table tbody tr:not([hidden]) th a").evaluate_all("as => as.map(a => a.getAttribute('href'))"))
+
+
+def test_host_and_reader_filters_keep_cards_measured_through_them(site, browser):
+    page, problems = open_page(browser, site + "/")
+    assert len(visible_titles(page)) == 3
+    page.select_option("select[name=reader]", USB2)  # every card had a session through it
+    assert slugs_shown(page) == ["acme-hostile-reader", "acme-two-readers", "acme-usb2-only"]
+    page.select_option("select[name=host]", PI)
+    assert slugs_shown(page) == ["acme-hostile-reader", "acme-two-readers"]
+    assert parse_qs(urlparse(page.url).query) == {"reader": [USB2], "host": [PI]}
+    page.select_option("select[name=reader]", HOSTILE_READER)  # a name that is markup matches as text
+    assert slugs_shown(page) == ["acme-hostile-reader"]
+    page.select_option("select[name=host]", "Laptop, Linux")
+    assert slugs_shown(page) == [] and page.locator("#no-matches").is_visible()
+    assert problems.messages == []
+
+
+def test_filters_are_read_back_from_the_address(site, browser):
+    page, problems = open_page(browser, site + "/?host=Laptop%2C+Linux")
+    assert page.locator("select[name=host]").input_value() == "Laptop, Linux"
+    assert slugs_shown(page) == ["acme-usb2-only"]
+    assert problems.messages == []
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (npm ci installs it)")
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("path", ["/readers/", "/cards/acme-two-readers/"])
+def test_axe_finds_nothing_serious_on_the_readers_page_and_the_paths_table(site, browser, path, dark):
+    assert axe_violations(browser, site + path, dark=dark) == []
