@@ -1,5 +1,7 @@
 """Shared test set-up: the repository root, the package on the import path, and small helpers."""
 
+import contextlib
+import signal
 import sys
 from pathlib import Path
 
@@ -27,6 +29,23 @@ def field_paths(value, path=()):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from field_paths(item, path + (index,))
+
+
+@contextlib.contextmanager
+def hang_guard(seconds, what):
+    """Fails the test naming `what` if the block is still running after `seconds` (it would run for
+    minutes or forever): a guard against hangs in this process, not a speed target. A SIGALRM
+    reaches Python code and a running regular expression alike (the regex engine checks signals)."""
+    def stop(signum, frame):
+        pytest.fail(f"{what} still running after {seconds} s: it hangs", pytrace=False)
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
