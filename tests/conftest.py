@@ -20,6 +20,15 @@ def cards(tmp_path):
     return folder
 
 
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory):
+    """The shipped cards built into a site once per run (Hugo takes seconds): its public/ folder, for
+    tests that only read it. A test that changes the site builds its own with sitebuild.build()."""
+    import sitebuild
+
+    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+
+
 def field_paths(value, path=()):
     """Every field path of a nested structure of mappings and lists, the document itself first: (), ("a",), ("a", 0)…"""
     yield path
@@ -79,3 +88,5 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(marker)
         if item.originalname in SLOW_TESTS.get(module, ()):
             item.add_marker("slow")
+        if "shipped_site" in item.fixturenames:
+            item.add_marker("build")

@@ -23,10 +23,9 @@ DD_CARD = "sandisk-ultra-200gb-microsdxc"   # dd runs, a raw file per subtest
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    public = sitebuild.built_public(tmp_path_factory.mktemp("site"))
-    with serve_dir(public) as url:
-        yield url, public
+def site(shipped_site):
+    with serve_dir(shipped_site) as url:
+        yield url, shipped_site
 
 
 @pytest.fixture(scope="module")
