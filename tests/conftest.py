@@ -1,5 +1,7 @@
 """Shared test set-up: the repository root, the package on the import path, and small helpers."""
 
+import contextlib
+import signal
 import sys
 from pathlib import Path
 
@@ -18,6 +20,15 @@ def cards(tmp_path):
     return folder
 
 
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory):
+    """The shipped cards built into a site once per run (Hugo takes seconds): its public/ folder, for
+    tests that only read it. A test that changes the site builds its own with sitebuild.build()."""
+    import sitebuild
+
+    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+
+
 def field_paths(value, path=()):
     """Every field path of a nested structure of mappings and lists, the document itself first: (), ("a",), ("a", 0)…"""
     yield path
@@ -27,6 +38,23 @@ def field_paths(value, path=()):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from field_paths(item, path + (index,))
+
+
+@contextlib.contextmanager
+def hang_guard(seconds, what):
+    """Fails the test naming `what` if the block is still running after `seconds` (it would run for
+    minutes or forever): a guard against hangs in this process, not a speed target. A SIGALRM
+    reaches Python code and a running regular expression alike (the regex engine checks signals)."""
+    def stop(signum, frame):
+        pytest.fail(f"{what} still running after {seconds} s: it hangs", pytrace=False)
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
@@ -60,3 +88,5 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(marker)
         if item.originalname in SLOW_TESTS.get(module, ()):
             item.add_marker("slow")
+        if "shipped_site" in item.fixturenames:
+            item.add_marker("build")

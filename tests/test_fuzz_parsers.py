@@ -10,11 +10,10 @@ import functools
 import importlib
 import inspect
 import json
+import multiprocessing
 import os
 import pkgutil
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -206,6 +205,7 @@ def test_transcript_front_end_keeps_every_line(text):
 
 PUMP = 100_000
 HANG_GUARD_S = 120
+LOST_JOB_S = 1800  # no job's result for this long: its worker is gone
 GENERIC_RUNS = ["1", " ", "1 ", "1.", "1,", "1s,", "1 s, ", "a", "a ", "-", "(", "$((", "\x1b[", ":", " :", "\t",
                 "1+", "\\\n", "Q=", "e1"]
 
@@ -237,51 +237,98 @@ def pathological_inputs(module, lines_per_module=16):
     return out
 
 
-_PATHOLOGICAL_SCRIPT = r"""
-import importlib, re, sys
-from test_fuzz_parsers import PARSERS, PUMP, pathological_inputs
-from cardbench.imports import dd, flashbench, mixed, nvme, shell, transcript
-from cardbench.parsers import registry
-from cardbench.errors import ParseError
-target = sys.argv[1]
-if target == "importer":
-    # The glue (format detection, splitting logs at logged commands); the parsers' own patterns
-    # have their own targets.
+def _importer_inputs():
+    """Inputs for the glue (format detection, splitting logs at logged commands); the parsers' own
+    patterns have their own targets. The last four are logged commands for the shell-word reader."""
     texts = list(dict.fromkeys(pathological_inputs("dd", 2) + pathological_inputs("flashbench", 2)
                                + pathological_inputs("transcript", 1)))
     texts += ["```\n" * PUMP, "x::\n\n" * (PUMP // 2), "".join(" " * (i % 500) + "x::\n" for i in range(PUMP // 50)),
               "user@" + "h" * PUMP, "sudo" + " -u" * (PUMP // 3)]  # documents and prompts
     texts += ["dd if=/dev/zero " + "$((" * PUMP, "$((1" * PUMP, "$[" * PUMP, "a \\\n" * PUMP]  # logged commands
-    funcs = [transcript.unwrap, registry.detect_format, dd.from_dd, flashbench.from_flashbench, nvme.from_nvme]
-    for command in texts[-4:]:
-        shell.shell_words(command)
-    patterns = [v for module in (transcript, shell, mixed, dd, flashbench, nvme) for v in vars(module).values()
-                if isinstance(v, re.Pattern)]
-else:
-    texts = pathological_inputs(target)
-    funcs = [f for m, n, f in PARSERS if m == target and n == "parse"]
-    patterns = [v for v in vars(importlib.import_module("cardbench.parsers." + target)).values()
-                if isinstance(v, re.Pattern)]
-for text in texts:
-    for pattern in patterns:
-        pattern.search(text)
-        pattern.match(text)
-    for func in funcs:
-        try:
-            func(text)
-        except ParseError:
-            pass
-print("done", len(texts), len(patterns), len(funcs))
-"""
+    return texts
 
 
-@pytest.mark.parametrize("target", sorted({m for m, _, _ in MAIN}) + ["importer"])
-def test_pathological_input_ends(target):
-    """Every module-level regex and each parse() (and, for "importer", format detection and the
-    log splitting of each format) on pumped lines: ends, with a dict or a ParseError."""
-    scripts, tests = FIXTURES.parents[1] / "scripts", FIXTURES.parent
-    code = f"import sys; sys.path[:0] = [{str(scripts)!r}, {str(tests)!r}]\n" + _PATHOLOGICAL_SCRIPT
-    run = subprocess.run([sys.executable, "-c", code, target], capture_output=True, text=True,
-                         timeout=HANG_GUARD_S)
-    assert run.returncode == 0, run.stderr[-3000:]
-    assert run.stdout.startswith("done")
+def _pathological_target(target):
+    """({name: pattern}, {name: function}) of a parser module, or of "importer"."""
+    from cardbench.imports import dd, flashbench, mixed, nvme, shell, transcript
+    from cardbench.parsers import registry
+
+    if target == "importer":
+        modules = (transcript, shell, mixed, dd, flashbench, nvme)
+        funcs = [transcript.unwrap, registry.detect_format, dd.from_dd, flashbench.from_flashbench, nvme.from_nvme]
+    else:
+        modules = (importlib.import_module("cardbench.parsers." + target),)
+        funcs = [f for m, n, f in MAIN if m == target]
+    patterns = {f"{module.__name__}.{name}": value for module in modules for name, value in vars(module).items()
+                if isinstance(value, re.Pattern)}
+    return patterns, {f"{func.__module__}.{func.__qualname__}": func for func in funcs}
+
+
+@functools.lru_cache(maxsize=1)  # a target's inputs take up to 150 MB; a worker's jobs come target by target
+def _pathological_texts(target):
+    return _importer_inputs() if target == "importer" else list(dict.fromkeys(pathological_inputs(target)))
+
+
+def _pathological_jobs():
+    """One job per pattern and per function of each target: every one meets every input of its target."""
+    jobs = []
+    for target in sorted({m for m, _, _ in MAIN}) + ["importer"]:
+        patterns, funcs = _pathological_target(target)
+        jobs += [(target, "pattern", name) for name in patterns] + [(target, "function", name) for name in funcs]
+    return jobs + [("importer", "shell words", "cardbench.imports.shell.shell_words")]
+
+
+def _shown(text):
+    return f"{text[:60]!r}… ({len(text)} characters)"
+
+
+def _run_pathological_job(job):
+    """Runs one job under a hang guard per input; returns None, or what hung or failed on which input."""
+    import signal
+    import traceback
+
+    target, kind, name = job
+    patterns, funcs = _pathological_target(target)
+    texts = _pathological_texts(target)
+    if kind == "pattern":
+        pattern = patterns[name]
+        calls = [lambda text: (pattern.search(text), pattern.match(text))]
+    elif kind == "function":
+        func = funcs[name]
+        calls = [func]
+    else:
+        from cardbench.imports.shell import shell_words
+
+        calls, texts = [shell_words], texts[-4:]
+
+    def hung(signum, frame):
+        raise TimeoutError
+
+    signal.signal(signal.SIGALRM, hung)
+    for text in texts:
+        for call in calls:
+            signal.setitimer(signal.ITIMER_REAL, HANG_GUARD_S)
+            try:
+                call(text)
+            except ParseError:
+                pass
+            except TimeoutError:
+                return f"{kind} {name} still running after {HANG_GUARD_S} s on {_shown(text)}: it hangs"
+            except Exception:
+                return f"{kind} {name} failed on {_shown(text)}:\n{traceback.format_exc(limit=-4)}"
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    return None
+
+
+def test_pathological_input_ends():
+    """Every module-level regex and each parse() of every parser module (and format detection and the
+    log splitting of each format) on pumped lines: ends, with a dict or a ParseError. The jobs run in
+    worker processes, one per core: each is CPU-bound, and a hang stops only its own worker's call."""
+    jobs = _pathological_jobs()
+    assert {target for target, kind, _ in jobs if kind == "function"} == {m for m, _, _ in MAIN} | {"importer"}
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+        results = pool.imap_unordered(_run_pathological_job, jobs)
+        # A worker that died (killed, out of memory) loses its job: waiting is bounded, not endless.
+        problems = sorted(problem for problem in (results.next(timeout=LOST_JOB_S) for _ in jobs) if problem)
+    assert not problems, "\n".join(problems)

@@ -2,6 +2,8 @@
 a traceback and without hanging, and the data folder stays byte-identical; odd but honest input
 (a symlink to a file, a byte-order mark, a file name with line breaks) imports."""
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -9,13 +11,17 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from cardbench.card.load import load_card
+from cardbench.cli import main
 from cardbench.errors import ParseError
 from cardbench.imports.read import MAX_BYTES, MAX_LINES, read_input
 from cardbench.parsers.registry import NAMES
+
+from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -39,17 +45,35 @@ def snapshot(folder):
     return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None for p in sorted(folder.rglob("*"))}
 
 
+def import_argv(data, file, args, card):
+    return ["import", str(file), "--card", card, "--cards-dir", str(data / "cards"), *args]
+
+
 def cardbench_import(data, file, *args, card=CARD):
+    """`cardbench import` through the command line's entry point in this process (what `python -m
+    cardbench` runs, without starting Python again): its exit status and what it wrote to stderr.
+    An exception escaping main() fails the test, as a traceback would."""
+    err = io.StringIO()
+    with hang_guard(HANG_GUARD_S, f"cardbench import {file}"), contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(import_argv(data, file, args, card))
+        except SystemExit as exc:  # argparse refusing the command line
+            code = exc.code
+    return SimpleNamespace(returncode=code, stderr=err.getvalue())
+
+
+def cardbench_import_process(data, file, *args, card=CARD):
+    """The same as its own process, `python -m cardbench import …`: the exit status and stderr a user sees."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "scripts"))
-    return subprocess.run([sys.executable, "-m", "cardbench", "import", str(file), "--card", card,
-                           "--cards-dir", str(data / "cards"), *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=HANG_GUARD_S)
+    return subprocess.run([sys.executable, "-m", "cardbench", *import_argv(data, file, args, card)],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=HANG_GUARD_S)
 
 
-def refused(data, file, *fragments, args=()):
+def refused(data, file, *fragments, args=(), run_import=cardbench_import):
     """Runs the import, checks it was refused cleanly with nothing written; returns stderr."""
     before = snapshot(data)
-    run = cardbench_import(data, file, *args)
+    run = run_import(data, file, *args)
     assert run.returncode == 2, run.stderr[-2000:]
     assert "Traceback" not in run.stderr
     for fragment in fragments:
@@ -85,7 +109,7 @@ def test_nvme_json_nested_100000_deep(data, tmp_path):
 # --- what the path names ------------------------------------------------------------------------
 
 def test_character_device(data):
-    refused(data, "/dev/zero", "/dev/zero is under /dev, which holds system state")
+    refused(data, "/dev/zero", "/dev/zero is under /dev, which holds system state", run_import=cardbench_import_process)
 
 
 def test_symlink_to_a_character_device(data, tmp_path):
@@ -137,7 +161,7 @@ def test_reading_stops_after_the_limit(monkeypatch):
 
 def test_symlink_to_a_regular_file_imports(data, tmp_path):
     (tmp_path / "results.txt").symlink_to(FIXTURES / "dd" / "dd--logged-write-and-read.out")
-    run = cardbench_import(data, tmp_path / "results.txt", *NEW_CARD)
+    run = cardbench_import_process(data, tmp_path / "results.txt", *NEW_CARD)
     assert run.returncode == 0, run.stderr
     assert "dd: 3 run(s), 2 entr(y/ies)" in run.stderr
 
@@ -147,7 +171,7 @@ def test_symlink_to_a_regular_file_imports(data, tmp_path):
 def test_line_of_40000_digits(data, tmp_path):
     path = tmp_path / "digits.txt"
     path.write_text("1" * 40_000 + "\n")
-    err = refused(data, path, "import output line 1: format not recognised")
+    err = refused(data, path, "import output line 1: format not recognised", run_import=cardbench_import_process)
     assert "1111" not in err
 
 

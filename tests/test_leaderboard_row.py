@@ -13,7 +13,6 @@ from cardbench.core.paths import CARDS_DIR
 from cardbench.site.aggregate import aggregate
 from cardbench.site.pagemodel import card_page, leader_row
 
-import sitebuild
 from browser import PageProblems, chromium, serve_dir
 
 
@@ -75,8 +74,8 @@ def test_a_figure_the_source_only_stated_is_marked_and_ranked_after_measured_one
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+def site(shipped_site):
+    return shipped_site
 
 
 def text_of(html):
@@ -141,6 +140,7 @@ def test_card_page_grid_shows_iops_for_random_tests_only(site):
     assert all("IOPS" in text for test, text in rows.items() if test.startswith("RND")), rows
 
 
+@pytest.mark.browser
 def test_phone_tables_wrap_at_spaces_and_the_leaderboard_shows_it_scrolls(site):
     """At 390 px: the methodology's units table never breaks a word ("U/ni/t"); the leaderboard scrolls in its
     own box with the card names held in view and a shadow at the edge with more columns beyond."""

@@ -61,7 +61,7 @@ ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**6), st.floa
                                         {f"t{i}": 1 for i in range(21)}, {"t" * 41: 1}]))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(index=st.integers(0, 40), where=st.integers(0, 10**6), value=ODD_VALUES, drop=st.booleans())
 def test_one_changed_value_gets_the_same_verdict(index, where, value, drop):
     data = copy.deepcopy(card_data(index))

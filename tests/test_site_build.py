@@ -14,11 +14,6 @@ from cardbench.card.dump import new_card_text
 from conftest import ROOT
 
 
-@pytest.fixture(scope="module")
-def shipped_site(tmp_path_factory):
-    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
-
-
 def shipped_slugs():
     return sorted(p.stem for p in (ROOT / "data" / "cards").glob("*.yaml"))
 
