@@ -165,3 +165,14 @@ def test_phone_tables_wrap_at_spaces_and_the_leaderboard_shows_it_scrolls(site):
         assert name.bounding_box()["x"] == left  # the card's name stays while the figures scroll
         assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
         assert problems.messages == []
+
+
+def test_a_priced_card_shows_its_read_speed_per_currency_unit():
+    from cardbench.site.pagemodel import per_price
+
+    seq_read = {"mb_s": 86.3}
+    priced = {"price": {"amount": 19.0, "currency": "USD", "shop": "A <Shop>", "date": "2025-12-01"}}
+    shown = per_price(priced, seq_read)
+    assert shown["text"] == "4.54 MB/s per USD"
+    assert shown["from"] == "sequential read 86.3 MB/s ÷ 19 USD at A <Shop>, 2025-12-01"
+    assert per_price({}, seq_read) is None and per_price(priced, None) is None

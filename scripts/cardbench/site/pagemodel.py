@@ -245,7 +245,19 @@ def leader_row(row, card=None):
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
             "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
-            "source": row["source"], **row.get("leaderboard", {})}
+            "source": row["source"], "per_price": per_price(card, seq_read), **row.get("leaderboard", {})}
 
 
-__all__ = ["card_page", "leader_row", "measured_instead", "shown_value"]
+def per_price(card, seq_read):
+    """Sequential read per unit of the price a source gives ({"text", "from"}), or None: what a card's
+    speed costs where its price, with its currency, is known. Currencies differ, so it is shown, not ranked."""
+    price = (card or {}).get("price")
+    if not price or not seq_read or not price.get("amount"):
+        return None
+    where = "".join(part for part in (f" at {price['shop']}" if price.get("shop") else "",
+                                      f", {price['date']}" if price.get("date") else ""))
+    return {"text": f"{num(seq_read['mb_s'] / price['amount'])} MB/s per {price['currency']}",
+            "from": f"sequential read {num(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}{where}"}
+
+
+__all__ = ["card_page", "leader_row", "measured_instead", "per_price", "shown_value"]
