@@ -61,7 +61,9 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     if any(f.rule == "symlink" for f in findings):  # Hugo's server would follow them too
         report("serve: symbolic links among the site's inputs; the preview is not started")
         return 1
-    argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--printPathWarnings",
+    # No --printPathWarnings here: the server counts a page published again by a full rebuild as a duplicate
+    # path (every page twice), and --panicOnWarning would stop the preview; `make site` keeps both.
+    argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning",
             "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
     seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
