@@ -39,16 +39,6 @@ def _num(value, digits=6):
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
 
 
-def _drop_none(entry):
-    return {key: value for key, value in entry.items() if value is not None}
-
-
-def _num(value, digits=6):
-    """Round away float noise (0.0042000000000000001) without losing the figure printed."""
-    value = round(float(value), digits)
-    return int(value) if value.is_integer() else value
-
-
 # --- results (CrystalDiskMark-style subtests) -------------------------------------------------
 
 def results_from_fio(parsed_list, command=None, raw=None):

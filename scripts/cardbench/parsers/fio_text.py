@@ -35,6 +35,7 @@ from . import NAMED, NOT_MINE, SHAPED
 from .entries import results_from_table
 from .fields import SessionFields
 from .fio_naming import RW_KINDS, mixed_test_name, test_name
+from .terminal import plain
 from .tool import ToolInfo
 
 TOOL = "fio"
@@ -45,7 +46,6 @@ INFO = ToolInfo(
            "KB/s": "fio 2.x bw: KiB/s", "MB/s": "fio 2.x bw: MiB/s; fio 3's bracketed decimal figure, "
                                                 "10^6 bytes a second (a cross-check only)"})
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
 _QUOTE = re.compile(r"^(?:[ \t]{0,3}+>[ \t]?+)++")
 _HEADER = re.compile(r"^(?P<name>\S[^\r\n]{0,200}?): \(g=(?P<group>\d{1,6})\): rw=(?P<rw>\w{1,20}), ")
 _HEADER_END = re.compile(r"ioengine=(?P<engine>[^,\s]{1,40}), iodepth=(?P<depth>\d{1,6})\s*$")
@@ -89,7 +89,7 @@ def detect(text):
 
 def _clean(line):
     """A line without ANSI colours, "> " quoting and stray carriage returns."""
-    line = _ANSI.sub("", line).replace("\r", "")
+    line = plain(line).replace("\r", "")
     return _QUOTE.sub("", line) if line.lstrip(" \t").startswith(">") else line
 
 
