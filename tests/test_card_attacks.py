@@ -1,28 +1,13 @@
 """A card file or pull request made to mislead: huge keys, raw paths that collide on other systems,
 SHA256SUMS lines reaching outside the card, brands that differ only in spacing, case or encoding."""
 
-import datetime
 import unicodedata
 
 from cardbench.card.checksums import update_sha256sums
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.card.validate import check_card, validate_paths
-
-TODAY = datetime.date(2025, 6, 1)
-SLUG = "acme-fast-64gb-microsdxc"
-
-
-def card_data(slug=SLUG, **overrides):
-    data = {
-        "schema_version": 1, "slug": slug, "brand": "Acme", "model": "Fast", "capacity_gb": 64,
-        "form_factor": "microSD", "bus": "UHS-I", "source": {"name": "test"},
-        "sessions": [{"id": "s1", "label": "Reader", "date": "2025-05-01", "results": [
-            {"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [90.1, 91.2]}]}],
-    }
-    data.update(overrides)
-    return data
-
+from carddata import SLUG, TODAY, card_data
 
 def test_a_megabyte_key_is_not_echoed_whole(tmp_path):
     text = new_card_text(card_data()) + "? " + "k" * 500_000 + "\n: 1\n"

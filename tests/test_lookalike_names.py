@@ -1,6 +1,5 @@
 """Names that pose as other names: words mixing scripts, and brands that look like a brand on the site."""
 
-import datetime
 from pathlib import Path
 
 import pytest
@@ -11,20 +10,9 @@ from cardbench.card.lookalike import skeleton
 from cardbench.card.validate import check_card, validate_paths
 from cardbench.errors import CardFileError
 from cardbench.imports.importer import import_file
+from carddata import TODAY, card_data
 
-TODAY = datetime.date(2025, 6, 1)
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def card_data(slug="acme-fast-64gb-microsdxc", **overrides):
-    data = {
-        "schema_version": 1, "slug": slug, "brand": "Acme", "model": "Fast", "capacity_gb": 64,
-        "form_factor": "microSD", "bus": "UHS-I", "source": {"name": "test"},
-        "sessions": [{"id": "s1", "label": "Reader", "date": "2025-05-01", "results": [
-            {"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [90.1, 91.2]}]}],
-    }
-    data.update(overrides)
-    return data
 
 
 def script_findings(tmp_path, data):
