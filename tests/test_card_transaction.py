@@ -14,27 +14,9 @@ from cardbench.card.transaction import CardBusyError, card_change, card_lock, un
 from cardbench.card.checksums import read_sha256sums
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
-from cardbench.card.validate import validate_paths
+from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
 
-SLUG = "test-card"
-NAME = "Lexar Test 64GB"
 CLI = [sys.executable, "-m", "cardbench"]
-
-
-def dd_log(seconds):
-    """A dd write log whose rate agrees with its bytes and seconds (as dd prints it: 3 digits)."""
-    rate = 33554432 / seconds / 1e6
-    return ("$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n8+0 records in\n8+0 records out\n"
-            f"33554432 bytes (34 MB, 32 MiB) copied, {seconds:.5f} s, {rate:.3g} MB/s\n")
-
-
-def snapshot(folder):
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
-
-
-def errors_of(data):
-    cards, findings = validate_paths(sorted((data / "cards").glob("*.yaml")), data_dir=data)
-    return [str(f.error) for f in findings if f.severity == "error"]
 
 
 @pytest.fixture

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cardbench import cli
-from cardbench.card.load import load_card
 from cardbench.core.units import RATE_UNIT_BYTES
 from cardbench.errors import ParseError
+from cliimport import imported_session
 from cardbench.parsers import fio_text, registry
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "fio_text"
@@ -18,13 +17,7 @@ SIZES = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "KB": 1024, "MB": 1024 ** 2}  # 
 
 
 def imported(path, tmp_path, capsys):
-    cards = tmp_path / "cards"
-    cards.mkdir(parents=True)
-    code = cli.main(["import", "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards), "--",
-                     str(path)])
-    err = capsys.readouterr().err
-    assert code == 0, err
-    return load_card(cards / "test-card.yaml").data["sessions"][0]
+    return imported_session(path, tmp_path, capsys)
 
 
 def io_over_runtime(text):

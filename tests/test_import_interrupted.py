@@ -13,11 +13,9 @@ import pytest
 from cardbench.card.checksums import read_sha256sums
 from cardbench.card.journal import finish_dead_commit, journal_path
 from cardbench.card.load import load_card
-from cardbench.card.validate import validate_paths
 from cardbench.imports.importer import import_file
+from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
 
-SLUG = "test-card"
-NAME = "Lexar Test 64GB"
 
 # The real command, stopped (SIGSTOP) by an audit hook as it opens the card file's temp file: every raw
 # file and SHA256SUMS line of the commit is written by then, the card file is not.
@@ -32,21 +30,6 @@ sys.addaudithook(stop)
 from cardbench.cli import main
 sys.exit(main(sys.argv[2:]))
 """
-
-
-def dd_log(seconds):
-    rate = 33554432 / seconds / 1e6
-    return ("$ dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n8+0 records in\n8+0 records out\n"
-            f"33554432 bytes (34 MB, 32 MiB) copied, {seconds:.5f} s, {rate:.3g} MB/s\n")
-
-
-def snapshot(folder):
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
-
-
-def errors_of(data):
-    _, findings = validate_paths(sorted((data / "cards").glob("*.yaml")), data_dir=data)
-    return [f for f in findings if f.severity == "error"]
 
 
 @pytest.fixture

@@ -3,8 +3,7 @@ import, and a temperature of 0 K is no reading."""
 
 from pathlib import Path
 
-from cardbench import cli
-from cardbench.card.load import load_card
+from cliimport import imported_session
 from cardbench.imports.nvme import from_nvme
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers import nvme
@@ -25,13 +24,7 @@ def test_nvme_list_rows_give_device_facts():
 
 
 def test_nvme_list_behind_sudo_password_imports(tmp_path, capsys):
-    cards = tmp_path / "cards"
-    cards.mkdir()
-    code = cli.main(["import", "--card", "test-card", "--name", "Acme Express 128GB", "--cards-dir", str(cards), "--",
-                     str(LIST)])
-    err = capsys.readouterr().err
-    assert code == 0, err
-    session = load_card(cards / "test-card.yaml").data["sessions"][0]
+    session = imported_session(LIST, tmp_path, capsys, name="Acme Express 128GB")
     assert session["nvme"]["model"] == "EXAMPLE MICROSD EXPRESS 128GB" and session["nvme"]["firmware"] == "1.2.0"
     assert "usage 128.04 GB / 128.04 GB, format 512 B + 0 B" in session["notes"]
 

@@ -7,22 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from cardbench import cli
-from cardbench.card.load import load_card
 from cardbench.errors import ParseError
+from cliimport import imported_session
 from cardbench.parsers import registry, sysbench
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "sysbench"
 
 
 def imported(path, tmp_path, capsys):
-    cards = tmp_path / "cards"
-    cards.mkdir(parents=True)
-    code = cli.main(["import", "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards), "--",
-                     str(path)])
-    err = capsys.readouterr().err
-    assert code == 0, err
-    return load_card(cards / "test-card.yaml").data["sessions"][0]
+    return imported_session(path, tmp_path, capsys)
 
 
 def test_v1_random_direct_runs_are_rnd16k_q1t1_agreeing_with_requests(tmp_path, capsys):
