@@ -49,7 +49,7 @@ BASE = {
         "f3probe": {"fake": False, "announced_bytes": 1, "usable_bytes": 1},
         "nvme": {"model": "m", "pcie_link": "PCIe Gen3 x1", "thresholds_c": {"wctemp": 80},
                  "temperature_c": {"idle": 30, "samples": [{"seconds": 1, "value": 40}]}},
-        "imports": ["0" * 64], "raw": ["raw/fuzz-card/b.out"],
+        "imported_sha256": ["0" * 64], "raw": ["raw/fuzz-card/b.out"],
     }],
 }
 

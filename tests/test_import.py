@@ -84,7 +84,7 @@ def test_raw_copy_and_hash(data):
     original = (FIXTURES / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes()
     assert raw.read_bytes() == original
     session = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]
-    assert session["imports"] == [summary.sha256] and session["raw"] == list(summary.raw)
+    assert session["imported_sha256"] == [summary.sha256] and session["raw"] == list(summary.raw)
     sums = read_sha256sums(data / "raw" / "test-card" / "SHA256SUMS")
     assert sums[f"{summary.session_id}/cdm_fio--lexar-10-runs.out"][0] == summary.sha256
 

@@ -19,7 +19,7 @@ from cardbench.parsers.registry import detect_format
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TRANSCRIPTS = sorted((FIXTURES / "transcript").glob("transcript--*.out"))
-PER_IMPORT = ("id", "label", "date", "source", "imports", "raw")
+PER_IMPORT = ("id", "label", "date", "source", "imported_sha256", "raw")
 
 
 @pytest.fixture

@@ -211,7 +211,7 @@ class CardChange:
 
     def session_with_import(self, digest):
         """The session that already holds an import of a file with this SHA-256, or None."""
-        return next((s for s in self.sessions if digest in (s.get("imports") or [])), None)
+        return next((s for s in self.sessions if digest in (s.get("imported_sha256") or [])), None)
 
     # --- what to change ----------------------------------------------------------------------
     def add_raw_bytes(self, name, data):

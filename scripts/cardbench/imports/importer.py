@@ -15,7 +15,7 @@ import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=N
      bandwidth and IOPS × block size disagree (figure_check: a unit or size wrongly assumed).
   5. write: ONE session through the card transaction (card.transaction.card_change), the bytes
      copied to data/raw/<slug>/<session-id>/<file name> (listed in data/raw/<slug>/SHA256SUMS)
-     and their sha256 kept in the session's `imports`. Nothing is written when the new card text
+     and their sha256 kept in the session's `imported_sha256`. Nothing is written when the new card text
      would not validate (CardFileError).
 
 A new slug creates the card from `name` (imports.naming), with `card` ({"capacity_gb", "bus",
@@ -81,7 +81,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     card_path = sessions.card_path(cards_dir, slug)
     card_data = load_card(card_path).data if card_path.exists() else None
     for session in (card_data or {}).get("sessions") or []:
-        if isinstance(session, dict) and digest in (session.get("imports") or []):
+        if isinstance(session, dict) and digest in (session.get("imported_sha256") or []):
             return _already_imported(card_path, session, digest)
 
     text = decode_text(raw, path)
@@ -137,7 +137,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             if fields.notes:
                 session["notes"] = " ".join(fields.notes)[:5000]
             session.update({key: fields.measurements[key] for key in MEASUREMENT_KEYS if key in fields.measurements})
-            session["imports"] = [digest]
+            session["imported_sha256"] = [digest]
             session["raw"] = [raw_rel]
             change.add_raw_bytes(f"{session_id}/{file_name}", raw)
             created = change.loaded is None
