@@ -35,7 +35,7 @@ from . import NAMED, NOT_MINE, SHAPED
 from .entries import results_from_table
 from .fields import SessionFields
 from .fio_naming import RW_KINDS, mixed_test_name, test_name
-from .terminal import plain
+from .terminal import plain, unquoted
 from .tool import ToolInfo
 
 TOOL = "fio"
@@ -46,7 +46,6 @@ INFO = ToolInfo(
            "KB/s": "fio 2.x bw: KiB/s", "MB/s": "fio 2.x bw: MiB/s; fio 3's bracketed decimal figure, "
                                                 "10^6 bytes a second (a cross-check only)"})
 
-_QUOTE = re.compile(r"^(?:[ \t]{0,3}+>[ \t]?+)++")
 _HEADER = re.compile(r"^(?P<name>\S[^\r\n]{0,200}?): \(g=(?P<group>\d{1,6})\): rw=(?P<rw>\w{1,20}), ")
 _HEADER_END = re.compile(r"ioengine=(?P<engine>[^,\s]{1,40}), iodepth=(?P<depth>\d{1,6})\s*$")
 _VERSION = re.compile(r"^(fio-\d{1,3}\.\d{1,4}[\w.\-]{0,40})\s*$")
@@ -90,7 +89,7 @@ def detect(text):
 def _clean(line):
     """A line without ANSI colours, "> " quoting and stray carriage returns."""
     line = plain(line).replace("\r", "")
-    return _QUOTE.sub("", line) if line.lstrip(" \t").startswith(">") else line
+    return unquoted(line)
 
 
 def _logical(text):

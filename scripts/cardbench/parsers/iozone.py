@@ -32,7 +32,7 @@ from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .entries import results_from_table, tool_result_entry
 from .fields import SessionFields
-from .terminal import plain
+from .terminal import plain, unquoted
 from .tool import ToolInfo
 
 TOOL = "iozone"
@@ -55,7 +55,6 @@ _COMMAND = re.compile(r"^[ \t>]*+Command line used: (.{1,2000}+)$")
 _TABLE_HEADER = re.compile(r"^[ \t>]*+kB[ \t]++reclen[ \t]++write\b")
 _ROW = re.compile(r"^[ \t>]*+\d{1,15}+(?:[ \t]++\d{1,15}+){2,14}+[ \t]*+$")
 _DONE = re.compile(r"^[ \t>]*+iozone test complete\.")
-_QUOTE = re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,4}+")
 _THROUGHPUT = re.compile(r"^[ \t]*+Children see throughput for")
 _OPS = re.compile(r"^[ \t>]*+Output is in operations per second")
 
@@ -74,7 +73,7 @@ def parse(text):
     runs, run, header = [], None, None
     last = (0, "")
     for number, raw_line in enumerate(text.splitlines(), start=1):
-        line = _unquoted(plain(raw_line).rstrip())
+        line = unquoted(plain(raw_line).rstrip(), keep_columns=True)
         if _BANNER.match(line) or (run is None and (_COMMAND.match(line) or _TABLE_HEADER.match(line))):
             _close(run, last)
             run, header = {"version": None, "command": None, "direct": False, "fsync": False, "rows": [],
@@ -112,12 +111,6 @@ def parse(text):
             raise ParseError(TOOL, "iozone's header without its result table", line=run["line"])
         del run["complete"]
     return {"runs": runs}
-
-
-def _unquoted(line):
-    """The line with a mail-style "> " quote blanked out: the table's columns keep their places."""
-    quote = _QUOTE.match(line)
-    return " " * quote.end() + line[quote.end():] if quote else line
 
 
 def _close(run, last):

@@ -1,6 +1,7 @@
 """Terminal residue in pasted logs: colour and cursor escapes (a script's `tput setaf 3`, `tput sgr0`).
 
 plain(line) -> the line without ANSI escape sequences, for the tool modules that read coloured logs.
+unquoted(line, keep_columns=False) -> the line without a mail-style "> " quote (nested ones too).
 """
 
 import re
@@ -9,7 +10,19 @@ import re
 # and other two-character escapes; bounded, so a long line stays linear.
 _ANSI = re.compile(r"\x1b(?:\[[0-9;?]{0,32}+[ -/]{0,4}+[@-~]|[()][0-9A-Za-z]|[@-Z\\-_])")
 
+# "> ", "> > ", ">>" after a little indentation: a log quoted in a mail or a forum post.
+_QUOTE = re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,16}+")
+
 
 def plain(line):
     """The line as it reads on a terminal: ANSI escapes taken out."""
     return _ANSI.sub("", line) if "\x1b" in line else line
+
+
+def unquoted(line, keep_columns=False):
+    """The line with its "> " quote taken out, or blanked out with keep_columns (a table's columns stay
+    where they were)."""
+    quote = _QUOTE.match(line) if ">" in line[:48] else None
+    if not quote:
+        return line
+    return (" " * quote.end() if keep_columns else "") + line[quote.end():]
