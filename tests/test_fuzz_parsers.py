@@ -250,12 +250,12 @@ def _importer_inputs():
 
 def _pathological_target(target):
     """({name: pattern}, {name: function}) of a parser module, or of "importer"."""
-    from cardbench.imports import dd, flashbench, mixed, nvme, shell, transcript
-    from cardbench.parsers import registry
+    from cardbench.imports import several_tools, transcript
+    from cardbench.parsers import dd_session, flashbench, flashbench_command, logged_shell, nvme, registry, shell_words
 
     if target == "importer":
-        modules = (transcript, shell, mixed, dd, flashbench, nvme)
-        funcs = [transcript.unwrap, registry.detect_format, dd.from_dd, flashbench.from_flashbench, nvme.from_nvme]
+        modules = (transcript, shell_words, logged_shell, several_tools, flashbench_command)
+        funcs = [transcript.unwrap, registry.detect_format, dd_session.from_dd, flashbench.parse_file, nvme.parse_file]
     else:
         modules = (importlib.import_module("cardbench.parsers." + target),)
         funcs = [f for m, n, f in MAIN if m == target]
@@ -275,7 +275,7 @@ def _pathological_jobs():
     for target in sorted({m for m, _, _ in MAIN}) + ["importer"]:
         patterns, funcs = _pathological_target(target)
         jobs += [(target, "pattern", name) for name in patterns] + [(target, "function", name) for name in funcs]
-    return jobs + [("importer", "shell words", "cardbench.imports.shell.shell_words")]
+    return jobs + [("importer", "shell words", "cardbench.parsers.shell_words.shell_words")]
 
 
 def _shown(text):
@@ -297,7 +297,7 @@ def _run_pathological_job(job):
         func = funcs[name]
         calls = [func]
     else:
-        from cardbench.imports.shell import shell_words
+        from cardbench.parsers.shell_words import shell_words
 
         calls, texts = [shell_words], texts[-4:]
 

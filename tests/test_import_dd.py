@@ -12,8 +12,8 @@ from cardbench.card.dump import new_card_text
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.card.validate import check_card
 from cardbench.errors import CardFileError, ParseError
-from cardbench.imports.dd import from_dd
-from cardbench.imports.dd_command import described, size_bytes
+from cardbench.parsers.dd_command import described, size_bytes
+from cardbench.parsers.dd_session import from_dd
 from cardbench.imports.naming import card_for_name
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers import dd as dd_parser

@@ -21,11 +21,12 @@ from cardbench.card import sessions
 from cardbench.card.load import load_card
 from cardbench.collect import tools
 from cardbench.errors import ParseError
-from cardbench.imports.fill import MIN_PROGRESS_UPDATES, from_fio_bwlog, is_fill
 from cardbench.imports.read import decode_text
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers import dd as dd_parser
+from cardbench.parsers import fio_bwlog
 from cardbench.parsers import registry
+from cardbench.parsers.dd_fill import MIN_PROGRESS_UPDATES, is_fill
 from cardbench.site.aggregate import aggregate
 from cardbench.site.findings import card_findings
 from cardbench.site.pagemodel import card_page
@@ -189,6 +190,10 @@ def test_a_fio_bandwidth_log_is_a_fill_and_shows_the_cache(cards):
     written = sum(kib * 1024 * (ms - before) / 1000 for (ms, kib), (before, _) in zip(samples, [(0, 0)] + samples))
     assert points[-1]["written_gb"] == round(written / 1e9, 4) and points[-1]["seconds"] == samples[-1][0] / 1000
     assert_the_emulated_cache(cache_findings(card), CACHE_BYTES)
+
+
+def from_fio_bwlog(text):
+    return fio_bwlog.to_session(fio_bwlog.parse(text))
 
 
 def test_reads_are_a_read_fill_and_trims_alone_are_refused():

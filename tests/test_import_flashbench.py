@@ -10,8 +10,9 @@ import pytest
 from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.errors import ParseError
-from cardbench.imports.flashbench import from_flashbench, options
+from cardbench.imports.importer import session_fields
 from cardbench.imports.transcript import unwrap
+from cardbench.parsers.flashbench_command import options
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEQUENTIAL = (FIXTURES / "flashbench" / "flashbench--open-au-sequential.out").read_text(encoding="utf-8")
@@ -21,7 +22,7 @@ MiB = 1024 * 1024
 
 
 def imported(text):
-    return from_flashbench(unwrap(text)).measurements
+    return session_fields("flashbench", unwrap(text)).measurements
 
 
 def sweep(text):
@@ -163,5 +164,5 @@ def test_an_error_in_one_tools_part_names_the_line_of_the_whole_log():
     broken = log.replace("41.1 MB/s", "91.1 MB/s")
     line = next(i for i, text in enumerate(broken.splitlines(), start=1) if "91.1 MB/s" in text)
     with pytest.raises(ParseError, match="91.1") as err:
-        from_flashbench(unwrap(broken))
+        session_fields("flashbench", unwrap(broken))
     assert err.value.line == line

@@ -4,7 +4,7 @@ import, and a temperature of 0 K is no reading."""
 from pathlib import Path
 
 from cliimport import imported_session
-from cardbench.imports.nvme import from_nvme
+from cardbench.imports.importer import session_fields
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers import nvme
 
@@ -33,7 +33,7 @@ def test_sudo_password_prompt_is_taken_off_line_for_line():
     text = "$ sudo nvme smart-log /dev/nvme0\n[sudo] password for pi: \n" + SMART.format("34°C (307 Kelvin)")
     unwrapped = unwrap(text)
     assert unwrapped.splitlines()[1] == "" and len(unwrapped.splitlines()) == len(text.splitlines())
-    assert from_nvme(unwrapped).measurements["nvme"]["temperature_c"]["before"] == 34
+    assert session_fields("nvme", unwrapped).measurements["nvme"]["temperature_c"]["before"] == 34
     glued = unwrap("[sudo] password for pi: Smart Log for NVME device:nvme0 namespace-id:ffffffff\n")
     assert glued.startswith("Smart Log for NVME")
 
@@ -43,7 +43,7 @@ def test_zero_kelvin_is_dropped_with_a_note():
     assert nvme.parse('{"critical_warning": 0, "temperature": 0, "avail_spare": 100}')["temperature_c"] is None
     text = "\n".join(["$ nvme smart-log /dev/nvme0", SMART.format("-273°C (0 Kelvin)"),
                       "$ nvme smart-log /dev/nvme0", SMART.format("41°C (314 Kelvin)")])
-    fields = from_nvme(text)
+    fields = session_fields("nvme", text)
     assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
     assert any("reported 0 K" in note for note in fields.notes)
 
@@ -60,7 +60,7 @@ def test_nvme_cli_1x_list_and_several_devices():
     devices = nvme.parse("\n".join(head + rows))["devices"]
     assert [(d["node"], d["model"], d["firmware"]) for d in devices] == [
         ("/dev/nvme0n1", "EXAMPLE SSD 1TB", "3.1"), ("/dev/nvme1n1", "EXAMPLE SD EXPRESS 256GB", "1.0")]
-    fields = from_nvme("$ nvme list\n" + "\n".join(head + rows) + "\n$ nvme smart-log /dev/nvme1\n"
+    fields = session_fields("nvme", "$ nvme list\n" + "\n".join(head + rows) + "\n$ nvme smart-log /dev/nvme1\n"
                        + SMART.format("41°C (314 Kelvin)"))
     assert "model" not in fields.measurements["nvme"]  # which device is the card the list does not say
     assert sum("nvme list:" in note for note in fields.notes) == 2
@@ -76,4 +76,4 @@ def test_nvme_list_json():
     assert (device["model"], device["serial"], device["firmware"]) == (
         "EXAMPLE MICROSD EXPRESS 128GB", "EXA0000000009012", "1.2.0")
     assert device["usage"] == "128.04 GB / 128.04 GB" and device["format"] == "512 B"
-    assert from_nvme("$ nvme list -o json\n" + listed).measurements["nvme"]["model"] == "EXAMPLE MICROSD EXPRESS 128GB"
+    assert session_fields("nvme", "$ nvme list -o json\n" + listed).measurements["nvme"]["model"] == "EXAMPLE MICROSD EXPRESS 128GB"

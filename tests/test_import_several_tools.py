@@ -7,7 +7,7 @@ import pytest
 from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.errors import ParseError
-from cardbench.imports import mixed
+from cardbench.imports import several_tools as logs
 from cardbench.parsers import NAMED, NOT_MINE, registry
 from cardbench.parsers.entries import tool_result_entry
 from cardbench.parsers.fields import SessionFields
@@ -43,7 +43,7 @@ def test_a_tool_module_in_the_registry_is_read_in_a_log_without_being_named(monk
     fake = _fake_tool()
     monkeypatch.setattr(registry, "FORMATS", registry.FORMATS + (registry.tool_format(fake),))
     assert registry.logged_tools()["fakebench"] == ("fakebench",)
-    fields = mixed.several_tools(DD_RUN + HDPARM_RUN + "$ fakebench /dev/sdc\nfakebench result: 21.5 MB/s\n")
+    fields = logs.several_tools(DD_RUN + HDPARM_RUN + "$ fakebench /dev/sdc\nfakebench result: 21.5 MB/s\n")
     assert [tool["name"] for tool in fields.tools] == ["dd", "hdparm", "fakebench"]
     assert [(e["tool"], e["runs"]) for e in fields.measurements["tool_results"]] == [
         ("hdparm", [39.25]), ("fakebench", [21.5])]
@@ -55,20 +55,20 @@ def test_a_part_of_the_log_no_reader_takes_is_refused_naming_its_line(monkeypatc
     monkeypatch.setattr(registry, "FORMATS", registry.FORMATS + (registry.tool_format(fake),))
     log = DD_RUN + HDPARM_RUN + "$ fakebench /dev/sdc\nsomething fakebench prints that its parser cannot read\n"
     with pytest.raises(ParseError, match="fakebench part of the log") as refused:
-        mixed.several_tools(log)
+        logs.several_tools(log)
     assert refused.value.line == 9 and refused.value.tool == "fakebench"  # its command
 
 
 def test_an_hdparm_failure_in_a_dd_log_is_refused_not_dropped():
     log = DD_RUN + "$ hdparm -t /dev/sdc\n\n/dev/sdc:\n Timing buffered disk reads: read() failed: Input/output error\n"
     with pytest.raises(ParseError, match="without its") as refused:
-        mixed.several_tools(log)
+        logs.several_tools(log)
     assert refused.value.line == 8 and refused.value.tool == "hdparm"
 
 
 def test_a_command_whose_output_went_to_a_file_leaves_nothing_to_read():
     log = DD_RUN + HDPARM_RUN + "$ fio --name=w --rw=write --bs=1M --size=8M --output=write.json\n"
-    fields = mixed.several_tools(log)
+    fields = logs.several_tools(log)
     assert [tool["name"] for tool in fields.tools] == ["dd", "hdparm"]
 
 

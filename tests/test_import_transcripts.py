@@ -10,10 +10,11 @@ import pytest
 from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.errors import ParseError
-from cardbench.imports.importer import HANDLERS, import_file
+from cardbench.imports.importer import import_file, session_fields
 from cardbench.imports.read import decode_text
-from cardbench.imports.mixed import tool_parts
-from cardbench.imports.shell import MAX_LOOP_COMMANDS, Shell, arithmetic, command_lines, shell_words, split_commands
+from cardbench.imports.several_tools import tool_parts
+from cardbench.parsers.logged_shell import MAX_LOOP_COMMANDS, Shell, command_lines
+from cardbench.parsers.shell_words import arithmetic, shell_words, split_commands
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers.registry import detect_format
 
@@ -76,7 +77,7 @@ SHAPES = {
 def _session_fields(text):
     fmt = detect_format(unwrap(text))
     assert fmt is not None, "format not recognised"
-    fields = HANDLERS[fmt.name](unwrap(text))
+    fields = session_fields(fmt.name, unwrap(text))
     return fmt.name, fields.tools, fields.measurements, fields.runs
 
 
@@ -214,7 +215,7 @@ def test_nvme_readings_around_a_dd_run_make_one_session():
     log = unwrap(f"# nvme smart-log /dev/nvme0\n{smart}# dd if=/dev/zero of=/dev/sdc bs=4M count=8 oflag=direct\n"
                  f"{dd}# nvme smart-log /dev/nvme0 -o json\n{json_log}")
     fmt = detect_format(log)
-    fields = HANDLERS[fmt.name](log)
+    fields = session_fields(fmt.name, log)
     assert fmt.name == "nvme" and [t["name"] for t in fields.tools] == ["nvme-cli", "dd"]
     assert fields.measurements["dd"][0]["runs"] == [18.8]
     assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "after": 41, "max": 41}

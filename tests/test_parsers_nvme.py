@@ -96,13 +96,13 @@ def test_json_output_is_detected_without_a_format_option():
 
 
 def test_outputs_one_after_another_are_read_apart():
-    from cardbench.imports.nvme import from_nvme
+    from cardbench.imports.importer import session_fields
     smart = read("nvme--smart-log-json.out")
     id_ctrl = json.dumps({"sn": "X1", "mn": "EXAMPLE CARD", "fr": "1.0"}, indent=2)
-    fields = from_nvme(id_ctrl + "\n" + smart + smart.replace('"temperature":314', '"temperature":330'))
+    fields = session_fields("nvme", id_ctrl + "\n" + smart + smart.replace('"temperature":314', '"temperature":330'))
     assert fields.measurements["nvme"]["model"] == "EXAMPLE CARD"
     assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "after": 57, "max": 57}
     listed = "$ sudo nvme list\nNode  SN  Model\n/dev/nvme0n1  X1  EXAMPLE CARD\n$ sudo nvme smart-log /dev/nvme0 -o json\n"
-    assert from_nvme(listed + smart).measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
+    assert session_fields("nvme", listed + smart).measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
     with pytest.raises(ParseError, match="no nvme-cli"):
-        from_nvme(listed)
+        session_fields("nvme", listed)

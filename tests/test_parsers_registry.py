@@ -1,15 +1,21 @@
-"""The format registry: every format's parser says whether a text is its own, detection picks the
-surest claim (the earlier format on a tie), every format has an import handler, and nothing
-outside a parser module reaches into its private names."""
+"""The format registry: every format is a tool module (INFO, detect, parse, to_session) whose parser
+says whether a text is its own, detection picks the surest claim (the earlier format on a tie), the
+importer reads every format through its module alone, and nothing outside a parser module reaches
+into its private names."""
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
 
-from cardbench.imports.importer import HANDLERS
+from cardbench.errors import ParseError
+from cardbench.imports import importer, several_tools
 from cardbench.imports.read import decode_text
+from cardbench.imports.transcript import unwrap
 from cardbench.parsers import NAMED, NOT_MINE, SHAPED, registry
+from cardbench.parsers.fields import SessionFields
+from cardbench.parsers.tool import ToolInfo
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PACKAGE = Path(registry.__file__).resolve().parents[1]
@@ -18,14 +24,68 @@ FOLDER_FORMAT = {"fio": "fio-json", "cdm_fio": "cdm-fio", "crystaldiskmark": "cr
                  "fio_bwlog": "fio-bwlog", "fio_text": "fio-text"}
 
 
-def test_every_format_has_a_parser_a_detector_a_description_and_a_handler():
+def test_every_format_is_a_tool_module_with_its_info_detect_parse_and_to_session():
     assert len(set(registry.NAMES)) == len(registry.FORMATS)
     for fmt in registry.FORMATS:
-        assert callable(fmt.module.parse) and callable(fmt.module.detect), fmt.name
+        module = fmt.module
+        assert isinstance(module.INFO, ToolInfo) and fmt == registry.tool_format(module), fmt.name
+        assert callable(module.detect) and callable(module.parse) and callable(module.to_session), fmt.name
+        assert module.INFO.units and module.INFO.family, fmt.name
         assert fmt.description and "\n" not in fmt.description
-    # the older formats have a handler in the importer; a tool module brings its own to_session()
-    tool_modules = {fmt.name for fmt in registry.FORMATS if callable(getattr(fmt.module, "to_session", None))}
-    assert set(HANDLERS) | tool_modules == set(registry.NAMES)
+
+
+def _corpus_cases(name):
+    """Texts of the import corpus that land as format `name`, given nothing but the file."""
+    for path in sorted((FIXTURES / "import-corpus").glob("*/*.out")):
+        expected = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        if expected.get("format") == name and "refused" not in expected and not expected.get("options"):
+            yield unwrap(decode_text(path.read_bytes()))
+
+
+@pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
+def test_every_format_makes_a_session_through_its_tool_module(fmt):
+    made = []
+    for text in _corpus_cases(fmt.name):
+        try:
+            made.append(fmt.module.to_session(fmt.parse_file(text)))
+        except ParseError:  # a log of several tools: the importer cuts it apart first
+            continue
+    assert made and all(isinstance(fields, SessionFields) and fields.entries > 0 for fields in made)
+
+
+def _imported(module):
+    """The cardbench modules a module imports (relative imports resolved to their folder)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = "cardbench.imports." if node.level == 1 else "cardbench." if node.level == 2 else ""
+            names |= {f"{base}{node.module}" if node.module else f"{base}{alias.name}" for alias in node.names}
+    return names
+
+
+def test_the_importer_holds_no_table_of_formats():
+    """import_file() reads every format through its tool module: the importer imports no module of a
+    tool, names no handler of one, and holds no mapping keyed by format names; a log of several tools
+    is cut apart from the registry alone."""
+    tree = ast.parse(Path(importer.__file__).read_text(encoding="utf-8"))
+    names = set(registry.NAMES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {key.value for key in node.keys if isinstance(key, ast.Constant)}
+            assert not keys & names, f"a table of formats on line {node.lineno}"
+        if isinstance(node, (ast.FunctionDef, ast.Name)):
+            assert not getattr(node, "name", getattr(node, "id", "")).startswith("from_"), node.lineno
+    assert not hasattr(importer, "HANDLERS")
+    tool_modules = {fmt.module.__name__ for fmt in registry.FORMATS}
+    for module in (importer, several_tools):
+        imported = _imported(module)
+        assert not imported & tool_modules, module.__name__
+        assert not {name for name in imported if name.startswith("cardbench.imports.")} - {
+            f"cardbench.imports.{own}" for own in ("figure_check", "logdate", "naming", "read", "result",
+                                                    "several_tools", "transcript")}, module.__name__
+    assert not [p.name for p in Path(importer.__file__).parent.glob("*.py")
+                if p.stem.replace("_", "-") in names], "a per-tool module left in imports/"
 
 
 @pytest.mark.parametrize("path", sorted(p for folder in FOLDER_FORMAT for p in (FIXTURES / folder).glob("*.out")),

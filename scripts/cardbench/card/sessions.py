@@ -1,5 +1,6 @@
 """Card files and sessions (card.transaction writes them); the entry builders live in
-parsers.entries and are re-exported here.
+parsers.entries, and those the collector builds its sessions with are re-exported here (a tool
+module's to_session() uses parsers.entries itself).
 
   new_card(slug, name, capacity_gb, form_factor, bus, source) -> card dict
       brand = first word of name, model = the rest; source is a dict or a name; sessions: [].
@@ -14,7 +15,8 @@ import re
 from ..core.paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
 from ..errors import CardFileError
 from ..parsers.entries import (  # noqa: F401  (part of this module's interface)
-    results_from_fio, results_from_table, dd_entry, dd_sweep_entry, bwlog_spans, progress_spans, fill_points, fill_entry, open_au_entry, align_entry, find_fat_entry, f3probe_entry, nvme_entry, LATENCY_STATS, FILL_MAX_POINTS,
+    align_entry, bwlog_spans, dd_entry, dd_sweep_entry, f3probe_entry, fill_entry, fill_points, find_fat_entry,
+    nvme_entry, open_au_entry, progress_spans, results_from_fio,
 )
 
 # --- cards and sessions -----------------------------------------------------------------------

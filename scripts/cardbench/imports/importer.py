@@ -9,8 +9,9 @@ import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=N
   2. unwrap (imports.transcript): a pasted terminal session or document is cut down to what
      the parsers read, line for line: prompts, sudo, Markdown fences and indentation taken off.
   3. detect: the format (parsers.registry) unless fmt names one of its NAMES.
-  4. parse: the format's handler (HANDLERS) gives SessionFields; a file holding N runs gives
-     results with N runs each. A file that does not parse, is cut off or contradicts itself
+  4. parse: the format's tool module reads the file (parsers.registry Format.parse_file) and its
+     to_session() gives SessionFields; a log of several tools' commands is cut into one part per
+     tool first (imports.several_tools); a file holding N runs gives results with N runs each. A file that does not parse, is cut off or contradicts itself
      raises ParseError naming the line; nothing is written then. So does a figure whose
      bandwidth and IOPS × block size disagree (figure_check: a unit or size wrongly assumed).
   5. write: ONE session through the card transaction (card.transaction.card_change), the bytes
@@ -37,34 +38,16 @@ from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
 from ..parsers import cdm_fio
-from ..parsers.registry import NAMES, detect_format, format_named
-from .crystaldiskmark import from_cdm_fio, from_crystaldiskmark, from_kdiskmark
-from .dd import from_dd
-from .f3probe import from_f3probe
+from ..parsers.registry import NAMES, detect_format, format_named, logged_tools
+from ..parsers.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
-from .fill import from_fio_bwlog
-from .fio import from_fio_json
-from .flashbench import from_flashbench
 from .naming import DEFAULT_SOURCE, card_for_name, check_slug
-from .nvme import from_nvme
-from .read import check_length, decode_text, printable, read_input
+from .read import check_length, decode_text, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
-from .mixed import check_one_tool, logged_tools, several_tools
+from .several_tools import check_one_tool, several_tools
 from .transcript import unwrap
 
-# Registry name -> handler(text) -> SessionFields.
-HANDLERS = {
-    "fio-json": from_fio_json,
-    "fio-bwlog": from_fio_bwlog,
-    "kdiskmark": from_kdiskmark,
-    "cdm-fio": from_cdm_fio,
-    "crystaldiskmark": from_crystaldiskmark,
-    "nvme": from_nvme,
-    "dd": from_dd,
-    "flashbench": from_flashbench,
-    "f3probe": from_f3probe,
-}
 MAX_SHOWN = 200  # characters of a line quoted in an error
 MAX_MESSAGE = 1000  # characters of an error's own words: never a whole line or figure of the file
 
@@ -97,10 +80,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
 
     new_card, defaults = card_for_name(slug, name, source, card_path, card) if card_data is None else (None, {})
     try:
-        # A log of several tools (dd, then flashbench, then f3probe…) is one session whichever tool detection
-        # named; hints (OP=, BS=) speak of one tool's log, so they leave it to that tool.
-        mixed = several_tools(text) if fmt in logged_tools() and not any((hints or {}).values()) else None
-        fields = mixed or handler_for(fmt)(text, **_handler_hints(fmt, hints))
+        fields = session_fields(fmt, text, hints)
         check_plausible(fields.tools[0]["name"], fields.measurements, printable(path.name))
         check_bandwidth_iops(fields.tools[0]["name"], fields.measurements, fields.assumption)
     except ParseError as exc:
@@ -167,18 +147,21 @@ def _session_day(fields, text, given):
     return today, None
 
 
-def handler_for(fmt):
-    """handler(text, **hints) -> SessionFields for a registry name: a tool module's parse() then
-    to_session(), or the older formats' handlers in HANDLERS."""
-    if fmt in HANDLERS:
-        return HANDLERS[fmt]
-    module = format_named(fmt).module
-    return lambda text, **hints: module.to_session(module.parse(text), **hints)
+def session_fields(fmt, text, hints=None):
+    """SessionFields of a text in the registry format `fmt`: a log of several tools (dd, then flashbench,
+    then f3probe…) is cut apart and made one session whichever tool detection named (several_tools);
+    any other text is read by the format's tool module, parse_file() then to_session(). Hints (OP=,
+    BS=) speak of one tool's log, so they leave it to that tool."""
+    fields = several_tools(text) if fmt in logged_tools() and not any((hints or {}).values()) else None
+    if fields is None:
+        tool_hints, found = _handler_hints(fmt, hints), format_named(fmt)
+        fields = found.module.to_session(found.parse_file(text), **tool_hints)
+    return fields
 
 
 def _handler_hints(fmt, hints):
-    """What the command line tells a handler that the file may not say: read or write and the block
-    size of a dd log without its command ({"op", "block_size"}); only dd takes them."""
+    """What the command line tells a tool module's to_session() that the file may not say: read or write
+    and the block size of a dd log without its command ({"op", "block_size"}); only dd takes them."""
     hints = {key: value for key, value in (hints or {}).items() if value is not None}
     if hints and fmt != "dd":
         raise ParseError("import", f"read/write and block size (OP=, BS=; --op, --bs) are for dd logs; this file is "

@@ -1,13 +1,14 @@
 """Reading an import's input safely: a regular file of bounded size, decoded as tool output is saved.
 
 read_input(path) -> bytes; decode_text(raw, path) -> str; check_length(text, path) refuses more
-than MAX_LINES lines; printable(text) escapes what a terminal would act on, for messages.
+than MAX_LINES lines; printable(text) (parsers.terminal) escapes what a terminal would act on, for messages.
 """
 
 import os
 import stat
 
 from ..errors import ParseError
+from ..parsers.terminal import printable
 
 MAX_BYTES = 20 * 1024 * 1024
 # Lines of a file, counted as str.splitlines() counts them. Tool output runs to a few thousand (fio
@@ -17,12 +18,6 @@ _LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2
 
 _NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
-
-
-def printable(text):
-    """str(text) with line breaks, control and format characters escaped ('\\n', '\\x1b', '\\u202e'):
-    a file name printed in a message cannot move the cursor, recolour or fake a line of output."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
 def _not_regular(path, mode):

@@ -1,4 +1,4 @@
-"""What an import hands back: SessionFields from a format handler, ImportResult from import_file."""
+"""What an import hands back: SessionFields from a tool module's to_session(), ImportResult from import_file."""
 
 from dataclasses import dataclass, field
 from pathlib import Path

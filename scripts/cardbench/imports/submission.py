@@ -19,9 +19,9 @@ from pathlib import Path
 
 from ..card.newcard import card_family, make_slug, normalize_answer
 from ..errors import CardbenchError, CardFileError, ParseError
+from ..parsers.terminal import printable
 from .importer import import_file
 from .naming import capacity_from_name
-from .read import printable
 
 # The form's labels, in the order GitHub renders them (.github/ISSUE_TEMPLATE/add-result.yml uses
 # exactly these), and the field each fills.

@@ -6,6 +6,8 @@ Each module has
       are documented in each module's docstring.
   detect(text) -> NOT_MINE, SHAPED or NAMED: how surely the text is that tool's output, so that
       what a format looks like is written down once, beside the code that reads it.
+  to_session(parsed, **hints) -> SessionFields: the session's entries (parsers/tool.py says a tool
+      module's whole shape).
 parsers.registry lists the formats `cardbench import` reads, in the order detection tries them.
 """
 

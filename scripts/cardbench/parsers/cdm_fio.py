@@ -40,6 +40,7 @@ detect(text) -> SHAPED when a line is a cdm_fio.sh result line of its own shape,
     (the script never prints its own name).
 undecided_line(text) -> (line number, line) of the first result line that could be either
     tool's, when no line of the text tells which; else None (the import then asks for --format).
+to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of every subtest.
 """
 
 import re
@@ -47,9 +48,14 @@ import re
 from ..core.units import size_label_from_bytes
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED, crystaldiskmark
+from .cdm_session import cdm_fio_session
 from .numbers import refuse_long_numbers
+from .tool import ToolInfo
 
 TOOL = "cdm_fio.sh"
+INFO = ToolInfo(name="cdm-fio", programs=(), family="suite",
+                description="cdm_fio.sh output, also a terminal log of many runs",
+                units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"}, logs_with=("kdiskmark", "crystaldiskmark"))
 UNIT = "MiB/s"
 DEFAULT_SIZE = "1024m"
 MIB = 1024**2
@@ -328,3 +334,7 @@ def _finish(run, wanted):
             entry["from_iops"] = True
         results.append(entry)
     return {"config": config, "line": run["line"], "results": results}
+
+
+def to_session(parsed, **hints):
+    return cdm_fio_session(parsed, TOOL)

@@ -35,6 +35,7 @@ not zero contradicts itself and is an error naming the line. An export without i
 line), or whose last section stops early, gives what is there and says what is missing; a result
 line cut off, a subtest twice in one section, or a complete section whose subtests differ from
 [Read]'s is an error.
+parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionFields (parsers.cdm_session).
 """
 
 import re
@@ -42,9 +43,15 @@ import re
 from ..core.units import size_label_from_bytes
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
+from .cdm_session import exports_session
 from .numbers import PLAUSIBLE_FIGURE, number, refuse_long_numbers
+from .tool import ToolInfo
 
 TOOL = "CrystalDiskMark"
+INFO = ToolInfo(name="crystaldiskmark", programs=(), family="suite",
+                description="CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more",
+                units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"},
+                logs_with=("kdiskmark", "cdm-fio"))
 
 # The words for reading and writing in the window's column headers: English and the window's translations.
 READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",
@@ -382,3 +389,11 @@ def _check_complete(export, last):
         out["missing"].append("the [Write] section (the text stops after [Read])")
     elif not export.sections and reference and "write" not in export.lines_of:
         out["missing"].append("every write figure")
+
+
+def parse_file(text):
+    return {"exports": parse_all(text)}
+
+
+def to_session(parsed, **hints):
+    return exports_session(parsed["exports"], TOOL)

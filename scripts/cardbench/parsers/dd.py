@@ -47,6 +47,8 @@ progress(text) -> [{"points": [{"bytes": int, "seconds": float, "seconds_range":
     dd prints an update's seconds rounded to whole ones and its rate (bytes ÷ the exact time) to
     three digits: seconds_range is the elapsed time both allow, far narrower than ±0.5 s early on.
 detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
+parse_file(text), to_session(parsed, op=None, block_size=None): a log of dd commands and their output,
+    read by parsers.dd_session.
 """
 
 import math
@@ -55,8 +57,15 @@ import re
 from ..errors import ParseError, quoted
 from . import NOT_MINE, SHAPED
 from .numbers import number, refuse_long_numbers
+from .tool import ToolInfo
 
 TOOL = "dd"
+INFO = ToolInfo(name="dd", programs=("dd",), family="sequential",
+                description="dd summaries, each below its logged dd command",
+                units={"kB/s": "10^3 bytes a second", "MB/s": "10^6 bytes a second", "bytes/sec": "bytes a second (BSD)",
+                       "KB/s, MB/s (BusyBox)": "KiB/s, MiB/s (2^10, 2^20 bytes a second)",
+                       "GB/s": "10^9 bytes a second"},
+                logs_with=("hdparm", "iozone", "flashbench", "f3probe", "nvme"))
 
 TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6,
            "KiB/s": 1024 / 1e6, "MiB/s": 1024**2 / 1e6, "GiB/s": 1024**3 / 1e6, "TiB/s": 1024**4 / 1e6}
@@ -314,3 +323,17 @@ def _check_rate(bytes_, seconds_text, rate_text, unit, line, line_no):
         actual = bytes_ / seconds / scale if seconds else math.inf
         raise ParseError(TOOL, f"{bytes_} bytes in {seconds_text} s is {actual:.3g} {unit}, but the line says "
                                f"{rate_text} {unit} (edited or corrupted?)", line=line_no, text=line)
+
+
+def parse_file(text):
+    # The log-level reading lives in parsers.dd_session, which reads each command's output with this
+    # module: imported here, when called, so that neither module needs the other to load first.
+    from .dd_session import parse_file as read_log
+
+    return read_log(text)
+
+
+def to_session(parsed, **hints):
+    from .dd_session import to_session as session_of_log
+
+    return session_of_log(parsed, **hints)

@@ -16,6 +16,9 @@ parse(text) -> {
 detect(text) -> NAMED (the "F3 probe 8.0" banner, or a logged f3probe command above a verdict),
 SHAPED (a verdict line) or NOT_MINE.
 
+to_session(parsed) -> SessionFields: the session's f3probe block (real against announced capacity),
+    the verdict (and the counterfeit's type) in the notes.
+
 Lines may be indented, quoted with "> " or follow a prompt; the verdict is found anywhere in its
 line, with the device name in `…', '…', ‘…’ or "…" quotes. The last verdict in the text counts.
 """
@@ -24,9 +27,16 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
+from .entries import f3probe_entry
+from .fields import SessionFields
 from .numbers import MAX_DIGITS, refuse_long_numbers
+from .tool import ToolInfo
 
 TOOL = "f3probe"
+INFO = ToolInfo(name="f3probe", programs=("f3probe",), family="capacity",
+                description="f3probe output: real against announced capacity",
+                units={"MB/s": "MiB/s (F3 divides by 1024)", "GB, MB, KB": "GiB, MiB, KiB", "blocks": "of the block size"},
+                logs_with=("f3rw", "dd", "hdparm", "iozone", "flashbench", "nvme"))
 
 # Lines may come indented, quoted ("> ") or behind a prompt ("$ ", "user@host:~$ ", a list
 # item's "1. "): the verdict is found where it is in the line; the device name's quotes may have
@@ -142,3 +152,12 @@ def parse(text):
     if "Approximate cache size" in blocks:
         out["cache_bytes"] = blocks["Approximate cache size"] * block
     return out
+
+
+def to_session(parsed, **hints):
+    tool = {"name": TOOL, "version": parsed["version"]} if parsed["version"] else {"name": TOOL}
+    verdict = parsed["verdict"] + (f" ({parsed['fake_type']})" if parsed["fake_type"] else "")
+    gib = 1024**3
+    note = (f"f3probe verdict: {verdict}; {parsed['usable_bytes'] / gib:.2f} GiB usable of "
+            f"{parsed['announced_bytes'] / gib:.2f} GiB announced.")
+    return SessionFields(tools=[tool], measurements={"f3probe": f3probe_entry(parsed)}, runs=1, notes=[note])

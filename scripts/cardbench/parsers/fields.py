@@ -9,10 +9,10 @@ MEASUREMENT_KEYS = ("results", "tool_results", "dd", "flashbench_open_au", "flas
 
 @dataclass
 class SessionFields:
-    """What one format handler made of a file: the session's tools and measurements, and what
-    the command line should tell the contributor."""
+    """What a tool module's to_session() made of a file: the session's tools and measurements, and
+    what the command line should tell the contributor."""
     tools: list  # [{"name": "fio", "version": "fio-3.33"}]
-    measurements: dict  # MEASUREMENT_KEYS -> entries ("f3probe", "nvme": one), as card.sessions builds them
+    measurements: dict  # MEASUREMENT_KEYS -> entries ("f3probe", "nvme": one), as parsers.entries builds them
     runs: int  # runs of each measurement: a file holding N runs gives N
     notes: list = field(default_factory=list)  # sentences for the session's notes
     date: str | None = None  # when the output says it ran (a CrystalDiskMark footer), "YYYY-MM-DD"

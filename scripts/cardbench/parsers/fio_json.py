@@ -30,6 +30,10 @@ histogram bins when present, else the I/O-weighted mean of the threads' percenti
 approximation).
 
 parse_all(text) -> [parse result, ...] for text holding several fio JSON documents in a row.
+parse_file(text) -> {"runs": parse_all(text)}; to_session(parsed) -> SessionFields: each document one run,
+    dated the day fio ran. A job mixing reads and writes (randrw, rw) is stored under its own test name,
+    "RND4K Q1T1 mix 35/65" (reads/writes in percent), with `mix_read_percent` beside it: its figures are
+    never those of pure reads or writes, so it is never compared or pooled with them.
 detect(text) -> NAMED for text holding fio JSON, else NOT_MINE.
 """
 
@@ -41,11 +45,19 @@ import re
 
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, safejson
-from .fio_json_keys import PERCENTILES, duplicate_unclear
-from .fio_naming import RW_KINDS, test_name
+from .entries import results_from_fio
+from .fields import SessionFields
+from .fio_json_keys import duplicate_unclear
+from .fio_latency import merged_latency, thread_latency
+from .fio_naming import RW_KINDS, mixed_test_name, test_name
 from .fio_options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
+from .tool import ToolInfo
 
 TOOL = "fio"
+INFO = ToolInfo(name="fio-json", programs=("fio",), family="suite",
+                description="fio --output-format=json or json+ output, one or more runs",
+                units={"bw": "KiB/s (1024 bytes a second)", "bw_bytes": "bytes a second", "clat_ns": "ns, kept in µs"},
+                logs_with=("fio-bwlog", "fio-text"))
 
 
 def detect(text):
@@ -197,90 +209,6 @@ def _int_option(options, name, default, line):
         raise ParseError(TOOL, f"option {name}={quoted(str(value))} is not a whole number", line=line) from None
 
 
-def _latency_block(section):
-    """(stats dict in µs or None, json+ bins {ns: count} or None)."""
-    for key, to_us in (("clat_ns", 1e-3), ("lat_ns", 1e-3), ("clat", 1.0), ("lat", 1.0)):
-        block = section.get(key)
-        if isinstance(block, dict) and block.get("N", 1):
-            return block, to_us
-    return None, None
-
-
-def _percentile(block, wanted):
-    table = block.get("percentile") or {}
-    for key, value in table.items():
-        try:
-            if abs(float(key) - wanted) < 1e-6:
-                return value
-        except ValueError:
-            continue
-    return None
-
-
-def _thread_latency(section):
-    block, to_us = _latency_block(section)
-    if block is None:
-        return None
-    lat = {"mean": _scaled(block.get("mean"), to_us)}
-    for name, wanted in PERCENTILES.items():
-        lat[name] = _scaled(_percentile(block, wanted), to_us)
-    lat["max"] = _scaled(block.get("max"), to_us)
-    bins = block.get("bins")
-    return {"lat": lat, "count": block.get("N") or section.get("total_ios") or 0,
-            "bins": {int(k): v for k, v in bins.items()} if isinstance(bins, dict) and to_us == 1e-3 else None}
-
-
-def _scaled(value, factor):
-    if value is None:
-        return None
-    return round(float(value) * factor, 3)
-
-
-def _bins_percentile(bins, wanted):
-    total = sum(bins.values())
-    if not total:
-        return None
-    # fio reports the value whose cumulative share first reaches the percentile.
-    target = total * wanted / 100.0
-    running = 0
-    for value in sorted(bins):
-        running += bins[value]
-        if running >= target:
-            return round(value / 1000.0, 3)
-    return round(max(bins) / 1000.0, 3)
-
-
-def _merge_latency(threads):
-    lats = [t for t in threads if t is not None]
-    if not lats:
-        return {"mean": None, **{k: None for k in PERCENTILES}, "max": None}
-    if len(lats) == 1:
-        return lats[0]["lat"]
-    weights = [t["count"] or 1 for t in lats]
-    total = sum(weights)
-
-    def weighted(name):
-        values = [t["lat"][name] for t in lats]
-        if any(v is None for v in values):
-            return None
-        return round(sum(v * w for v, w in zip(values, weights)) / total, 3)
-
-    merged = {"mean": weighted("mean")}
-    if all(t["bins"] for t in lats):
-        bins = {}
-        for t in lats:
-            for value, count in t["bins"].items():
-                bins[value] = bins.get(value, 0) + count
-        for name, wanted in PERCENTILES.items():
-            merged[name] = _bins_percentile(bins, wanted)
-    else:
-        for name in PERCENTILES:
-            merged[name] = weighted(name)
-    maxima = [t["lat"]["max"] for t in lats]
-    merged["max"] = None if any(v is None for v in maxima) else max(maxima)
-    return merged
-
-
 # Beyond these, a figure is not a measurement of a storage device: PCIe 5.0 x16 moves 64 GB/s.
 PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "runtime": 1e10}
 BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
@@ -372,7 +300,7 @@ def _entries(group, options, line, locators):
             "bw_bytes": bw_bytes,
             "mb_s": bw_bytes / 1e6,
             "iops": sum(float(s.get("iops", 0)) for s in sections),
-            "lat_us": _merge_latency([_thread_latency(s) for s in sections]),
+            "lat_us": merged_latency([thread_latency(s) for s in sections]),
             "runtime_ms": max(int(s.get("runtime", 0)) for s in sections),
             "io_bytes": io_bytes,
             "threads": len(group),
@@ -382,3 +310,35 @@ def _entries(group, options, line, locators):
             "line": line,
         })
     return out
+
+
+def parse_file(text):
+    return {"runs": parse_all(text)}
+
+
+def to_session(parsed, **hints):
+    docs = parsed["runs"]
+    named = [{**doc, "jobs": [_named_job(job) for job in doc["jobs"]]} for doc in docs]
+    results = results_from_fio(named)
+    shares = {(job["test"], job["op"]): job["mix_read_percent"] for doc in named for job in doc["jobs"]
+              if job.get("mix_read_percent") is not None}
+    for result in results:
+        if (result["test"], result["op"]) in shares:
+            result["mix_read_percent"] = shares[(result["test"], result["op"])]
+    notes = []
+    if shares:
+        mixed = sorted({test for test, _ in shares})
+        notes.append(f"fio job(s) mixing reads and writes kept apart from pure reads and writes: {', '.join(mixed)}.")
+    days = sorted({doc["date"] for doc in docs if doc.get("date")})
+    if len(days) > 1:
+        notes.append(f"fio ran from {days[0]} to {days[-1]}; the session is dated {docs[0]['date'] or days[0]}.")
+    return SessionFields(tools=[{"name": "fio", "version": docs[0]["fio_version"] or "unknown"}],
+                         measurements={"results": results}, runs=len(docs), notes=notes,
+                         date=docs[0].get("date") or (days[0] if days else None))
+
+
+def _named_job(job):
+    share = job.get("mix_read_percent")
+    if share is None or job.get("test") is None:
+        return job
+    return {**job, "test": mixed_test_name(job["test"], share)}

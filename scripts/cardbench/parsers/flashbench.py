@@ -31,6 +31,18 @@ text's line 1 being the input's line `first`. has_rows(text) -> whether any line
 
 detect(text) -> NAMED when a logged flashbench command comes with rows of any of the three,
 SHAPED for rows alone, else NOT_MINE.
+
+parse_file(text) -> {"runs": [{"kind", "parsed", "entry"}]}: a log of flashbench commands and their
+    output, each logged command and the rows below it one -a, --open-au or -f run, with block, erase
+    and open-AU sizes taken from the command (parsers.flashbench_command). The log is read as a shell
+    would have run it (parsers.logged_shell): variables set earlier (ERASE=$((4*1024*1024));
+    flashbench -O --erasesize=$ERASE …), arithmetic, sudo, pipes and for loops (for n in 2 3 4; do
+    flashbench -O --open-au-nr=$n …; done gives one sweep per value, cut apart where the block size
+    grows again). Options flashbench was not given take its defaults (-b 16 KiB, -e 4 MiB,
+    --open-au-nr 2). Output pasted without its command imports what the output says (-a, -f), or,
+    for an --open-au sweep, whose number of open erase blocks flashbench does not print, is refused
+    with the option to give. Lines of no flashbench row (a wrapper script's messages) are skipped.
+to_session(parsed) -> SessionFields: the flashbench_align, flashbench_open_au, flashbench_find_fat entries.
 """
 
 import re
@@ -38,9 +50,23 @@ import re
 from ..core.units import bytes_from_size_text
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
+from .entries import align_entry, find_fat_entry, open_au_entry
+from .fields import SessionFields
+from .flashbench_command import options
+from .log_lines import renumbered
+from .logged_shell import Shell, command_lines
 from .numbers import refuse_long_numbers
+from .tool import ToolInfo
 
 TOOL = "flashbench"
+INFO = ToolInfo(name="flashbench", programs=("flashbench",), family="device facts",
+                description="flashbench -a, --open-au and -f output, with the logged commands",
+                units={"M/s": "MB/s (10^6 bytes a second)", "ns, µs, ms, s": "times, kept in ns",
+                       "KiB, MiB, GiB": "binary sizes"},
+                logs_with=("dd", "hdparm", "iozone", "f3probe", "nvme"))
+DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none
+DEFAULT_ERASE_BYTES = 4 * 1024 * 1024  # its -e
+DEFAULT_OPEN_AU = 2  # its --open-au-nr
 
 TIME_NS = {"ns": 1, "n": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "µ": 1e3, "μ": 1e3, "Âµ": 1e3, "ms": 1e6,
            "s": 1e9}
@@ -211,3 +237,91 @@ def parse(text):
     if any(len(values) > 1 for _, _, values, _ in rows):
         return parse_find_fat(text)
     return parse_open_au(text)
+
+
+def _segments(text):
+    """[{"commands": [Command] or None, "line": command line or None, "first": first output line,
+    "lines": output lines}] of the log, split at every logged command line."""
+    shell = Shell(programs={TOOL})
+    segments, current = [], None
+    for number, line in command_lines(text):
+        commands = shell.read(line)
+        if commands is not None:
+            current = {"commands": [c for c in commands if c.name == TOOL] or None, "line": number, "first": None,
+                       "lines": []}
+            segments.append(current)
+            continue
+        if current is None:
+            current = {"commands": None, "line": None, "first": None, "lines": []}
+            segments.append(current)
+        if current["first"] is None:
+            current["first"] = number
+        gap = number - current["first"] - len(current["lines"])  # lines joined by a trailing backslash
+        current["lines"] += [""] * gap + [line]
+    return [s for s in segments if has_rows("\n".join(s["lines"]))]
+
+
+def parse_file(text):
+    """Every run of the log with what its command says: [{"kind", "parsed", "entry": the entry
+    builder's arguments}], in order; the checks that need the command (--erasesize against the
+    rows, an --open-au sweep without its command) are made here, run by run."""
+    found = []
+    segments = _segments(text)
+    if not segments:
+        raise ParseError(TOOL, "no flashbench -a, --open-au or -f rows found", line=None)
+    for segment in segments:
+        commands = segment["commands"]
+        pieces = runs("\n".join(segment["lines"]))
+        if commands and 1 < len(commands) < len(pieces):
+            raise ParseError(TOOL, f"the loop runs flashbench {len(commands)} times, but {len(pieces)} outputs "
+                                   "follow it", line=segment["line"])
+        for index, (first, piece) in enumerate(pieces):
+            first += segment["first"] - 1  # the piece's first line, counted in the file
+            try:
+                parsed = parse(piece)
+            except ParseError as exc:
+                raise renumbered(exc, first) from None
+            command = commands[min(index, len(commands) - 1)] if commands else None
+            first_row = first + next(i for i, line in enumerate(piece.splitlines()) if has_rows(line))
+            found.append(_described(parsed, command, segment["line"], first_row))
+    return {"runs": found}
+
+
+def to_session(parsed, **hints):
+    """The -a, --open-au and -f entries of the log's runs, each under its own session key."""
+    found = {"flashbench_open_au": [], "flashbench_align": [], "flashbench_find_fat": []}
+    for run in parsed["runs"]:
+        build = {"align": align_entry, "find_fat": find_fat_entry, "open_au": open_au_entry}[run["kind"]]
+        found[f"flashbench_{run['kind']}"].append(build(run["parsed"], **run["entry"]))
+    return SessionFields(tools=[{"name": TOOL}], measurements={k: v for k, v in found.items() if v}, runs=1)
+
+
+def _described(parsed, command, command_line, first_row):
+    """One parsed run with what the command that printed it (None: not in the log) says, as the
+    entry builder's arguments."""
+    args = list(command.args) if command else None
+    opts = options(args, command_line) if command else options([])
+    text = ("flashbench " + " ".join(args))[:2000] if command else None
+    block = opts["block"] or (DEFAULT_BLOCK_BYTES if command else None)
+    if parsed["kind"] == "align":
+        return _run(parsed, block_size_bytes=block, count=opts["count"], command=text)
+    largest = (parsed["rows"] if parsed["kind"] == "find_fat" else parsed["points"])[0]["block_size_bytes"]
+    # flashbench's sweeps start at the erase size: the output says it when the command does not
+    erase = opts["erase"] or (DEFAULT_ERASE_BYTES if command else int(largest))
+    if largest > erase:
+        given = f"--erasesize={erase}" if opts["erase"] else f"no --erasesize (flashbench's default is {erase})"
+        raise ParseError(TOOL, f"the command gives {given}, but the rows start at {int(largest)} bytes: is it the "
+                               "command that printed them?", line=command_line)
+    if parsed["kind"] == "find_fat":
+        return _run(parsed, erase_size_bytes=erase, block_size_bytes=block, command=text)
+    if command is None:
+        raise ParseError(TOOL, "an --open-au sweep without its command line above it: the number of erase blocks "
+                               "open at once is not in the output; put the command above it with --open-au-nr, "
+                               f"e.g. '$ flashbench --open-au --open-au-nr=2 --erasesize={erase} /dev/sdX'",
+                         line=first_row)
+    return _run(parsed, mode=opts["mode"], open_au=opts["open_au"] or DEFAULT_OPEN_AU, erase_size_bytes=erase,
+                block_size_bytes=block, command=text, offset_bytes=opts["offset"])
+
+
+def _run(parsed, **entry):
+    return {"kind": parsed["kind"], "parsed": parsed, "entry": entry}

@@ -19,8 +19,13 @@ detect(text) -> NAMED when KDiskMark's header is there; SHAPED when a result lin
 import re
 
 from . import NAMED, NOT_MINE, SHAPED, crystaldiskmark
+from .cdm_session import exports_session
+from .tool import ToolInfo
 
 TOOL = "KDiskMark"
+INFO = ToolInfo(name="kdiskmark", programs=(), family="suite", description="KDiskMark text export, one or more",
+                units={"MB/s": "kKiB/s (fio's KiB/s ÷ 1000: 1,024,000 bytes a second)"},
+                logs_with=("crystaldiskmark", "cdm-fio"))
 UNIT = "kKiB/s"
 
 _HEADER = re.compile(r"^\s*+KDiskMark(?: \(|: )")
@@ -42,3 +47,11 @@ def parse_all(text):
 
 def parse(text):
     return parse_all(text)[0]
+
+
+def parse_file(text):
+    return {"exports": parse_all(text)}
+
+
+def to_session(parsed, **hints):
+    return exports_session(parsed["exports"], TOOL)

@@ -20,6 +20,12 @@ emulated or broken sensor reports) is no reading: smart-log gives None for it.
 detect(text) -> SHAPED when a line is id-ctrl's or smart-log's heading or names a thermal
 threshold, or the text is their `-o json` output (an object with id-ctrl's "mn", "sn", "fr" or
 smart-log's "critical_warning", "temperature", "avail_spare"), else NOT_MINE.
+
+parse_file(text) -> the outputs of a log read together: a file may hold several one after another,
+    with or without the commands that printed them (behind any prompt, with sudo); output of other
+    commands (lsblk) is skipped. to_session(parsed) -> SessionFields with the session's nvme block:
+    smart-log readings in file order are the temperature before the tests (the first), after them
+    (the last) and the highest; a reading of 0 K is left out with a note.
 """
 
 import json
@@ -27,8 +33,17 @@ import re
 
 from ..errors import ParseError
 from . import NOT_MINE, SHAPED, safejson
+from .entries import nvme_entry
+from .fields import SessionFields
+from .log_lines import renumbered
+from .logged_shell import Shell
+from .tool import ToolInfo
 
 TOOL = "nvme"
+INFO = ToolInfo(name="nvme", programs=("nvme",), family="device facts",
+                description="nvme-cli id-ctrl, smart-log, thermal get-feature and list output",
+                units={"Kelvin": "°C = K - 273, as nvme-cli converts", "°F": "converted to °C"},
+                logs_with=("dd", "hdparm", "iozone", "flashbench", "f3probe"))
 
 KELVIN_OFFSET = 273  # nvme-cli's kelvin_to_celsius() uses whole degrees
 
@@ -265,3 +280,100 @@ def parse(text):
     lines = text.splitlines()
     raise ParseError(TOOL, "not nvme id-ctrl, smart-log or get-feature output", line=1 if lines else None,
                      text=lines[0] if lines else None)
+
+
+_OUTPUT_START = re.compile(r"^(NVME Identify Controller|Smart Log for NVME device|get-feature:|Node\s)")
+_TEMPERATURE = re.compile(r"^\s*+temperature\s*+:", re.I)  # smart-log's composite reading, not a sensor's
+READ_COMMANDS = {"id-ctrl", "smart-log", "get-feature"}  # the nvme subcommands whose output is read; nvme list: read when its table is whole
+
+
+def outputs(text):
+    """(first line number, text, subcommand) of each output in the file: a new one starts at a
+    command line ("$ nvme smart-log /dev/nvme0 -o json"; subcommand "smart-log", None for a command
+    that is not nvme's), at an output's heading, where one JSON object ends and another starts, or
+    at a second smart-log temperature line (subcommand "" when no command line came before it)."""
+    shell = Shell(programs={"nvme"})
+    blocks, current, start, subcommand, previous, reading = [], [], 1, "", "", False
+    for number, line in enumerate(text.splitlines(), start=1):
+        commands = shell.read(line)
+        next_json = line.lstrip().startswith("{") and previous.strip() == "}"
+        temperature = bool(_TEMPERATURE.match(line))
+        # `nvme smart-log … | grep temperature` in a loop: one reading a line
+        if (commands is not None or _OUTPUT_START.match(line) or next_json or (temperature and reading)) and current:
+            blocks.append((start, "\n".join(current), subcommand))
+            current, reading = [], False
+        reading = reading or temperature
+        if commands is not None:
+            nvme = [c for c in commands if c.name == "nvme"]
+            subcommand = next((a for a in nvme[0].args if not a.startswith("-")), "") if nvme else None
+            previous = line
+            continue
+        if not current:
+            start = number
+        current.append(line)
+        if line.strip():
+            previous = line
+    blocks.append((start, "\n".join(current), subcommand))
+    return [(first, block, sub) for first, block, sub in blocks if block.strip()]
+
+
+def parse_file(text):
+    """Every output of the file read (outputs()): {"id_ctrl": parse_id_ctrl() | None, "thresholds_c",
+    "temperatures_c": smart-log readings in file order, "listed": nvme list's devices, "zero_kelvin":
+    readings of 0 K left out}."""
+    id_ctrl, thresholds, temperatures, read, unclaimed = None, {}, [], 0, None
+    listed, zero_kelvin = [], 0
+    for first, block, subcommand in outputs(text):
+        if subcommand not in READ_COMMANDS and detect(block) == NOT_MINE:
+            # output of another command (nvme list, lsblk) or words around the outputs
+            unclaimed = unclaimed or ((first, block) if subcommand == "" else None)
+            continue
+        parsed = _parsed(first, block)
+        read += 1
+        if parsed["kind"] == "id_ctrl":
+            id_ctrl = parsed
+        elif parsed["kind"] == "features":
+            thresholds.update(parsed["thresholds_c"])
+        elif parsed["kind"] == "list":
+            listed.extend(parsed["devices"])
+        elif parsed["temperature_c"] is None:
+            zero_kelvin += 1
+        else:
+            temperatures.append(parsed["temperature_c"])
+    if not read and unclaimed:
+        _parsed(*unclaimed)  # a file of nothing else: why it does not read as nvme-cli output
+    if not read:
+        raise ParseError("nvme", "no nvme-cli id-ctrl, smart-log or get-feature output found", line=None)
+    return {"id_ctrl": id_ctrl, "thresholds_c": thresholds, "temperatures_c": temperatures, "listed": listed,
+            "zero_kelvin": zero_kelvin}
+
+
+def to_session(parsed, **hints):
+    """The session's nvme block: the first smart-log reading as the temperature before the tests, the
+    last as after them, the highest; `nvme list` gives the model, serial and firmware when id-ctrl does
+    not (one device listed), its namespace usage and format in the notes."""
+    id_ctrl, thresholds, temperatures = parsed["id_ctrl"], parsed["thresholds_c"], parsed["temperatures_c"]
+    listed, zero_kelvin, notes = parsed["listed"], parsed["zero_kelvin"], []
+    temperature = None
+    if temperatures:
+        temperature = {"before": temperatures[0], "max": max(temperatures)}
+        if len(temperatures) > 1:
+            temperature["after"] = temperatures[-1]
+    if zero_kelvin:
+        notes.append(f"{zero_kelvin} nvme smart-log temperature reading(s) left out: the sensor reported 0 K "
+                     "(-273 °C), which an emulated or broken sensor reports.")
+    for device in listed:
+        notes.append(f"nvme list: {device['node']} {device['model']} (serial {device['serial']}, firmware "
+                     f"{device['firmware']}), namespace {device['namespace']}, usage {device['usage']}, "
+                     f"format {device['format']}.")
+    if id_ctrl is None and len(listed) == 1:
+        id_ctrl = {"model": listed[0]["model"], "serial": listed[0]["serial"], "firmware": listed[0]["firmware"]}
+    entry = nvme_entry(id_ctrl, {"thresholds_c": thresholds} if thresholds else None, temperature)
+    return SessionFields(tools=[{"name": "nvme-cli"}], measurements={"nvme": entry}, runs=1, notes=notes)
+
+
+def _parsed(first, block):
+    try:
+        return parse(block)
+    except ParseError as exc:
+        raise renumbered(exc, first) from None

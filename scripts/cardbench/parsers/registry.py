@@ -6,9 +6,11 @@ format that claims the text most surely, the earlier in FORMATS on a tie: so a f
 cdm_fio.sh and CrystalDiskMark result lines (but no CrystalDiskMark header) is cdm_fio.sh, and a
 CrystalDiskMark export that quotes an nvme-cli threshold is still CrystalDiskMark.
 
-A new format: a tool module (parsers/tool.py says its shape: INFO, detect, parse, to_session)
-and a line here, `tool_format(module)`. The older formats still have their handler in
-cardbench.imports.
+Every format is a tool module (parsers/tool.py says its shape: INFO, detect, parse, to_session);
+a new one is a line here, `tool_format(module)`. Format.parse_file(text) reads a whole file for
+the import (the module's parse_file when a file holds more than parse() reads: several fio
+documents, a log of dd commands with their output), and the module's to_session() makes the
+session of it.
 """
 
 from dataclasses import dataclass
@@ -22,10 +24,14 @@ from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe
 @dataclass(frozen=True)
 class Format:
     name: str  # the --format value
-    module: ModuleType  # the parser: detect(text), parse(text)
+    module: ModuleType  # the tool module: INFO, detect(text), parse(text), to_session(parsed, **hints)
     description: str
-    # Command names that run the tool in a logged session (a tool module says it in INFO.programs).
+    # Command names that run the tool in a logged session (the module's INFO.programs).
     programs: tuple = ()
+
+    def parse_file(self, text):
+        """The whole file read as the module's to_session() takes it."""
+        return getattr(self.module, "parse_file", self.module.parse)(text)
 
 
 def tool_format(module):
@@ -34,21 +40,21 @@ def tool_format(module):
 
 
 FORMATS = (
-    Format("fio-json", fio_json, "fio --output-format=json or json+ output, one or more runs", programs=("fio",)),
-    Format("fio-bwlog", fio_bwlog, "fio bandwidth log (--write_bw_log): a sustained fill"),
-    Format("kdiskmark", kdiskmark, "KDiskMark text export, one or more"),
-    Format("cdm-fio", cdm_fio, "cdm_fio.sh output, also a terminal log of many runs"),
-    Format("crystaldiskmark", crystaldiskmark, "CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more"),
+    tool_format(fio_json),
+    tool_format(fio_bwlog),
+    tool_format(kdiskmark),
+    tool_format(cdm_fio),
+    tool_format(crystaldiskmark),
     tool_format(fio_text),  # after fio-json (--output-format=normal,json) and the suites that quote fio
     tool_format(sysbench),
-    Format("nvme", nvme, "nvme-cli id-ctrl, smart-log, thermal get-feature and list output", programs=("nvme",)),
+    tool_format(nvme),
     tool_format(pibenchmarks),  # the scripts before the tools their logs hold: their headings name them
     tool_format(microsd_benchmarks),
     tool_format(iozone),
     tool_format(hdparm),
-    Format("dd", dd, "dd summaries, each below its logged dd command", programs=("dd",)),
-    Format("flashbench", flashbench, "flashbench -a, --open-au and -f output, with the logged commands", programs=("flashbench",)),
-    Format("f3probe", f3probe, "f3probe output: real against announced capacity", programs=("f3probe",)),
+    tool_format(dd),
+    tool_format(flashbench),
+    tool_format(f3probe),
     tool_format(f3rw),  # after f3probe: a log of both is f3probe's, which reads f3write/f3read's part too
     tool_format(h2testw),
     tool_format(agnostics),

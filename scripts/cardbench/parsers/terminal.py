@@ -2,6 +2,7 @@
 
 plain(line) -> the line without ANSI escape sequences, for the tool modules that read coloured logs.
 unquoted(line, keep_columns=False) -> the line without a mail-style "> " quote (nested ones too).
+printable(text) -> text with what a terminal would act on escaped, for messages and notes.
 """
 
 import re
@@ -26,3 +27,10 @@ def unquoted(line, keep_columns=False):
     if not quote:
         return line
     return (" " * quote.end() if keep_columns else "") + line[quote.end():]
+
+
+def printable(text):
+    """str(text) with line breaks, control and format characters escaped ('\\n', '\\x1b', '\\u202e'):
+    a file name or a tool's message quoted in a message cannot move the cursor, recolour or fake a
+    line of output."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))

@@ -4,6 +4,8 @@ A tool module (parsers/<tool>.py) is the one home of a tool's output format:
   INFO = ToolInfo(...)              the metadata below
   detect(text) -> NOT_MINE, SHAPED or NAMED
   parse(text) -> dict               pure; ParseError naming the line
+  parse_file(text) -> dict          optional: what to_session() reads when a file holds more than parse()
+                                    reads (several fio documents, a log of dd commands and their output)
   to_session(parsed, **hints) -> parsers.fields.SessionFields   the card entries (parsers.entries)
 parsers.registry lists the modules; only the importer cuts a log of several tools apart.
 """
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 class ToolInfo:
     name: str  # the --format value and registry name: "hdparm"
     programs: tuple  # command names that run it in a logged session: ("hdparm",)
-    family: str  # what it measures: "sequential", "random", "capacity", "suite", "device facts"
+    family: str  # what it measures: "sequential", "sustained", "random", "capacity", "suite", "device facts"
     description: str  # one line for --format's help
     # The units it prints and what they mean: {"MB/sec": "MiB/s (2^20 bytes a second)"}; the
     # docstring of the module says the same in words and a test holds the parser to it.

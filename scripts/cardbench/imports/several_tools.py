@@ -4,16 +4,21 @@ flashbench, f3probe, nvme-cli, fio, …: parsers.registry.logged_tools()) in one
 tool_parts(text, tools, claim) -> {tool: text}: a log holding commands of several tools cut into
     one text per tool, line for line (other lines blank), for each tool's own import.
 several_tools(text) -> SessionFields of a log of several tools' commands together (each tool's part
-    read by its own import, the results merged; a part no import reads is refused naming its line),
-    or None for a log of one tool: the flashbench, f3probe and nvme imports start with it.
+    read by its own tool module, the results merged; a part no module reads is refused naming its
+    line), or None for a log of one tool.
 merged(results) -> one session's fields from the SessionFields of each tool of a log.
+check_one_tool(text, fmt): a file holding figures of a tool that is read apart (fio JSON with dd lines)
+    is refused, naming where the second tool's output starts.
+Every tool it knows of comes from parsers.registry.
 """
 
 import re
 
 from ..errors import ParseError
-from .result import SessionFields
-from .shell import Shell, command_lines
+from ..parsers import NOT_MINE
+from ..parsers.fields import SessionFields
+from ..parsers.logged_shell import Shell, command_lines
+from ..parsers.registry import FORMATS, format_named, logged_tools
 
 
 def tool_parts(text, tools, claim=None):
@@ -64,11 +69,10 @@ def _claim_unowned(physical, owners, claim):
 
 # --- a log of several tools --------------------------------------------------------------------
 
-def logged_tools():
-    """{registry name: program names} of the tools a log may hold together: the registry's list."""
-    from ..parsers.registry import logged_tools as registered
-
-    return registered()
+def _session_of(name, text):
+    """SessionFields of one tool's part of a log, read by its tool module."""
+    fmt = format_named(name)
+    return fmt.module.to_session(fmt.parse_file(text))
 
 
 def _mentioned(text, tools):
@@ -84,15 +88,13 @@ def several_tools(text, handler=None):
     that tool's own import, the results put together as one session. A part no reader takes (a
     tool's output in a shape not read here) is refused naming its line and the tool, never left out.
     None when one tool's output is all the log holds. handler(name) -> handler(text) -> SessionFields
-    (the importer's, by default)."""
+    (the tool module's parse_file() and to_session(), by default)."""
     tools = logged_tools()
     if len(_mentioned(text, tools)) < 2:
         return None  # one tool at most: no need to read the log twice
-    from ..parsers import NOT_MINE
-    from ..parsers.registry import format_named
-
     if handler is None:
-        from .importer import handler_for as handler
+        def handler(name):
+            return lambda part: _session_of(name, part)
     detectors = {tool: format_named(tool).module.detect for tool in tools}
 
     def claim(chunk):
@@ -167,12 +169,10 @@ def merged(results):
             else:
                 measurements[key] = value
         notes += fields.notes
-    fields = SessionFields(tools=tools, measurements=measurements, runs=max(f.runs for f in results), notes=notes,
-                           date=next((f.date for f in results if f.date), None),
-                           host=next((f.host for f in results if f.host), None))
-    if hasattr(fields, "assumption"):
-        fields.assumption = next((f.assumption for f in results if f.assumption), None)
-    return fields
+    return SessionFields(tools=tools, measurements=measurements, runs=max(f.runs for f in results), notes=notes,
+                         date=next((f.date for f in results if f.date), None),
+                         host=next((f.host for f in results if f.host), None),
+                         assumption=next((f.assumption for f in results if f.assumption), None))
 
 
 # --- tools that do not share a file ------------------------------------------------------------
@@ -185,10 +185,7 @@ def families():
     """Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
     and cdm_fio.sh lines; the other logged tools, which several_tools joins into one session; a script's
     log and the tools it runs (a tool module's INFO.logs_with)."""
-    from ..parsers.registry import FORMATS
-
-    scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS
-                    if hasattr(f.module, "INFO") and not f.programs and f.module.INFO.logs_with)
+    scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS if not f.programs and f.module.INFO.logs_with)
     logged = tuple(name for name in logged_tools() if name not in FIO_FILES[:2])  # fio's text is logged too
     return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
 
@@ -198,9 +195,6 @@ def check_one_tool(text, fmt):
     (a dd log below a CrystalDiskMark export, fio JSON followed by dd lines): the import reads one
     format, so the other tool's figures would be lost without a word. Names the line where the later
     of the two tools' output starts."""
-    from ..parsers import NOT_MINE
-    from ..parsers.registry import FORMATS, format_named
-
     # A format may belong to two families (fio's text output: fio's files, and the logged tools).
     family = {name for names in families() if fmt in names for name in names} or {fmt}
     lines = text.splitlines()
@@ -232,8 +226,6 @@ def _holds_figures(parsed):
 def _start(detect, lines):
     """Index of the line where the output detect() claims starts: the first line up to which the text
     is claimed (found by halving: a longer head never holds less of a tool's output)."""
-    from ..parsers import NOT_MINE
-
     low, high = 0, len(lines) - 1  # lines[:high + 1] is claimed
     while low < high:
         middle = (low + high) // 2

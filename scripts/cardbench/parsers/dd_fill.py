@@ -1,13 +1,10 @@
-"""Sustained fills -> session fields: throughput against data written over a whole card, where an SLC
-cache shows as a step down (the card page's fill chart and its cache findings read them).
+"""dd runs that become sustained fills: throughput against data written over a whole card, where an
+SLC cache shows as a step down (the card page's fill chart and its cache findings read them).
 
-from_fio_bwlog(text) -> SessionFields: a fio bandwidth log (--write_bw_log), one `fill` entry for
-    each direction it holds. The log alone has no command and no summary, so the interval after its
-    last sample (under one averaging period) is not counted.
 is_fill(series) -> whether dd_fills makes fills of them.
 dd_fills(series, op, flags, command, first_line) -> (entries, notes), or None: the `fill` entries of one
     logged dd command whose status=progress updates (parsers.dd.progress) make a series of at least
-    MIN_PROGRESS_UPDATES; imports.dd hands each command's output over before reading its summary.
+    MIN_PROGRESS_UPDATES; parsers.dd_session hands each command's output over before reading its summary.
 with_fills(fields, fills, notes) -> the SessionFields of a dd log with those fills added.
 
 A dd run that becomes a fill gives no `dd` entry: its summary is the mean of the whole series, cache
@@ -16,37 +13,16 @@ sequential-write headline) it would be compared with short runs that never leave
 collector's fill keeps no fio result for the same reason. The summary's figure goes into the notes.
 """
 
-from ..card import sessions
 from ..errors import ParseError
-from ..parsers import fio_bwlog
-from .read import printable
-from .result import SessionFields
+from .entries import fill_entry, progress_spans
+from .fields import SessionFields
+from .terminal import printable
 
 # dd prints an update a second: 30 updates are 30 s of copying, room for a cache level and the speed
 # after it, each several points long. A shorter copy is the usual dd speed test, whose one figure
 # is what it measures.
 MIN_PROGRESS_UPDATES = 30
 SYNCED_FLAGS = ("direct", "dsync", "sync")  # dd flags under which progress counts what reached the card
-
-
-def from_fio_bwlog(text):
-    samples = fio_bwlog.parse(text)["samples"]
-    entries = []
-    for op in ("write", "read"):
-        if any(sample["op"] == op for sample in samples):
-            try:
-                entries.append(sessions.fill_entry(op, sessions.bwlog_spans(samples, op=op)))
-            except ValueError:
-                raise ParseError(fio_bwlog.TOOL, f"every {op} sample is 0 KiB/s: nothing written to chart",
-                                 line=next(s["line"] for s in samples if s["op"] == op)) from None
-    if not entries:
-        raise ParseError(fio_bwlog.TOOL, "only trim samples (direction 2): no data written or read",
-                         line=samples[0]["line"])
-    shown = ", ".join(f"{e['op']} {e['points'][-1]['written_gb']:g} GB in {e['points'][-1]['seconds']:g} s"
-                      for e in entries)
-    notes = [f"fio bandwidth log of {len(samples)} samples ({shown}); the log holds neither the fio command nor its "
-             "summary, so the time after the last sample is not counted."]
-    return SessionFields(tools=[{"name": "fio"}], measurements={"fill": entries}, runs=1, notes=notes)
 
 
 def _updates(series):
@@ -72,7 +48,7 @@ def dd_fills(series, op, flags, command, first_line):
                          f"{MIN_PROGRESS_UPDATES} make no fill).")
             continue
         try:
-            entries.append(sessions.fill_entry(op, sessions.progress_spans(each["points"]), command=command))
+            entries.append(fill_entry(op, progress_spans(each["points"]), command=command))
         except ValueError:
             raise ParseError("dd", "progress updates without any data copied", line=line) from None
         notes.append(_dd_note(each, count, op, flags, line, first_line))

@@ -1,9 +1,15 @@
 """A dd log -> session fields: the summaries below every logged dd command that means the same test
 (read or write, block size, count, flags, device or file, what it read and wrote) are the runs of
-one entry.
+one entry. parsers.dd reads the summaries; this is its log-level side, beside it because dd.py
+would pass 400 lines:
+
+parse_file(text) -> {"segments": [(command arguments or None, first output line, output text)],
+    "variables": {name: value} the log sets}: the log cut at its logged dd commands.
+to_session(parsed, op=None, block_size=None) -> SessionFields: the entries, fills and notes.
+from_dd(text, op=None, block_size=None) -> both in one.
 
 What each command says (read or write, whether the card is the device or holds a file, block size,
-count, flags) is read by imports.dd_command, which side is the card by imports.dd_card. Runs that
+count, flags) is read by parsers.dd_command, which side is the card by parsers.dd_card. Runs that
 measured no card never reach the card's figures: a copy without a card (if=/dev/zero of=/dev/null),
 and a file outside the card's mount points and working folder (of=/var/log/test) when the log's
 other runs are surely on the card; each is named in the session's notes. Such a file alone in the
@@ -13,19 +19,20 @@ A log without its dd command (output alone, `2>&1 | tail -1`) needs read or writ
 (`op`: OP= on make import, --op on cardbench import); its block size comes from `block_size`
 (BS=, --bs) or from the "N+0 records out" line above each summary. A logged attempt that failed
 before copying (no summary, a dd error message) is skipped. A command whose status=progress
-updates make a long series (a write over a whole card) is a sustained fill instead (imports.fill).
+updates make a long series (a write over a whole card) is a sustained fill instead (parsers.dd_fill).
 """
 
-from ..card import sessions
 from ..errors import ParseError
-from ..parsers import NOT_MINE
-from ..parsers import dd as dd_parser
+from . import NOT_MINE
+from . import dd as dd_parser
 from .dd_card import place
-from .dd_command import NO_COMMAND, without_command, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described, size_bytes
-from .fill import dd_fills, is_fill, with_fills
-from .result import SessionFields
-from .shell import Shell
-from .transcript import renumbered, segments
+from .dd_command import (NO_COMMAND, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described,
+                         size_bytes, without_command)
+from .dd_fill import dd_fills, is_fill, with_fills
+from .entries import dd_entry
+from .fields import SessionFields
+from .log_lines import renumbered, segments
+from .logged_shell import Shell
 
 
 def _block_from_records(parsed, line):
@@ -59,7 +66,7 @@ def _failed_attempt(output):
 
 def _progress_fills(args, start, output, op, block_size):
     """(fill entries, notes) of a logged dd command whose status=progress updates make a series long
-    enough to chart (imports.fill), or None: a shorter copy is a dd entry like any other."""
+    enough to chart (parsers.dd_fill), or None: a shorter copy is a dd entry like any other."""
     try:
         series = dd_parser.progress(output)
     except ParseError as exc:
@@ -137,14 +144,25 @@ def _same_test(command, args):
             command["target"], command.get("source"), command.get("sink"))
 
 
+def parse_file(text):
+    """The log cut at its logged dd commands (read as a shell would have run them: variables, loops),
+    and the variables it sets, for naming a reference left unexpanded."""
+    shell = Shell()
+    return {"segments": segments(text, lambda line: dd_command(line, shell)), "variables": shell.variables}
+
+
 def from_dd(text, op=None, block_size=None):
+    """parse_file() and to_session() of a dd log."""
+    return to_session(parse_file(text), op=op, block_size=block_size)
+
+
+def to_session(parsed, op=None, block_size=None, **hints):
     """A dd log's entries: the runs of every logged command that means the same test (_same_test)
     in one entry, in the order each test first appears; the entry keeps the first command's text."""
     check_hints(op, block_size)
     tests, failures = {}, []  # _same_test() -> the first command's description and text, every run
     left_out = []  # (line, command, why) of the commands that measured no card
-    shell = Shell()
-    parts = segments(text, lambda line: dd_command(line, shell))
+    parts, variables = parsed["segments"], parsed["variables"]
     fills, fill_notes = [], []  # runs whose progress updates make a series: sustained fills, not dd entries
     for args, start, output in _one_command_each(parts):
         progress = _progress_fills(args, start, output, op, block_size)
@@ -166,7 +184,7 @@ def from_dd(text, op=None, block_size=None):
             command = _without_command(parsed, start, op, block_size)
         else:
             # the command's own line, just above its output
-            command = described(args, start - 1, op, block_size, known=shell.variables)
+            command = described(args, start - 1, op, block_size, known=variables)
             if command["no_card"]:
                 left_out.append((start - 1, _command_text(args), command["no_card"]))
                 continue
@@ -191,9 +209,9 @@ def from_dd(text, op=None, block_size=None):
         notes.append("The block size is not stated (no command, no 'N+0 records out' line, no BS=): the figures are "
                      "kept as 'dd (block size not stated)', a test of their own, never pooled with a stated block "
                      "size or ranked.")
-    entries = [sessions.dd_entry(test["command"]["op"], test["command"]["block_size"], test["runs"],
-                                 count=test["command"]["count"], flags=test["command"]["flags"],
-                                 target=test["command"]["target"], command=test["text"])
+    entries = [dd_entry(test["command"]["op"], test["command"]["block_size"], test["runs"],
+                         count=test["command"]["count"], flags=test["command"]["flags"],
+                         target=test["command"]["target"], command=test["text"])
                for test in tests.values()]
     if not entries and not fills and left_out:
         line, text, why = min(left_out)

@@ -1,28 +1,30 @@
 """CrystalDiskMark-style results -> session fields: cdm_fio.sh logs (MiB/s), CrystalDiskMark exports
 and copies of its window (MB/s), KDiskMark exports (kKiB/s: its "MB/s" is fio's KiB/s ÷ 1000). Each
 run or export in the file is one run of every subtest; figures are stored as printed, in their own
-unit, and the site converts them."""
+unit, and the site converts them. The parsers (cdm_fio, crystaldiskmark, kdiskmark) call these from
+their to_session(); crystaldiskmark.py would pass 400 lines with them.
+"""
 
-from ..card import sessions
 from ..errors import ParseError
-from ..parsers import cdm_fio, crystaldiskmark, kdiskmark
-from .result import SessionFields
+from .entries import results_from_table
+from .fields import SessionFields
 
 
-def from_cdm_fio(text):
-    parsed = cdm_fio.parse(text)
+def cdm_fio_session(parsed, tool):
+    """cdm_fio.sh runs (parsers.cdm_fio.parse) -> session fields: every run one run of each subtest,
+    in MiB/s, with the run's Size; `tool` names the script in errors."""
     runs = parsed["runs"]
     sizes = {run["config"]["size"] for run in runs}
     if len(sizes) > 1:
-        raise ParseError(cdm_fio.TOOL, f"runs use different sizes ({', '.join(sorted(sizes))}); import them "
+        raise ParseError(tool, f"runs use different sizes ({', '.join(sorted(sizes))}); import them "
                                        "separately", line=runs[-1]["line"])
     config = runs[0]["config"]
     table = [[{"test": r["test"], "op": r["op"], "value": r["value"], "iops": r["iops"]} for r in run["results"]]
              for run in runs]
     try:
-        results = sessions.results_from_table(table, parsed["unit"])
+        results = results_from_table(table, parsed["unit"])
     except ValueError:
-        raise ParseError(cdm_fio.TOOL, "runs do not have the same subtests", line=runs[-1]["line"]) from None
+        raise ParseError(tool, "runs do not have the same subtests", line=runs[-1]["line"]) from None
     for result in results:
         result["size"] = config["size"]
     return SessionFields(tools=[{"name": "cdm_fio.sh"}], measurements={"results": results}, runs=len(runs),
@@ -59,18 +61,12 @@ def _cdm_fio_notes(runs):
     return notes
 
 
-def from_crystaldiskmark(text):
-    return _from_exports(crystaldiskmark, text)
-
-
-def from_kdiskmark(text):
-    return _from_exports(kdiskmark, text)
-
-
-def _from_exports(parser, text):
-    exports = parser.parse_all(text)
+def exports_session(exports, default_tool):
+    """CrystalDiskMark or KDiskMark exports (parsers.crystaldiskmark.parse_all) -> session fields: each
+    export one run of every subtest, in the unit it states; default_tool names the tool an export
+    does not name."""
     first = exports[0]
-    tool = first["tool"] or parser.TOOL
+    tool = first["tool"] or default_tool
     units = {export["unit"] for export in exports}
     if len(units) > 1:
         raise ParseError(tool, f"the exports in this file state different units ({', '.join(sorted(units))}); "
@@ -78,7 +74,7 @@ def _from_exports(parser, text):
     table = [[{"test": r["test"], "op": r["op"], "value": r["value"], "iops": r["iops"], "latency_us": r["latency_us"]}
               for r in export["results"]] for export in exports]
     try:
-        results = sessions.results_from_table(table, units.pop())
+        results = results_from_table(table, units.pop())
     except ValueError:
         raise ParseError(tool, "the exports in this file do not have the same subtests", line=None) from None
     for result in results:

@@ -1,9 +1,5 @@
 """The shell around logged commands, read without running anything.
 
-command_words(line, program) -> argv of a logged command line mentioning `program` (prompt taken
-    off, $((..)) and $[..] arithmetic worked out), or None.
-shell_words(command) -> argv; arithmetic(expr) -> the integer value of + - * / % << >> ** ( )
-    arithmetic (names of variables worked out by the caller).
 Shell(programs).read(line) -> the commands a logged line ran ([Command(program, args)], [] for a
     line that only sets variables), or None for a line of output. Variables assigned earlier in
     the log (NAME=value, export, readonly, declare, let) are expanded ($NAME, ${NAME}, and inside
@@ -12,106 +8,18 @@ Shell(programs).read(line) -> the commands a logged line ran ([Command(program, 
     counts as a command line, and so does a line without a prompt that starts with one of
     `programs`; sudo, time, nice, stdbuf and the like are taken off; a for loop over words,
     {1..8} or $(seq ..) gives its body once per value, in order (a loop inside it too). Nothing is run or evaluated:
-    arithmetic() reads integers and operators only.
+    arithmetic (parsers.shell_words) reads integers and operators only.
 command_lines(text) -> [(first line number, logical line)]: logical_lines() with a for loop typed
     over several lines ("for n in 2 3; do" / "> …" / "> done") joined into one.
 """
 
-import ast
 import os
 import re
-import shlex
 from dataclasses import dataclass
 
-from .transcript import PROMPT, logical_lines
-
-MAX_COMMAND = 4096  # a longer line is not taken for a logged command
-MAX_ARITHMETIC = 200  # a logged block size or count; longer input is not worth parsing
-
-MAX_SHIFT = 64  # 1 << 20, 2 ** 22: sizes; larger exponents are no size and would not end
-
-
-def _power(a, b):
-    if not 0 <= b <= MAX_SHIFT or abs(a) > 2**32:
-        raise ValueError("exponent out of range")
-    return a**b
-
-
-def _shift(a, b, left):
-    if not 0 <= b <= MAX_SHIFT:
-        raise ValueError("shift out of range")
-    return a << b if left else a >> b
-
-
-def _divide(a, b):
-    quotient = abs(a) // abs(b)  # the shell's division truncates toward zero
-    return quotient if (a < 0) == (b < 0) else -quotient
-
-
-def _remainder(a, b):
-    return a - b * _divide(a, b)
-
-
-_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-              ast.FloorDiv: _divide, ast.Div: _divide, ast.Mod: _remainder, ast.Pow: _power,
-              ast.LShift: lambda a, b: _shift(a, b, True), ast.RShift: lambda a, b: _shift(a, b, False)}
-_UNARY = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a}
-
-
-# --- logged commands ---------------------------------------------------------------------------
-
-def arithmetic(expr):
-    """Integer value of shell arithmetic made of numbers and + - * / % << >> ** ( ); None otherwise.
-    Nothing is evaluated but these operators on integers (Python's own parser reads the expression)."""
-    def value(node):
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-            result = _OPERATORS[type(node.op)](value(node.left), value(node.right))
-            if abs(result) >= 10**18:  # no size is that large; keeps every step small
-                raise ValueError("out of range")
-            return result
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return _UNARY[type(node.op)](value(node.operand))
-        raise ValueError("not plain arithmetic")
-
-    if len(expr) > MAX_ARITHMETIC:
-        return None
-    text = expr.strip()
-    if "_" in text:
-        return None  # Python reads 1_000 as a number, the shell does not
-    try:
-        result = value(ast.parse(text, mode="eval").body)
-    except (SyntaxError, ValueError, ZeroDivisionError, MemoryError, RecursionError):
-        return None
-    return result if abs(result) < 10**18 else None  # str() refuses more than 4300 digits
-
-
-def shell_words(command):
-    """argv of a logged command, with $(( a * b )) and $[ a * b ] arithmetic worked out."""
-    def arith(match):
-        value = arithmetic(match.group(1) if match.group(1) is not None else match.group(2))
-        return match.group(0) if value is None else str(value)
-    # [^$]: a search from each "$((" or "$[" stops at the next one, so a line of many is not quadratic
-    command = re.sub(r"\$\(\(([^$]*?)\)\)|\$\[([^$\[\]]*+)\]", arith, command)
-    if not any(c in command for c in "'\"\\"):
-        # What shlex.split gives without quotes or escapes, fifty times faster: a log can hold 10^5 lines.
-        return [word for word in re.split(r"[ \t\r\n]+", command) if word]
-    try:
-        return shlex.split(command, comments=False)
-    except ValueError:
-        return command.split()
-
-
-def command_words(line, program):
-    """The words of a logged command line that mentions `program`, its prompt ('$ ', '# ') taken
-    off; None when `program` is not in the line or the line is too long to be a command."""
-    if program not in line or len(line) > MAX_COMMAND:
-        return None
-    return shell_words(line.lstrip("$# ").strip())
-
-
-# --- the shell around logged commands: variables, loops, several commands a line ---------------
+from .log_lines import PROMPT, logical_lines
+from .shell_words import (ASSIGNMENT, MAX_ARITHMETIC, MAX_COMMAND, NAME, REFERENCE, arithmetic, split_commands, unwrapped,
+                          without_redirections, split_words)
 
 MAX_VARIABLES = 256  # names a log may set; more are not kept
 MAX_VALUE = 1024  # characters of a value kept; a variable with a longer one stays unexpanded
@@ -120,31 +28,17 @@ MAX_LOOP_COMMANDS = 256  # commands one logged for loop may give
 MAX_LOG_LOOP_COMMANDS = 4096  # and all the loops of one log: past that, a loop's body is not run
 MAX_LOOP_LINES = 20  # lines of a for loop typed over several lines
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]{0,63}+"
-_ASSIGNMENT = re.compile(rf"({_NAME})=(.*+)", re.S)  # fullmatch on one word
-_REFERENCE = re.compile(rf"\$(?:\{{({_NAME})\}}|({_NAME}))")
 _ARITHMETIC = re.compile(r"\$\(\(([^$]*?)\)\)|\$\[([^$\[\]]*+)\]")
-_ARITHMETIC_NAME = re.compile(rf"(?<![0-9A-Za-z_]){_NAME}")
-_FOR = re.compile(rf"for[ \t]++({_NAME})[ \t]++in(?:[ \t]++(.*+))?+", re.S)  # fullmatch on one command
+_ARITHMETIC_NAME = re.compile(rf"(?<![0-9A-Za-z_]){NAME}")
+_FOR = re.compile(rf"for[ \t]++({NAME})[ \t]++in(?:[ \t]++(.*+))?+", re.S)  # fullmatch on one command
 _SEQ = re.compile(r"\$\(seq((?:[ \t]++-?\d{1,9}+){1,3}+)[ \t]*+\)|`seq((?:[ \t]++-?\d{1,9}+){1,3}+)[ \t]*+`")
 _RANGE = re.compile(r"\{(-?\d{1,9}+)\.\.(-?\d{1,9}+)(?:\.\.(-?\d{1,9}+))?+\}")  # fullmatch on one word
 # A line without a prompt that is still shell: an assignment, a declaration, a for loop, `let`.
 _BARE_SHELL = re.compile(rf"(?:(?:export|readonly|declare|typeset|local)[ \t]++(?:-[A-Za-z]{{1,8}}+[ \t]++)*+)?+"
-                         rf"{_NAME}=|for[ \t]++{_NAME}[ \t]++in(?:[ \t]|$)|let[ \t]++{_NAME}=")
+                         rf"{NAME}=|for[ \t]++{NAME}[ \t]++in(?:[ \t]|$)|let[ \t]++{NAME}=")
 _TRACED = re.compile(r"\+{1,8}+[ \t]++(?=\S)")  # `set -x`: "+ flashbench …", "++ seq 1 3"
-# Runs of ordinary characters are taken whole, so a line is scanned in a few steps.
-_COMMAND_TOKEN = re.compile(r"""[^'"\\;&|#]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.|&&|\|\||\|&|[;&|#'"\\]""", re.S)
-_WORD = re.compile(r"""(?:[^\s'"\\]++|'[^']*+'|"(?:[^"\\]|\\.)*+"|\\.)++""", re.S)
-_WORD_PIECE = re.compile(r"""[^'"\\]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)""", re.S)
-_REDIRECTION = re.compile(r"\d{0,2}+(?:>>?+|<|&>>?+|>&)(.*+)", re.S)  # fullmatch on one word
 _NOT_PLAIN = re.compile(r"""[\s;&|<>()`$'"\\]""")  # a value holding these is not expanded
 _DECLARATIONS = {"export", "readonly", "declare", "typeset", "local"}
-# Programs that run the next word as the command, with their options that take a value.
-_WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "doas": {"-u", "-C"},
-             "time": {"-f", "-o"}, "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"},
-             "taskset": {"-c", "-p"}, "chrt": {"-p"}, "env": {"-u", "-C", "-S"}, "nohup": set(), "command": set(),
-             "exec": set(), "unbuffer": set(), "script": {"-c"}}
-_WRAPPER_VALUE = re.compile(r"-?\d++|0[xX][0-9a-fA-F]++|[0-9,-]{1,64}+")  # nice -10, taskset 0x3, chrt 99
 
 
 @dataclass(frozen=True)
@@ -212,7 +106,7 @@ class Shell:
             return stripped
         if self.programs and stripped:
             words = stripped.split(None, 12)[:12]
-            program = _unwrapped(words)
+            program = unwrapped(words)
             if program and os.path.basename(program[0]) in self.programs:
                 return stripped
         return None
@@ -241,7 +135,7 @@ class Shell:
                 (1, 1, numbers[0]) if len(numbers) == 1 else numbers)
             return " ".join(str(n) for n in _counted(first, step, last))
         values = []
-        for word in _words(_SEQ.sub(seq, self.expand(listed, outer))):
+        for word in split_words(_SEQ.sub(seq, self.expand(listed, outer))):
             counted = _RANGE.fullmatch(word)
             if counted:
                 first, last = int(counted.group(1)), int(counted.group(2))
@@ -254,10 +148,10 @@ class Shell:
         return values[:MAX_LOOP_COMMANDS]
 
     def _simple(self, part, loop=None):
-        words = _without_redirections(_words(self.expand(part, loop)))
+        words = without_redirections(split_words(self.expand(part, loop)))
         leading = []
-        while words and _ASSIGNMENT.fullmatch(words[0]):
-            leading.append(_ASSIGNMENT.fullmatch(words[0]).groups())
+        while words and ASSIGNMENT.fullmatch(words[0]):
+            leading.append(ASSIGNMENT.fullmatch(words[0]).groups())
             words = words[1:]
         if not words:  # NAME=value alone sets it for the rest of the session
             for name, value in leading:
@@ -265,7 +159,7 @@ class Shell:
             return []
         if words[0] in _DECLARATIONS or words[0] == "let":
             for word in words[1:]:
-                assignment = _ASSIGNMENT.fullmatch(word)
+                assignment = ASSIGNMENT.fullmatch(word)
                 if assignment and words[0] == "let":
                     value = self._arithmetic(assignment.group(2), self.variables)
                     if value is not None:
@@ -277,7 +171,7 @@ class Shell:
             for word in words[1:]:
                 self.variables.pop(word, None)
             return []
-        words = _unwrapped(words)
+        words = unwrapped(words)
         return [Command(words[0], tuple(words[1:]))] if words else []
 
     def _set(self, name, value):
@@ -307,7 +201,7 @@ class Shell:
             value = self._arithmetic(match.group(1) if match.group(1) is not None else match.group(2), variables)
             return match.group(0) if value is None else str(value)
 
-        return _ARITHMETIC.sub(arithmetic_of, _REFERENCE.sub(reference, text))
+        return _ARITHMETIC.sub(arithmetic_of, REFERENCE.sub(reference, text))
 
     @staticmethod
     def _arithmetic(expr, variables):
@@ -325,89 +219,12 @@ class Shell:
         worked = _ARITHMETIC_NAME.sub(name, expr)
         return None if unknown else arithmetic(worked)
 
-
-def variable_references(text):
-    """{'$DEV' or '${DEV}': 'DEV'} for every variable reference in text, as Shell.expand reads them."""
-    return {m.group(0): m.group(1) or m.group(2) for m in _REFERENCE.finditer(text)}
-
-
 def _counted(first, step, last):
     """first, first + step, … up to last (seq and {a..b}), at most MAX_LOOP_COMMANDS + 1 numbers."""
     if step == 0 or (last - first) * step < 0:
         return []
     count = min((last - first) // step + 1, MAX_LOOP_COMMANDS + 1)
     return [first + step * i for i in range(count)]
-
-
-def split_commands(text):
-    """The commands of one shell line: split at ; && || | & outside quotes (not in 2>&1 or &>), a
-    trailing # comment left out."""
-    if not any(c in text for c in ";&|#'\"\\"):
-        return [text]
-    parts, current = [], ""
-    for match in _COMMAND_TOKEN.finditer(text):
-        token = match.group(0)
-        if token == "#" and (not current or current[-1] in " \t"):
-            break  # a comment
-        redirection = current[-1:] in ("<", ">") or text[match.end():match.end() + 1] == ">"
-        if token in (";", "&&", "||", "|", "|&", "&") and not (token in ("&", "|") and redirection):
-            parts.append(current)
-            current = ""
-        else:
-            current += token
-    parts.append(current)
-    return [part for part in parts if part.strip()]
-
-
-def _words(text):
-    """argv of one command as the shell splits and unquotes it ('a b', "a b", a\\ b); a line with an
-    unclosed quote split at blanks. Regular expressions do the scanning: a log may hold 10^5 lines."""
-    words, end = [], 0
-    for match in _WORD.finditer(text):
-        if text[end:match.start()].strip():
-            return text.split()  # an unclosed quote or a lone backslash
-        words.append("".join(_unquoted(piece) for piece in _WORD_PIECE.finditer(match.group(0))))
-        end = match.end()
-    return words if not text[end:].strip() else text.split()
-
-
-def _unquoted(piece):
-    single, double, escaped = piece.group(1), piece.group(2), piece.group(3)
-    if single is not None:
-        return single
-    if double is not None:  # inside "…" a backslash escapes only \ " $ ` and a line break
-        return re.sub(r'\\([\\"$`\n])', r"\1", double)
-    if escaped is not None:
-        return escaped
-    return piece.group(0)
-
-
-def _without_redirections(words):
-    """argv without "> file", "2>&1", "<in" and the like."""
-    out, skip = [], False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        redirection = _REDIRECTION.fullmatch(word)
-        if redirection:
-            skip = not redirection.group(1)  # "> file": the file is the next word
-            continue
-        out.append(word)
-    return out
-
-
-def _unwrapped(words):
-    """The words from the program on: sudo, time, nice, stdbuf … with their options taken off."""
-    i = 0
-    while i < len(words) and os.path.basename(words[i]) in _WRAPPERS:
-        valued = _WRAPPERS[os.path.basename(words[i])]
-        i += 1
-        while i < len(words) and (words[i].startswith("-") or _WRAPPER_VALUE.fullmatch(words[i])
-                                  or _ASSIGNMENT.fullmatch(words[i])):
-            i += 2 if words[i] in valued else 1
-    return words[i:]
-
 
 def command_lines(text):
     """(first line number, line): logical_lines() with a for loop typed over several lines
