@@ -6,7 +6,7 @@ import pytest
 
 from cardbench.collect.device import (decode_cid, host_description, identify, manufacturer_name,
                                       pcie_link_text)
-from cardbench.collect.runner import _public_device_facts, form_factor_from_name, marketed_capacity_gb
+from cardbench.collect.runner import _public_device_facts
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
 
@@ -74,18 +74,6 @@ def test_published_facts_leave_out_serial_numbers():
     assert facts["sd"]["cid_fields"]["product_name"] == "SD64G"
     nvme = _public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
     assert "SN0123456789" not in repr(nvme)
-
-
-@pytest.mark.parametrize("size,gb", [(63864569856, 64), (15931539456, 16), (31914983424, 32), (1000204886016, 1000),
-                                     (127865454592, 128), (17179869184, 17.2)])
-def test_marketed_capacity(size, gb):
-    assert marketed_capacity_gb(size) == gb
-
-
-@pytest.mark.parametrize("name,form", [("SanDisk Extreme 64GB", "microSD"), ("Lexar Professional SDXC 1667x", "SD"),
-                                       ("Samsung EVO Select microSDXC", "microSD"), ("Kingston Canvas SD", "SD")])
-def test_form_factor_from_name(name, form):
-    assert form_factor_from_name(name) == form
 
 
 def test_host_description():

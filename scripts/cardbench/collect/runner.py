@@ -10,12 +10,12 @@ import datetime
 import hashlib
 import json
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..card import sessions
+from ..card.identity import check_slug, form_factor_from_name, marketed_capacity_gb
 from ..core.bus import FASTER_BUS
 from ..errors import CardFileError, ParseError
 from . import guard, tools
@@ -31,8 +31,6 @@ from .store import COLLECTOR_SOURCE, SessionStore
 from .testfile import CardTestFile
 from .toolrun import Log, RunContext
 
-SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
-STANDARD_CAPACITIES_GB = (1, 2, 4, 8, 16, 32, 64, 128, 256, 400, 512, 1000, 1024, 1500, 2000)
 
 
 @dataclass
@@ -62,20 +60,6 @@ class CollectReport:
     raw_dir: Path | None = None
     created_card: bool = False
     notes: list = field(default_factory=list)  # things the user should check in the card file
-
-
-def marketed_capacity_gb(size_bytes):
-    """Capacity as printed on the card: a card reports a little less than its marketed GB."""
-    size_gb = size_bytes / 1e9
-    for capacity in STANDARD_CAPACITIES_GB:
-        if 0.9 * capacity <= size_gb <= capacity * 1.001:
-            return capacity
-    return round(size_gb, 1)
-
-
-def form_factor_from_name(name):
-    return "SD" if re.search(r"(?<!micro)\bSD(HC|XC|UC)?\b", name or "") and "micro" not in (name or "").lower() \
-        else "microSD"
 
 
 def _hash(text):
@@ -117,9 +101,7 @@ def _profile(request):
 def _check_request(request):
     if _profile(request) is None:
         raise CardMismatchError(f"unknown profile '{request.profile}'; choose one of {', '.join(PROFILES)}")
-    if not SLUG_RE.match(request.slug or "") or len(request.slug) > 100:
-        raise CardMismatchError(f"card slug '{request.slug}' must be lowercase letters, digits and hyphens, "
-                                "e.g. sandisk-extreme-64gb")
+    check_slug(request.slug, "--card, make: CARD=", error=CardMismatchError)
     if request.label is not None and not (1 <= len(request.label) <= 200):
         raise CardMismatchError("--label must be 1 to 200 characters")
 
@@ -139,7 +121,7 @@ def _check_names(request, store, new):
     source = {"name": COLLECTOR_SOURCE, "date": today}
     name = request.name if new else "Stand-in Card 64GB"
     try:
-        card = sessions.new_card(request.slug, name, 64, form_factor_from_name(name), "UHS-I", source)
+        card = sessions.new_card(request.slug, name, 64, form_factor_from_name(name)[0], "UHS-I", source)
     except CardFileError as exc:
         raise CardMismatchError(f"--name (make: NAME=): {exc.message}") from None
     session = sessions.new_session(today, request.label or "Collector", host="host", reader="reader",
@@ -261,7 +243,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
     new_card = None
     if card is None:
         new_card = sessions.new_card(request.slug, request.name, marketed_capacity_gb(info.size_bytes),
-                                     form_factor_from_name(request.name), info.bus_guess(),
+                                     form_factor_from_name(request.name)[0], info.bus_guess(),
                                      {"name": COLLECTOR_SOURCE, "date": today})
 
     steps = list(profile.steps)
