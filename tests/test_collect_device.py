@@ -6,7 +6,7 @@ import pytest
 
 from cardbench.collect.device import (decode_cid, host_description, identify, manufacturer_name,
                                       pcie_link_text)
-from cardbench.collect.runner import _public_device_facts
+from cardbench.collect.session_open import public_device_facts
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
 
@@ -68,11 +68,11 @@ def test_pcie_link_text(speed, width, text):
 
 
 def test_published_facts_leave_out_serial_numbers():
-    facts = _public_device_facts(identify("/dev/mmcblk0", "179:0", root=HOST))
+    facts = public_device_facts(identify("/dev/mmcblk0", "179:0", root=HOST))
     text = repr(facts)
     assert "db5a62b2" not in text and "serial" not in facts
     assert facts["sd"]["cid_fields"]["product_name"] == "SD64G"
-    nvme = _public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
+    nvme = public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
     assert "SN0123456789" not in repr(nvme)
 
 
