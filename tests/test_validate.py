@@ -11,7 +11,7 @@ from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.core.bus import pcie_link_mb_s
 from cardbench.card.figure_rules import block_size_bytes
-from cardbench.card.findings import Finding
+from cardbench.card.problems import Finding
 from cardbench.card.validate import check_card, validate_paths
 
 TODAY = datetime.date(2025, 6, 1)
