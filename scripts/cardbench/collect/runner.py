@@ -22,7 +22,7 @@ from .plan import check_request, find_tools, test_file_bytes
 from .session_open import open_session
 from .stopping import CreatedFolders, disk_full
 from .store import COLLECTOR_SOURCE, SessionStore
-from .testloop import TestLoop
+from .testloop import StepLoop
 from .trial_card import check_names
 
 
@@ -96,4 +96,4 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
     report = CollectReport(card_path=store.path, session_id=opened.session["id"], profile=profile.name,
                            complete=False, resumed=opened.resumed, device=info.description(),
                            raw_dir=opened.raw_dir, created_card=card is None)
-    return TestLoop(profile, held, opened, store, tool_paths, new_card, report, created, progress, clock).run()
+    return StepLoop(profile, held, opened, store, tool_paths, new_card, report, created, progress, clock).run()

@@ -19,14 +19,12 @@ from .stopping import Signals, disk_full, log_quietly
 from .toolrun import RunContext
 
 
-class TestLoop:
+class StepLoop:
     """One run of `profile` on `held` (a claim.HeldCard) into `opened` (a session_open.OpenedSession),
     writing through `store` and filling `report`; `new_card` is the card dict this run creates, or None."""
 
-    __test__ = False  # not a pytest test class
-
     def __init__(self, profile, held, opened, store, tool_paths, new_card, report, created, progress, clock):
-        self.profile, self.held, self.opened, self.store = profile, held, opened, store
+        self.held, self.opened, self.store = held, opened, store
         self.tool_paths, self.new_card, self.report, self.created = tool_paths, new_card, report, created
         self.steps = list(profile.steps)
         self.rates = dict(DEFAULT_RATES)
@@ -35,6 +33,7 @@ class TestLoop:
         self.signals = Signals()
         self.step_label = ""
         self.monitor = None
+        self.saved = False  # whether the card file holds something of this run (else a stop removes its raw folder)
         self.ctx = RunContext(held.claim.tool_path, held.checked.majmin, opened.raw_dir, opened.raw_rel, tool_paths,
                               opened.log, self.tracker, held.info.size_bytes,
                               test_file_fd_path=held.test_file.tool_path if held.test_file else None,
@@ -113,7 +112,6 @@ class TestLoop:
         """The report of the run; raises (with the report attached) when it stopped early."""
         session, report, log, resumed = self.opened.session, self.report, self.opened.log, self.opened.resumed
         data_dir, raw_dir = self.store.data_dir, self.opened.raw_dir
-        self.saved = False  # whether the card file holds something of this run (else a stop removes its raw folder)
         returned = False
         started = self.clock()
         self.signals.install()
