@@ -54,8 +54,8 @@ def check_slug(slug, option, error=CardbenchError):
     most = slug_max()
     if isinstance(slug, str) and len(slug) > most:
         raise error(f"card slug of {len(slug)} characters ({option}): at most {most}; {quoted(slug)}")
-    if not isinstance(slug, str) or not re.fullmatch(_slug_rule()["pattern"].removeprefix("^").removesuffix("$"),
-                                                     slug):
+    pattern = _slug_rule()["pattern"].removeprefix("^").removesuffix("$")
+    if not isinstance(slug, str) or not re.fullmatch(pattern, slug):
         raise error(f"card slug {quoted(str(slug))} ({option}): use lowercase letters, digits and hyphens, "
                     f"starting and ending with a letter or digit, e.g. {SLUG_EXAMPLE}")
     return slug
