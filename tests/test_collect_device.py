@@ -6,7 +6,7 @@ import pytest
 
 from cardbench.collect.device import (decode_cid, host_description, identify, manufacturer_name,
                                       pcie_link_text)
-from cardbench.collect.runner import _public_device_facts, form_factor_from_name, marketed_capacity_gb
+from cardbench.collect.session_open import public_device_facts
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
 
@@ -68,24 +68,12 @@ def test_pcie_link_text(speed, width, text):
 
 
 def test_published_facts_leave_out_serial_numbers():
-    facts = _public_device_facts(identify("/dev/mmcblk0", "179:0", root=HOST))
+    facts = public_device_facts(identify("/dev/mmcblk0", "179:0", root=HOST))
     text = repr(facts)
     assert "db5a62b2" not in text and "serial" not in facts
     assert facts["sd"]["cid_fields"]["product_name"] == "SD64G"
-    nvme = _public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
+    nvme = public_device_facts(identify("/dev/nvme0n1", "259:0", root=HOST))
     assert "SN0123456789" not in repr(nvme)
-
-
-@pytest.mark.parametrize("size,gb", [(63864569856, 64), (15931539456, 16), (31914983424, 32), (1000204886016, 1000),
-                                     (127865454592, 128), (17179869184, 17.2)])
-def test_marketed_capacity(size, gb):
-    assert marketed_capacity_gb(size) == gb
-
-
-@pytest.mark.parametrize("name,form", [("SanDisk Extreme 64GB", "microSD"), ("Lexar Professional SDXC 1667x", "SD"),
-                                       ("Samsung EVO Select microSDXC", "microSD"), ("Kingston Canvas SD", "SD")])
-def test_form_factor_from_name(name, form):
-    assert form_factor_from_name(name) == form
 
 
 def test_host_description():

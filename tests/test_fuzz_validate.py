@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardbench.card.load import LoadedCard, parse_card_text
 from cardbench.errors import CardFileError
-from cardbench.card.findings import RULES, Finding
+from cardbench.card.problems import RULES, Finding
 from cardbench.card.validate import check_card
 
 from conftest import field_paths

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.cli import main
-from cardbench.card.findings import RULES
+from cardbench.card.problems import RULES
 from cardbench.card.validate import validate_paths
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"

@@ -12,7 +12,6 @@ from cardbench.card.checksums import read_sha256sums
 from cardbench.card.load import load_card
 from cardbench.errors import CardFileError, ParseError
 from cardbench.imports.importer import import_file
-from cardbench.imports.naming import capacity_from_name
 from cardbench.imports.read import decode_text
 from cardbench.parsers import fio_json
 from cardbench.parsers.registry import detect_format
@@ -236,12 +235,6 @@ def test_new_card_needs_name_and_capacity(data):
         run_import(data, "fio/fio--cdm-4-jobs.out", name="Lexar PLAY PRO")
 
 
-@pytest.mark.parametrize("name, capacity", [("Lexar PLAY PRO 1TB", 1000), ("SanDisk Ultra 64GB", 64),
-                                            ("Samsung PRO Plus 512 GB", 512), ("Lexar", None)])
-def test_capacity_from_name(name, capacity):
-    assert capacity_from_name(name) == capacity
-
-
 def test_new_card_defaults(data):
     summary = run_import(data, "fio/fio--cdm-4-jobs.out", name="SanDisk Ultra 64GB")
     card = load_card(data / "cards" / "test-card.yaml").data
@@ -265,7 +258,7 @@ def test_cli_import(data, capsys):
             "--name", "Lexar PLAY PRO microSD Express 1TB", "--label", "Active cooling", "--cards-dir", str(data / "cards")]
     assert cli.main(args) == 0
     err = capsys.readouterr().err
-    assert "10 run(s)" in err and "bus=SD Express (the name says Express)" in err and "form_factor=microSD (default)" in err
+    assert "10 run(s)" in err and "bus=SD Express (the name says Express)" in err and "form_factor=microSD (from the name)" in err
     assert cli.main(args) == 0
     assert "nothing added" in capsys.readouterr().err
     bad = ["import", str(FIXTURES / "fio" / "fio--truncated.out"), "--card", "lexar-play-pro-1tb",

@@ -60,7 +60,7 @@ def test_the_collector_says_damaged_for_a_damaged_card(tmp_path):
     def run_tool(argv, stdout, stderr, env):  # f3probe's real output of a damaged (emulated) card
         (tmp_path / stdout).write_bytes((FIXTURES / "f3probe" / "f3probe--damaged.out").read_bytes())
 
-    ctx = SimpleNamespace(tool=lambda name: name, device="/dev/sdz", raw_dir=tmp_path, run_tool=run_tool,
+    ctx = SimpleNamespace(tool=lambda name: name, device_fd_path="/dev/sdz", raw_dir=tmp_path, run_tool=run_tool,
                           rel=lambda name: f"raw/acme-64/s1/{name}")
     outcome = run_f3probe(ctx, F3ProbeStep())
     assert outcome.summary.startswith("DAMAGED card")

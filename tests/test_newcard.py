@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from cardbench.card.dump import append_session_text
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.errors import CardbenchError
-from cardbench.card.newcard import (_environment, card_values, create_card, gather_answers, make_slug, parse_capacity,
-                               parse_markings, render)
+from cardbench.card.identity import make_slug, parse_capacity
+from cardbench.card.newcard import _environment, card_values, create_card, gather_answers, parse_markings, render
 from cardbench.card.schema_findings import schema_validator
 from cardbench.card.validate import check_card, validate_paths
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardbench.card.checksums import update_sha256sums
 from cardbench.card.load import parse_card_text
-from cardbench.card.findings import RULES
+from cardbench.card.problems import RULES
 from cardbench.card.validate import check_card
 from cardbench.core.paths import SCHEMA_PATH
 

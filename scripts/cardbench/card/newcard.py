@@ -7,13 +7,13 @@ is written, and existing files are never replaced.
 """
 
 import re
-import unicodedata
 from pathlib import Path
 
 import jinja2
 
 from .atomicfile import atomic_create_text
 from .dump import yaml_scalar
+from .identity import card_family, check_slug, make_slug, parse_capacity
 from .load import parse_card_text
 from ..errors import CardbenchError
 from ..core.paths import ROOT
@@ -25,7 +25,6 @@ from .wording import character_name
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 CONTENT_DIR = ROOT / "content" / "cards"
 DEFAULT_SOURCE = "cardbench collector"
-SLUG_MAX = 100
 
 
 class _Yaml(str):
@@ -102,17 +101,6 @@ def _text(value, what, limit):
     return value
 
 
-def parse_capacity(value):
-    """GB as marketed (10^9 bytes): '256', '256GB', '256 GB', '1TB', '1.5 TB' → 256, 1000, 1500."""
-    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(GB|G|TB|T)?\s*", str(value), re.IGNORECASE)
-    if not match:
-        raise ValueError(f"capacity {value!r} is not a number of GB (e.g. 256, or 1TB)")
-    number = float(match.group(1)) * (1000 if (match.group(2) or "").upper().startswith("T") else 1)
-    if not 0 < number <= 100000:
-        raise ValueError(f"capacity {value!r} is outside 0 to 100000 GB")
-    return int(number) if number.is_integer() else number
-
-
 def parse_markings(value):
     """'U3, V30 A2' → ['U3', 'V30', 'A2'] (schema order kept as given, repeats dropped)."""
     if isinstance(value, (list, tuple)):
@@ -183,54 +171,17 @@ def gather_answers(given, ask=None):
     return answers
 
 
-# --- names and text -----------------------------------------------------------------------------
-
-def card_family(capacity_gb):
-    """Capacity family the SD standard assigns: SD up to 2 GB, SDHC to 32, SDXC to 2 TB, SDUC above."""
-    for limit, family in ((2, "SD"), (32, "SDHC"), (2000, "SDXC")):
-        if capacity_gb <= limit:
-            return family
-    return "SDUC"
-
-
-def _slug_words(text):
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-
-
-def make_slug(brand, model, capacity_gb, form_factor, family, bus=None):
-    """'SanDisk', 'Extreme PRO', 256, 'microSD', 'SDXC' → 'sandisk-extreme-pro-256gb-microsdxc';
-    SD Express cards end in -microsd-express / -sd-express instead."""
-    if model.lower().startswith(brand.lower() + " "):
-        model = model[len(brand) + 1:]  # 'Lexar' + 'Lexar Play' → lexar-play, not lexar-lexar-play
-    if not _slug_words(f"{brand} {model}"):
-        return ""  # nothing of the name survives in ASCII: the contributor picks the slug
-    capacity = f"{capacity_gb / 1000:g}tb" if capacity_gb >= 1000 else f"{capacity_gb:g}gb"
-    kind = ("micro" if form_factor == "microSD" else "") + ("sd-express" if bus == "SD Express" else family.lower())
-    # A model that names its capacity ('Extreme 64GB') gives it once: sandisk-extreme-64gb-…, not …-64gb-64gb-…
-    number, unit = capacity[:-2], capacity[-2:]
-    name = re.sub(rf"(^|-){re.escape(number)}-?{unit}(?=-|$)", "", _slug_words(f"{brand} {model}")).strip("-")
-    slug = _slug_words(f"{name or brand} {capacity} {kind}")
-    if len(slug) > SLUG_MAX:
-        slug = slug[:SLUG_MAX].rsplit("-", 1)[0]
-    return slug
-
-
-def check_slug(slug):
-    pattern = schema_validator().schema["properties"]["slug"]["pattern"]
-    if not isinstance(slug, str) or not re.match(pattern, slug) or len(slug) > SLUG_MAX:
-        raise CardbenchError(f"new-card: slug {slug!r} is not lowercase letters, digits and hyphens "
-                             f"(at most {SLUG_MAX}); pass --slug")
-    return slug
-
+# --- the card's text -----------------------------------------------------------------------------
 
 def card_values(answers, slug=None, source_name=DEFAULT_SOURCE):
     """Template values: the answers plus slug, family, title and source."""
 
     values = dict(answers)
     values["family"] = card_family(values["capacity_gb"])
-    values["slug"] = check_slug(slug or make_slug(values["brand"], values["model"], values["capacity_gb"],
-                                                  values["form_factor"], values["family"], values["bus"]))
+    made = slug or make_slug(values["brand"], values["model"], values["capacity_gb"], values["form_factor"],
+                             values["family"], values["bus"])
+    values["slug"] = check_slug(made, "--slug" if slug else "made from brand and model; pass --slug",
+                                error=lambda message: CardbenchError(f"new-card: {message}"))
     values["source_name"] = source_name
     values["title"] = card_title(values)
     return values

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..core.paths import RAW_TYPES, raw_refs, unportable_name
 from ..errors import CardFileError
 from .checksums import SUMS_NAME, read_sha256sums, sha256_file
-from .findings import file_finding
+from .problems import file_finding
 from .walk import sessions_of
 from .wording import shorten
 

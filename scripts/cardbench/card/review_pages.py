@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from .findings import file_finding
+from .problems import file_finding
 from .wording import describe, shorten
 
 SLUG_FORM = re.compile(r"^[a-z0-9][a-z0-9-]*$")

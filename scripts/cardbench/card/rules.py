@@ -13,7 +13,7 @@ from pathlib import Path
 from ..core.paths import DATA_DIR
 from ..core.units import RATE_TO_MB_S
 from .figure_rules import _bandwidth_figures, bus_ceiling, bw_iops, units_consistent
-from .findings import Finding
+from .problems import Finding
 from .load import format_field
 from .lookalike import field_pattern, mixed_script, name_fields
 from .raw_files import raw_references

@@ -11,7 +11,7 @@ import re
 import jsonschema
 
 from ..core.paths import SCHEMA_PATH
-from .findings import Finding
+from .problems import Finding
 from .schemacheck import UnsupportedSchema, quick_check
 from .wording import character_name, describe, shorten
 

@@ -8,7 +8,7 @@ Every input is a real file or folder; each link found is an error naming it and 
 import os
 from pathlib import Path
 
-from .findings import file_finding
+from .problems import file_finding
 from .wording import shorten
 
 # What Hugo and the build read (config.toml's mounts, and the folders Hugo reads unmounted), relative

@@ -1,7 +1,7 @@
 """Check card files: load each, run the JSON Schema and the rules a schema cannot say on it, then the
 rules across cards and on the files beside them (raw outputs, review pages).
 
-The parts: findings.py (what a Finding is, every rule id), load.py (reading a card),
+The parts: problems.py (what a Finding is, every rule id), load.py (reading a card),
 schema_findings.py (schema errors in words), rules.py with figure_rules.py and raw_files.py (one
 card's rules), review_pages.py (content/cards/), changed.py (which cards a git change touches).
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..core.paths import DATA_DIR, raw_refs
 from ..errors import CardFileError
-from .findings import Finding
+from .problems import Finding
 from .load import load_card
 from .lookalike import brand_lookalikes, site_brands
 from .raw_files import raw_file_findings, unfinished_folders

@@ -45,7 +45,7 @@ def _read(path):
 
 def run_fio(ctx, step):
     parsed, raw = [], []
-    target = ctx.test_file if step.target == "file" else ctx.device
+    target = ctx.test_file_fd_path if step.target == "file" else ctx.device_fd_path
     argv0 = None
     for run in range(1, step.runs + 1):
         name = f"{step.key}-run{run}.json"
@@ -62,7 +62,7 @@ def run_fio(ctx, step):
 
 
 def run_dd(ctx, step):
-    target = ctx.test_file if step.target == "file" else ctx.device
+    target = ctx.test_file_fd_path if step.target == "file" else ctx.device_fd_path
     argv = tools.dd_argv(ctx.tool("dd"), step.op, target, step.bs, step.count)
     runs, raw = [], []
     for run in range(1, step.runs + 1):
@@ -90,13 +90,13 @@ def _run_dd_series(ctx, name, commands, details):
 
 def run_dd_sweep(ctx, step):
     dd = ctx.tool("dd")
-    commands = [tools.dd_argv(dd, step.op, ctx.device, size, max(1, step.bytes_per_point // size))
+    commands = [tools.dd_argv(dd, step.op, ctx.device_fd_path, size, max(1, step.bytes_per_point // size))
                 for size in step.sizes]
     name = f"{step.key}.txt"
     runs = _run_dd_series(ctx, name, commands, [f"bs={size_arg_from_bytes(s)}" for s in step.sizes])
     if len(runs) != len(step.sizes):
         raise ValueError(f"dd sweep: {len(runs)} results for {len(step.sizes)} block sizes")
-    template = ctx.display(tools.dd_argv(dd, step.op, ctx.device, step.sizes[0], 1), tools.C_LOCALE)
+    template = ctx.display(tools.dd_argv(dd, step.op, ctx.device_fd_path, step.sizes[0], 1), tools.C_LOCALE)
     template = template.replace(f"bs={size_arg_from_bytes(step.sizes[0])}", "bs=<size>").replace(
         "count=1", f"count=<{size_arg_from_bytes(step.bytes_per_point)} / size>")
     entry = sessions.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
@@ -123,7 +123,7 @@ def _run_flashbench(ctx, step, argv_builder):
 
 def run_flash_align(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_align_argv(
-        ctx.tool("flashbench"), ctx.device, out, step.blocksize, step.count))
+        ctx.tool("flashbench"), ctx.device_fd_path, out, step.blocksize, step.count))
     parsed = flashbench_parser.parse_align(text)
     entry = sessions.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
                                  command=ctx.display(argv), raw=raw)
@@ -132,7 +132,7 @@ def run_flash_align(ctx, step):
 
 def run_flash_open_au(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
-        ctx.tool("flashbench"), ctx.device, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
+        ctx.tool("flashbench"), ctx.device_fd_path, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
     parsed = flashbench_parser.parse_open_au(text, smallest_block_bytes=step.blocksize)
     entry = sessions.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
                                    step.blocksize, command=ctx.display(argv), raw=raw)
@@ -144,7 +144,7 @@ def run_flash_open_au(ctx, step):
 
 def run_flash_find_fat(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_find_fat_argv(
-        ctx.tool("flashbench"), ctx.device, out, step.erasesize, step.blocksize, step.fat_nr))
+        ctx.tool("flashbench"), ctx.device_fd_path, out, step.erasesize, step.blocksize, step.fat_nr))
     parsed = flashbench_parser.parse_find_fat(text)
     entry = sessions.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
                                     command=ctx.display(argv), raw=raw)
@@ -153,7 +153,7 @@ def run_flash_find_fat(ctx, step):
 
 def run_f3probe(ctx, step):
     name = f"{step.key}.txt"
-    argv = tools.f3probe_argv(ctx.tool("f3probe"), ctx.device)
+    argv = tools.f3probe_argv(ctx.tool("f3probe"), ctx.device_fd_path)
     ctx.run_tool(argv, stdout=name, stderr=name, env=tools.C_LOCALE)
     parsed = f3probe_parser.parse(_read(ctx.raw_dir / name))
     entry = sessions.f3probe_entry(parsed, raw=[ctx.rel(name)])
@@ -167,7 +167,7 @@ def run_f3probe(ctx, step):
 def run_fill(ctx, step):
     name = f"{step.key}.json"
     span = step.span(ctx.device_bytes)
-    argv = tools.fill_argv(ctx.tool("fio"), ctx.device, span, step.bs, step.iodepth, step.key, step.log_ms, name)
+    argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key, step.log_ms, name)
     (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
     ctx.run_tool(argv, detail=f"{span / 1e9:.1f} GB", check_output=name)
     job = next((j for j in fio_json.parse(_read(ctx.raw_dir / name))["jobs"] if j["op"] == "write"), None)

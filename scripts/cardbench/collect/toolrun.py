@@ -62,16 +62,17 @@ class Log:
 class RunContext:
     """What steps need: the device, tools, raw folder, and a way to run a tool safely.
 
-    `device` and `test_file` are the paths tools open (the collector's held descriptors); `shown` maps
-    them to the names recorded in commands and messages (/dev/sdb, the test file's path), and
+    `device_fd_path` and `test_file_fd_path` are the paths tools open: /proc/<pid>/fd/N of the descriptors
+    the collector holds, so a name repointed meanwhile changes nothing. `shown` maps them to the names
+    recorded in commands and messages (`device_node`, the kernel's /dev/sdb; the test file's path), and
     `before_tool` (if given) runs before every tool run: it raises when the card is no longer there.
     """
 
-    def __init__(self, device, majmin, raw_dir, raw_rel, tool_paths, log, tracker, device_bytes, test_file=None,
-                 shown=None, before_tool=None):
-        self.device = device
+    def __init__(self, device_fd_path, majmin, raw_dir, raw_rel, tool_paths, log, tracker, device_bytes,
+                 test_file_fd_path=None, shown=None, before_tool=None):
+        self.device_fd_path = device_fd_path
         self.shown = dict(shown or {})
-        self.device_name = self.shown.get(device, device)
+        self.device_node = self.shown.get(device_fd_path, device_fd_path)
         self.before_tool = before_tool
         self.majmin = majmin
         self.raw_dir = raw_dir
@@ -80,7 +81,7 @@ class RunContext:
         self.log = log
         self.tracker = tracker
         self.device_bytes = device_bytes
-        self.test_file = test_file
+        self.test_file_fd_path = test_file_fd_path
 
     def tool(self, name):
         return self.tool_paths[name]
@@ -104,7 +105,7 @@ class RunContext:
 
     def device_present(self):
         try:
-            st = os.stat(self.device_name)
+            st = os.stat(self.device_node)
         except OSError:
             return False
         return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}" == self.majmin
@@ -160,7 +161,7 @@ class RunContext:
         self.log(f"  exit {proc.returncode} after {seconds:.1f} s")
         if proc.returncode != 0:
             if not self.device_present():
-                raise DeviceVanishedError(f"{self.device_name} disappeared during {Path(argv[0]).name} "
+                raise DeviceVanishedError(f"{self.device_node} disappeared during {Path(argv[0]).name} "
                                           "(card removed or reader reset)")
             last = message.splitlines()[-1] if message else "no error message"
             raise ToolFailedError(Path(argv[0]).name, proc.returncode, last,

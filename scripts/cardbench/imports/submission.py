@@ -17,11 +17,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card.newcard import card_family, make_slug, normalize_answer
+from ..card.identity import capacity_from_name, card_family, make_slug
+from ..card.newcard import normalize_answer
 from ..errors import CardbenchError, CardFileError, ParseError
 from ..parsers.terminal import printable
 from .importer import import_file
-from .naming import capacity_from_name
 
 # The form's labels, in the order GitHub renders them (.github/ISSUE_TEMPLATE/add-result.yml uses
 # exactly these), and the field each fills.

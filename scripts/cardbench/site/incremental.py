@@ -26,7 +26,7 @@ from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
-from ..card.findings import Finding
+from ..card.problems import Finding
 from ..card.validate import check_card, cross_card_findings
 from ..card.site_links import project_link_findings
 

@@ -1,0 +1,41 @@
+"""The card and session a run would write, with stand-in figures, checked by every rule before the first
+test: a name or label the card file refuses is reported before anything is run or written."""
+
+import datetime
+
+from ..card import sessions
+from ..card.identity import form_factor_from_name
+from ..errors import CardFileError
+from .errors import CardMismatchError
+from .store import COLLECTOR_SOURCE
+
+# Fields the name and label become; other findings of the trial card below come from its stand-in values.
+NAMED_FIELDS = ("brand", "model", "sessions[0].label", "sessions[0].id")
+
+
+def check_names(request, store, new):
+    """CardMismatchError naming --name or --label when the card file would refuse it. `new`: the card file
+    does not exist yet, so the run creates it from --name."""
+    from ..card.dump import new_card_text  # here: the guard's refusals come before the rules are loaded
+    from ..card.load import parse_card_text
+    from ..card.validate import check_card
+
+    today = datetime.date.today().isoformat()
+    source = {"name": COLLECTOR_SOURCE, "date": today}
+    name = request.name if new else "Stand-in Card 64GB"
+    try:
+        card = sessions.new_card(request.slug, name, 64, form_factor_from_name(name)[0], "UHS-I", source)
+    except CardFileError as exc:
+        raise CardMismatchError(f"--name (make: NAME=): {exc.message}") from None
+    session = sessions.new_session(today, request.label or "Collector", host="host", reader="reader",
+                                   target="raw device", complete=False, source=source)
+    try:
+        trial = parse_card_text(new_card_text({**card, "sessions": [session]}), store.path)
+    except CardFileError as exc:
+        raise CardMismatchError(f"the card name or label cannot be written to a card file: {exc.message}") from None
+    for finding in check_card(trial, data_dir=store.data_dir):
+        field = finding.error.field or ""
+        if finding.severity == "error" and field.startswith(NAMED_FIELDS):
+            what = "--label (make: LABEL=)" if field.startswith("sessions") \
+                else "--name (make: NAME=)"
+            raise CardMismatchError(f"{what}: {finding.error.message}; nothing was written")
