@@ -9,12 +9,12 @@ at thousands of cards that costs far more than doing the same work here once per
 
 import re
 
-from ..core.units import MB_PER_S_IN_MIB_PER_S
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
 from .formatting import DASH, derived_iops_text, format_number, num, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 from .readers import card_paths
+from .stats import iops_of_mb_s, mib_s_of
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
@@ -99,7 +99,7 @@ def basis_text(pick):
 
 
 def _headline_mib(pick):
-    return pick.get("mib_s") if pick.get("mib_s") is not None else pick["mb_s"] * MB_PER_S_IN_MIB_PER_S
+    return pick.get("mib_s") if pick.get("mib_s") is not None else mib_s_of(pick["mb_s"])
 
 
 def claimed_rows(card):
@@ -113,7 +113,7 @@ def claimed_rows(card):
                                   ("Random 4K write", None, headline.get("rnd4k_write"))):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
-        row = {"name": name, "claim": rate_cell(claim, claim * MB_PER_S_IN_MIB_PER_S) if claim else None,
+        row = {"name": name, "claim": rate_cell(claim, mib_s_of(claim)) if claim else None,
                "measured": rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
@@ -202,7 +202,7 @@ def random_4k_iops(pick):
     recorded = (pick.get("iops") or {}).get("mean")
     if recorded is not None:
         return recorded, bool(pick["iops"].get("derived"))
-    return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
+    return iops_of_mb_s(pick["mb_s"], RANDOM_BLOCK_BYTES), True
 def _iops_text(iops, derived, pick):
     """IOPS as the home page writes them; derived ones marked '*' and only as precise as the bandwidth
     they come from (cdm_fio.sh's whole MiB/s: ≈3,300* from 13 MiB/s)."""
