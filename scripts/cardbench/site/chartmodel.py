@@ -17,7 +17,7 @@ import json
 import math
 
 from ..core.units import size_arg_from_bytes
-from .formatting import DASH, mib_text, num, raw_link
+from .formatting import DASH, mib_text, format_by_size, raw_link
 from .plottext import figure_json, plain_figure
 from .stats import curve_mb_s, mib_s_of
 
@@ -48,8 +48,8 @@ def rate_cell(mb_value, mib_value, printed=None):
     so a figure it printed in MiB/s keeps its decimals there."""
     if mb_value is None:
         return {"text": DASH}
-    return {"mb": num(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
-            else num(mib_s_of(mb_value))}
+    return {"mb": format_by_size(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
+            else format_by_size(mib_s_of(mb_value))}
 
 
 def runs_used(sub):
@@ -305,7 +305,7 @@ def curve_table(traces, x_head, x_text, y_head=None, rate=True):
             elif rate:
                 cells.append(rate_cell(value, mib_s_of(value)))
             else:
-                cells.append({"text": num(value)})
+                cells.append({"text": format_by_size(value)})
         rows.append({"head": x_text(x), "cells": cells})
     return {"caption": "The figures", "head": head, "rows": rows}
 
@@ -387,7 +387,7 @@ def curve_charts(card):
                                    "Alignment", size_arg_from_bytes, "µs", rate=False))
     fill = fill_figure(card)
     if fill:
-        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", num))
+        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", format_by_size))
     return charts
 
 

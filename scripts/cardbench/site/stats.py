@@ -177,10 +177,6 @@ class CardFigures:
         pairs = [(v, out) for v, out in zip(runs[figure], runs["excluded"]) if v is not None] if runs else []
         return [v for v, out in pairs if not out], [v for v, out in pairs if out]
 
-    def every_run(self, s_index, kind, e_index, figure="mb_s"):
-        """Every run of one entry in `figure`, excluded ones too, in their order; None as runs() gives."""
-        runs = self._runs.get((s_index, kind, e_index))
-        return None if not runs or any(v is None for v in runs[figure]) else list(runs[figure])
 
 
 _AGGREGATES = ("mean", "min", "max", "std")
@@ -328,10 +324,11 @@ def tool_result_stats(entries):
         row["run_count"] = int(values.count())
         row["printed"] = {key: json_number(value) for key, value in printed.items()}
         if is_rate_unit(entry["unit"]):
-            for key, convert in (("mb_s", lambda v: mb_s_of(v, entry["unit"])),
-                                 ("mib_s", lambda v: mib_s_of(mb_s_of(v, entry["unit"])))):
-                row[key] = {name: json_number(convert(value), 3) for name, value in printed.items()}
-                row[key]["runs"] = [json_number(convert(value), 3) for value in values]
+            in_mb_s = {name: mb_s_of(value, entry["unit"]) for name, value in printed.items()}
+            runs_mb_s = [mb_s_of(value, entry["unit"]) for value in values]
+            for key, convert in (("mb_s", lambda v: v), ("mib_s", mib_s_of)):
+                row[key] = {name: json_number(convert(value), 3) for name, value in in_mb_s.items()}
+                row[key]["runs"] = [json_number(convert(value), 3) for value in runs_mb_s]
         out.append(row)
     return out
 
