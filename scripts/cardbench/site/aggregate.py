@@ -14,7 +14,7 @@ from .findings import attach_findings
 from .grid import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, stated_only
 from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, latency_block, printed_block,
-                    run_iops, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
+                    runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
@@ -37,23 +37,22 @@ def aggregate(cards, data_dir=None):
     raw files the findings read (the collector's device facts); None means the project's data folder."""
     frame = runs_frame(cards)
     entry_stats = statistics(frame, ENTRY_KEYS)
-    entry_lookup = {(r["slug"], r["session"], r["kind"], r["entry"]): r for r in entry_stats.to_dict("records")}
     compared = frame[frame["compare"]]
     pooled_lookup = {}
     for r in statistics(compared, POOL_KEYS).to_dict("records"):
         pooled_lookup.setdefault(r["slug"], {})[(r["test"], r["op"])] = r
     by_slug = dict(tuple(frame.groupby("slug", sort=False))) if not frame.empty else {}
     entry_rows = {}
-    for (slug, s_index, kind, e_index), row in entry_lookup.items():
-        entry_rows.setdefault(slug, {})[(s_index, kind, e_index)] = row
+    for row in entry_stats.to_dict("records"):
+        entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
     out_cards, leaderboard = {}, []
     for card in cards:
         slug = card["slug"]
-        card_json = _card_json(card, entry_lookup)
-        pooled = pooled_lookup.get(slug, {})
         runs = by_slug.get(slug, frame.iloc[0:0])
-        figures = CardFigures(runs, entry_rows.get(slug, {}))
+        figures = CardFigures(runs, entry_rows.get(slug, {}))  # the card's runs and subtests, as stats computed them
+        card_json = _card_json(card, figures)
+        pooled = pooled_lookup.get(slug, {})
         picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
         card_json["pooled"] = {f"{test} {op}": pooled_obj(r) for (test, op), r in
@@ -67,8 +66,9 @@ def aggregate(cards, data_dir=None):
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
-def _entry_obj(kind, entry, test, row):
-    """A subtest of the twin: its runs as recorded and their statistics in every unit."""
+def _entry_obj(kind, entry, test, row, iops_runs):
+    """A subtest of the twin: its runs as recorded and their statistics in every unit (row: its statistics,
+    iops_runs: the IOPS of every run, as stats computed them)."""
     runs = [json_number(v) for v in entry["runs"]]
     obj = {"kind": kind, "test": test, "op": entry["op"], "unit": entry["unit"], "runs": runs}
     if entry.get("excluded_runs"):
@@ -82,19 +82,13 @@ def _entry_obj(kind, entry, test, row):
                     "std": json_number(row["value_std"])})
         obj.update(unit_figures(row, entry["runs"]))
         obj["printed"] = printed_block(row)
-        obj["iops"] = iops_block(row, _iops_runs(kind, entry, test))
+        obj["iops"] = iops_block(row, None if iops_runs is None else [json_number(v, 1) for v in iops_runs])
         latency = entry.get("latency_us") or {}
         obj["latency_us"] = latency_block(row, {name: latency[name] for name in LATENCY_STATS if name in latency})
     for stored, shown in ENTRY_PASS_THROUGH.items():
         if stored in entry:
             obj[shown] = entry[stored]
     return obj
-
-
-def _iops_runs(kind, entry, test):
-    """IOPS of every run as the twin lists them: recorded, or derived from each run's bandwidth."""
-    values = [run_iops(entry, kind, test, i, float(v))[0] for i, v in enumerate(entry["runs"])]
-    return None if any(v is None for v in values) else [json_number(v, 1) for v in values]
 
 
 def _headline_rows(rows):
@@ -108,7 +102,7 @@ def _headline_rows(rows):
     return out
 
 
-def _card_json(card, entry_lookup):
+def _card_json(card, figures):
     out = {k: card[k] for k in CARD_FIELDS if k in card}
     out["title"] = card_title(card)
     out["yaml_path"] = f"data/cards/{card['slug']}.yaml"
@@ -119,7 +113,8 @@ def _card_json(card, entry_lookup):
         s_out["complete"] = session.get("complete", True)
         if "headline" in session:
             s_out["headline"] = _headline_rows(session["headline"])
-        subtests = [_entry_obj(kind, entry, test, entry_lookup.get((card["slug"], s_index, kind, e_index)))
+        subtests = [_entry_obj(kind, entry, test, figures.entry(s_index, kind, e_index),
+                               figures.every_run(s_index, kind, e_index, "iops"))
                     for kind, e_index, entry, test in session_entries(session)]
         subtests.sort(key=lambda o: (o["kind"] == "dd", subtest_order(o["test"], o["op"])))
         s_out["subtests"] = subtests

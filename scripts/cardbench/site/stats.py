@@ -177,6 +177,11 @@ class CardFigures:
         pairs = [(v, out) for v, out in zip(runs[figure], runs["excluded"]) if v is not None] if runs else []
         return [v for v, out in pairs if not out], [v for v, out in pairs if out]
 
+    def every_run(self, s_index, kind, e_index, figure="mb_s"):
+        """Every run of one entry in `figure`, excluded ones too, in their order; None when a run lacks it."""
+        runs = self._runs.get((s_index, kind, e_index))
+        return None if not runs or any(v is None for v in runs[figure]) else list(runs[figure])
+
 
 
 _AGGREGATES = ("mean", "min", "max", "std")
