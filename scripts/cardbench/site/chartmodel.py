@@ -17,7 +17,7 @@ import json
 import math
 
 from ..core.units import size_arg_from_bytes
-from .formatting import DASH, mib_text, format_by_size, raw_link
+from .formatting import DASH, format_by_size, mib_text, raw_link
 from .plottext import figure_json, plain_figure
 from .stats import curve_mb_s, mib_s_of
 

@@ -10,7 +10,7 @@ at thousands of cards that costs far more than doing the same work here once per
 import re
 
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
-from .formatting import DASH, derived_iops_text, format_number, format_by_size, raw_link, whole
+from .formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 from .readers import card_paths

@@ -98,7 +98,8 @@ def subtest_stability(name, entry):
     unit = entry.get("unit")
 
     def in_mb_s(value):  # findings speak MB/s whatever the tool printed
-        return json_number(mb_s_of(value, unit) if mb_s_of(value, unit) is not None else value, 2)
+        converted = mb_s_of(value, unit)
+        return json_number(value if converted is None else converted, 2)
 
     if flagged:
         median = statistics.median(runs)

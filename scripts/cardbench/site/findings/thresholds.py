@@ -3,7 +3,7 @@
 Rates are MB/s (10^6 bytes/s); sizes are bytes; shares are fractions of 1.
 """
 
-from ...core.units import GIB_BYTES as GiB, KIB_BYTES as KiB, MIB_BYTES as MiB  # noqa: F401 (sizes below)
+from ...core.units import KIB_BYTES as KiB, MIB_BYTES as MiB
 
 # --- flashbench -a (alignment scan) ---------------------------------------------------------------
 # A boundary shows as access times that step up at one alignment and stay up for every larger one.
