@@ -97,7 +97,7 @@ def iops_runs(card, figures, test, op):
 
 def short_runs(runs, need, basis):
     """How many of a figure's runs fell below the minimum, or None when none did (or there are no runs).
-    `basis` names the figure, so a later change of the part's figure (a fill's sustained write) drops it."""
+    `basis` names the figure the runs are behind: the verdict counts them only against that figure."""
     if not runs:
         return None
     kept, excluded = runs
