@@ -292,16 +292,16 @@ def test_a_verdict_on_a_figure_the_source_only_stated_says_so():
 
 
 def test_run_shortfalls_follow_the_figure_the_verdict_judges():
-    from cardbench.site.classchecks import judge
+    from cardbench.site.classchecks import verdict_of
 
     # A fill finding replaces the write part's figure (and basis) after the runs were counted: the count
     # belonged to the figure replaced, so the verdict no longer cites it.
     part = {"what": "sustained write after any cache", "need": 30, "unit": "MB/s", "measured": 40.0, "meets": True,
             "basis": "sustained fill, s: after the cache 40 MB/s",
             "short_runs": {"below": 1, "of": 4, "left_out_below": 0, "basis": "dd bs=4M write, mean of 4 runs"}}
-    assert judge({"marking": "V30", "parts": [part]})["verdict"]["id"] == "meets"
+    assert verdict_of({"marking": "V30", "parts": [part]})["id"] == "meets"
     part["short_runs"]["basis"] = part["basis"]
-    assert judge({"marking": "V30", "parts": [part]})["verdict"]["id"] == "meets_on_mean"
+    assert verdict_of({"marking": "V30", "parts": [part]})["id"] == "meets_on_mean"
 
 
 def test_random_iops_runs_below_an_application_class_minimum_are_counted():

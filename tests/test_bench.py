@@ -13,7 +13,7 @@ from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.site.incremental import SiteDataBuilder
-from cardbench.site.formatting import format_number, num
+from cardbench.site.formatting import format_number, format_by_size
 from cardbench.site.sitedata import write_outputs
 from cardbench.card.validate import card_paths, validate_paths
 
@@ -123,7 +123,7 @@ def test_numbers_round_half_away_from_zero_like_hugo(value, digits, text):
 
 
 def test_figures_keep_three_significant_places():
-    assert [num(v) for v in (None, 745.26, 74.526, 7.4526)] == ["–", "745", "74.5", "7.45"]
+    assert [format_by_size(v) for v in (None, 745.26, 74.526, 7.4526)] == ["–", "745", "74.5", "7.45"]
 
 
 # --- cached aggregation -------------------------------------------------------------------------

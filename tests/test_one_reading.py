@@ -6,8 +6,9 @@ import json
 import pytest
 
 from cardbench.site.aggregate import aggregate
-from cardbench.site.findings.path import _sequential_figures
+from cardbench.site.findings.signal_path import _sequential_figures
 from cardbench.site.pagemodel import card_page
+from cardbench.site.stats import CardFigures
 from test_headlines import card, dd, headline, session
 
 RDISK = "dd if=/dev/zero of=/dev/rdisk4 bs=1m count=256"
@@ -27,12 +28,16 @@ def test_dd_on_macos_raw_device_is_measured_both_ways():
     assert headline(buffered, "seq_write") is None  # /dev/disk4 goes through the buffer cache
 
 
+def sequential_figures(session):
+    return _sequential_figures(session, 0, CardFigures.of_card({"sessions": [session]}))
+
+
 def test_findings_judge_only_figures_the_headlines_accept():
     cached = session(reader="USB 2.0 reader", dd=[dd("write", "1M", runs=[400.0], flags=()),
                                                   dd("read", "1M", runs=[40.0], flags=(), command="dd if=/dev/sdb of=/dev/null")])
-    assert _sequential_figures(cached) == {}  # memory, not the card: neither headline nor finding
+    assert sequential_figures(cached) == {}  # memory, not the card: neither headline nor finding
     synced = session(dd=[dd("write", "4M", runs=[20.0], flags=("fdatasync",)), dd("read", "4M", runs=[41.0])])
-    assert set(_sequential_figures(synced)) == {"read", "write"}
+    assert set(sequential_figures(synced)) == {"read", "write"}
 
 
 def _page(flags):

@@ -4,7 +4,7 @@ the card's JSON twin."""
 import pytest
 
 from cardbench.site.aggregate import aggregate
-from cardbench.site.formatting import num
+from cardbench.site.formatting import format_by_size
 from cardbench.site.pagemodel import card_page
 
 HDPARM = {"tool": "hdparm", "test": "hdparm -t", "op": "read", "unit": "MiB/s", "runs": [39.26, 39.19, 39.34]}
@@ -37,9 +37,9 @@ def test_the_card_page_lists_other_tools_worst_and_best():
     assert [row["tool"] for row in rows] == ["hdparm", "iozone", "fio"]
     hdparm = rows[0]
     assert (hdparm["figure"], hdparm["count"], hdparm["rate"]) == ("hdparm -t (read)", 3, True)
-    assert hdparm["worst"]["mib"] == num(39.19) and hdparm["best"]["mib"] == num(39.34)
+    assert hdparm["worst"]["mib"] == format_by_size(39.19) and hdparm["best"]["mib"] == format_by_size(39.34)
     assert hdparm["printed"].endswith("MiB/s")
-    assert rows[2]["rate"] is False and rows[2]["worst"] == {"text": num(3990)} and rows[2]["printed"] == f"{num(4001)} IOPS"
+    assert rows[2]["rate"] is False and rows[2]["worst"] == {"text": format_by_size(3990)} and rows[2]["printed"] == f"{format_by_size(4001)} IOPS"
 
 
 @pytest.mark.build

@@ -22,7 +22,7 @@ from .wording import shorten
 
 FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be a day ahead
 
-# The smallest figures a page can show: the site prints figures below 10 with two decimals (pagemodel.num),
+# The smallest figures a page can show: the site prints figures below 10 with two decimals (formatting.format_by_size),
 # so anything under 0.01 reads "0.00" although it was measured. For bandwidth that is 10 kB/s: a real SD
 # card that slow has failed, and a figure that small is a wrong unit (kB/s or B/s written as MB/s).
 # IOPS and latency may legitimately be small, but not this small: 0.01 IOPS is one I/O per 100 s, and no

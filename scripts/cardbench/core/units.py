@@ -17,8 +17,11 @@ RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576, "KiB/s": 1024,
                    "kKiB/s": 1_024_000}  # bytes per second in one unit
 MB_PER_S_IN_MIB_PER_S = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # 1 MB/s = 0.9537 MiB/s
 
-_BINARY_FACTORS = {"": 1, "B": 1, "K": 1024, "KIB": 1024, "M": 1024**2, "MIB": 1024**2, "G": 1024**3,
-                   "GIB": 1024**3, "T": 1024**4, "TIB": 1024**4}
+KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES = 1024, 1024**2, 1024**3, 1024**4  # binary sizes in bytes
+NS_IN_MS = 1_000_000  # nanoseconds in a millisecond
+
+_BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
+                   "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
 _STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
 # A CrystalDiskMark-style subtest name, as the card schema spells it: 'SEQ1M Q8T1', 'RND4K Q1T1 mix 35/65'.
@@ -59,6 +62,11 @@ def size_text_from_bytes(size_bytes):
         if size_bytes >= factor and size_bytes % factor == 0:
             return f"{size_bytes // factor} {suffix}iB"
     return f"{int(size_bytes)} B"
+
+
+def is_rate_unit(unit):
+    """True for a unit of bandwidth (MB/s, MiB/s, KiB/s, kKiB/s); False for IOPS, latency and the rest."""
+    return unit in RATE_TO_MB_S
 
 
 def mb_s_from_rate(value, unit):

@@ -9,13 +9,13 @@ headlines.py.
 
 from ..core.paths import raw_refs
 from ..core.titles import card_title
-from .classchecks import headline_runs, iops_runs, judge_all, short_runs
+from .classchecks import class_checks
 from .findings import attach_findings
 from .grid import card_grid, session_grid
-from .headlines import HEADLINE_KEYS, headlines
-from .stats import (LATENCY_STATS, iops_block, latency_block, number, printed_block, run_iops, runs_frame,
-                    session_entries, statistics, tool_result_stats, unit_figures)
-from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, is_mixed, subtest_order
+from .headlines import HEADLINE_KEYS, headlines, stated_only
+from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, latency_block, printed_block,
+                    runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
+from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
@@ -27,57 +27,49 @@ SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "
 ENTRY_PASS_THROUGH = {"size": "size", "command": "command", "raw": "raw", "block_size": "block_size",
                       "count": "block_count", "flags": "flags", "target": "target", "seconds": "seconds",
                       "bytes": "bytes"}
-ENTRY_KEYS = ["slug", "session", "kind", "entry", "test", "op", "unit"]
 POOL_KEYS = ["slug", "test", "op", "unit"]
 # Which figures draw on which stored entries (the page's charts), for the raw files behind each.
 FIGURE_SOURCES = {"sweeps": ("dd_sweeps", "flashbench_open_au", "flashbench_find_fat"),
                   "align": ("flashbench_align",), "fill": ("fill",)}
-
-# SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
-# random 4K IOPS plus sequential write for application classes.
-CLASS_MINIMUMS = {
-    "C2": {"seq_write": 2}, "C4": {"seq_write": 4}, "C6": {"seq_write": 6}, "C10": {"seq_write": 10},
-    "U1": {"seq_write": 10}, "U3": {"seq_write": 30},
-    "V6": {"seq_write": 6}, "V10": {"seq_write": 10}, "V30": {"seq_write": 30}, "V60": {"seq_write": 60}, "V90": {"seq_write": 90},
-    "A1": {"seq_write": 10, "read_iops": 1500, "write_iops": 500},
-    "A2": {"seq_write": 10, "read_iops": 4000, "write_iops": 2000},
-}
-
 
 def aggregate(cards, data_dir=None):
     """Return {'cards': {slug: card_json}, 'leaderboard': [...], 'compare': {...}}. data_dir holds the
     raw files the findings read (the collector's device facts); None means the project's data folder."""
     frame = runs_frame(cards)
     entry_stats = statistics(frame, ENTRY_KEYS)
-    entry_lookup = {(r["slug"], r["session"], r["kind"], r["entry"]): r for r in entry_stats.to_dict("records")}
     compared = frame[frame["compare"]]
     pooled_lookup = {}
     for r in statistics(compared, POOL_KEYS).to_dict("records"):
         pooled_lookup.setdefault(r["slug"], {})[(r["test"], r["op"])] = r
     by_slug = dict(tuple(frame.groupby("slug", sort=False))) if not frame.empty else {}
+    entry_rows = {}
+    for row in entry_stats.to_dict("records"):
+        entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
     out_cards, leaderboard = {}, []
     for card in cards:
         slug = card["slug"]
-        card_json = _card_json(card, entry_lookup)
+        runs = by_slug.get(slug, frame.iloc[0:0])
+        figures = CardFigures(runs, entry_rows.get(slug, {}))  # the card's runs and subtests, as stats computed them
+        card_json = _card_json(card, figures)
         pooled = pooled_lookup.get(slug, {})
-        picks = headlines(card, by_slug.get(slug, frame.iloc[0:0]), pooled)
+        picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
         card_json["pooled"] = {f"{test} {op}": pooled_obj(r) for (test, op), r in
                                sorted(pooled.items(), key=lambda item: subtest_order(*item[0]))}
         card_json["grid"] = card_grid(card_json["pooled"], [s["label"] for s in card_json["sessions"] if s["compare"]])
-        card_json["class_checks"] = _class_checks(card, picks, pooled)
-        attach_findings(card, card_json, data_dir)  # what the runs show, with sustained-write markings judged on it
-        judge_all(card_json["class_checks"])  # the verdicts last: on the figures the findings leave
+        attach_findings(card, card_json, figures, data_dir)
+        card_json["class_checks"] = class_checks(card, picks, pooled, figures, card_json["findings"])
         out_cards[slug] = card_json
         leaderboard.append(_leader_row(card, card_json, picks))
     compare = _compare(cards, out_cards, pooled_lookup)
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
-def _entry_obj(kind, entry, test, row):
-    """A subtest of the twin: its runs as recorded and their statistics in every unit."""
-    runs = [number(v) for v in entry["runs"]]
+def _entry_obj(kind, entry, test, row, iops_runs):
+    """A subtest of the twin: its runs as recorded and their statistics in every unit (row: its statistics,
+    iops_runs: the IOPS of every run, as stats computed them)."""
+    runs = [json_number(v) for v in entry["runs"]]
     obj = {"kind": kind, "test": test, "op": entry["op"], "unit": entry["unit"], "runs": runs}
     if entry.get("excluded_runs"):
         obj["excluded_runs"] = entry["excluded_runs"]
@@ -85,24 +77,18 @@ def _entry_obj(kind, entry, test, row):
         obj.update({"run_count": 0, "mean": None, "min": None, "max": None, "std": None, "mb_s": None,
                     "mib_s": None, "printed": None, "iops": None, "latency_us": None})
     else:
-        obj.update({"run_count": int(row["run_count"]), "mean": number(row["value_mean"]),
-                    "min": number(row["value_min"]), "max": number(row["value_max"]),
-                    "std": number(row["value_std"])})
+        obj.update({"run_count": int(row["run_count"]), "mean": json_number(row["value_mean"]),
+                    "min": json_number(row["value_min"]), "max": json_number(row["value_max"]),
+                    "std": json_number(row["value_std"])})
         obj.update(unit_figures(row, entry["runs"]))
         obj["printed"] = printed_block(row)
-        obj["iops"] = iops_block(row, _iops_runs(kind, entry, test))
+        obj["iops"] = iops_block(row, None if iops_runs is None else [json_number(v, 1) for v in iops_runs])
         latency = entry.get("latency_us") or {}
         obj["latency_us"] = latency_block(row, {name: latency[name] for name in LATENCY_STATS if name in latency})
     for stored, shown in ENTRY_PASS_THROUGH.items():
         if stored in entry:
             obj[shown] = entry[stored]
     return obj
-
-
-def _iops_runs(kind, entry, test):
-    """IOPS of every run as the twin lists them: recorded, or derived from each run's bandwidth."""
-    values = [run_iops(entry, kind, test, i, float(v))[0] for i, v in enumerate(entry["runs"])]
-    return None if any(v is None for v in values) else [number(v, 1) for v in values]
 
 
 def _headline_rows(rows):
@@ -116,7 +102,7 @@ def _headline_rows(rows):
     return out
 
 
-def _card_json(card, entry_lookup):
+def _card_json(card, figures):
     out = {k: card[k] for k in CARD_FIELDS if k in card}
     out["title"] = card_title(card)
     out["yaml_path"] = f"data/cards/{card['slug']}.yaml"
@@ -127,7 +113,8 @@ def _card_json(card, entry_lookup):
         s_out["complete"] = session.get("complete", True)
         if "headline" in session:
             s_out["headline"] = _headline_rows(session["headline"])
-        subtests = [_entry_obj(kind, entry, test, entry_lookup.get((card["slug"], s_index, kind, e_index)))
+        subtests = [_entry_obj(kind, entry, test, figures.entry(s_index, kind, e_index),
+                               figures.every_run(s_index, kind, e_index, "iops"))
                     for kind, e_index, entry, test in session_entries(session)]
         subtests.sort(key=lambda o: (o["kind"] == "dd", subtest_order(o["test"], o["op"])))
         s_out["subtests"] = subtests
@@ -147,11 +134,6 @@ def _card_json(card, entry_lookup):
 # The leaderboard's random 4K columns hold CrystalDiskMark's RND4K Q1T1 (fio or CrystalDiskMark itself) only: a
 # reviewer's "random write 4KiB" from another tool (flashbench-style) is another test, shown on the card page.
 LEADER_RANDOM_RULES = ("cdm-rnd4k-q1t1",)
-
-
-def stated_only(pick):
-    """A figure the source only stated (a reviewer's summary row): no runs behind it are recorded here."""
-    return bool(pick) and pick.get("kind") == "summary"
 
 
 def _other_test(key, pick):
@@ -197,66 +179,13 @@ def _leader_row(card, card_json, picks):
 def pooled_obj(r):
     """Statistics of one subtest over all of a card's compared sessions."""
     obj = {"test": r["test"], "op": r["op"], "unit": r["unit"], "run_count": int(r["run_count"]),
-           "mean": number(r["value_mean"]), "min": number(r["value_min"]), "max": number(r["value_max"]),
-           "std": number(r["value_std"])}
+           "mean": json_number(r["value_mean"]), "min": json_number(r["value_min"]), "max": json_number(r["value_max"]),
+           "std": json_number(r["value_std"])}
     obj.update(unit_figures(r))
     obj["printed"] = printed_block(r)
     obj["iops"] = iops_block(r)
     obj["latency_us"] = latency_block(r)
     return obj
-
-
-def _best_random_iops(pooled, op):
-    """Best mean 4 KiB random IOPS of any queue depth: (iops, test, derived) or None."""
-    best = None
-    for (test, test_op), r in pooled.items():
-        if test.startswith("RND4K ") and not is_mixed(test) and test_op == op and r["iops_count"]:
-            if best is None or r["iops_mean"] > best[0]:
-                best = (r["iops_mean"], test, bool(r["iops_derived"]))
-    return best
-
-
-def _class_checks(card, picks, pooled):
-    """Does the card meet what its markings promise? Each part: the minimum, the figure (None where missing),
-    whether it reaches it, whether the source only stated it, and how many runs fell short (short_runs).
-    The verdict of each marking is set later (classchecks.judge), after the findings have had their say."""
-    checks = []
-    for marking in card.get("markings") or []:
-        need = CLASS_MINIMUMS.get(marking)
-        if not need:
-            continue
-        seq = picks["seq_write"]
-        parts = [{"what": "sequential write", "need": need["seq_write"], "unit": "MB/s",
-                  "measured": seq["mb_s"] if seq else None, "basis": seq["basis"] if seq else None,
-                  "sessions": seq["sessions"] if seq else [], "derived": False, "stated": stated_only(seq),
-                  "short_runs": short_runs(headline_runs(card, seq, "seq_write"), need["seq_write"],
-                                           seq["basis"] if seq else None)}]
-        for key, op in (("read_iops", "read"), ("write_iops", "write")):
-            if key not in need:
-                continue
-            best = _best_random_iops(pooled, op)
-            pick = picks[f"rnd4k_{op}"]
-            runs, stated = None, False
-            if best:
-                measured, basis, derived = round(best[0]), f"{best[1]} {op}, mean", best[2]
-                runs = iops_runs(card, best[1], op)
-            elif pick and pick.get("iops"):
-                measured, basis, derived = round(pick["iops"]["mean"]), pick["basis"], pick["iops"]["derived"]
-            else:
-                measured, basis, derived = None, None, False
-            if pick and not best and measured is not None:
-                stated = stated_only(pick)
-            if measured is not None and derived:
-                basis += ", IOPS from bandwidth ÷ 4 KiB"
-            parts.append({"what": f"random 4K {op}", "need": need[key], "unit": "IOPS", "measured": measured,
-                          "basis": basis, "derived": derived, "stated": stated,
-                          "short_runs": short_runs(runs, need[key], basis)})
-        for part in parts:
-            part["meets"] = None if part["measured"] is None else part["measured"] >= part["need"]
-        known = [p["meets"] for p in parts]
-        meets = False if False in known else (None if None in known else True)
-        checks.append({"marking": marking, "meets": meets, "parts": parts})
-    return checks
 
 
 def _compare(cards, out_cards, pooled_lookup):
@@ -277,4 +206,4 @@ def _compare(cards, out_cards, pooled_lookup):
     return {"suites": suites}
 
 
-__all__ = ["aggregate", "pooled_obj", "stated_only", "KNOWN_SUITES", "KNOWN_TEST_ORDER", "CLASS_MINIMUMS"]
+__all__ = ["aggregate", "pooled_obj", "KNOWN_SUITES", "KNOWN_TEST_ORDER"]

@@ -16,9 +16,10 @@ patches charts.js applies when the reader picks MiB/s), table cells carry both t
 import json
 import math
 
-from ..core.units import MB_PER_S_IN_MIB_PER_S, RATE_TO_MB_S, size_arg_from_bytes
-from .formatting import DASH, mib_text, num, raw_link
+from ..core.units import size_arg_from_bytes
+from .formatting import DASH, format_by_size, mib_text, raw_link
 from .plottext import figure_json, plain_figure
+from .stats import curve_mb_s, mib_s_of
 
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 MIB_S_AXIS = "MiB/s (2²⁰ bytes/s)"
@@ -33,14 +34,13 @@ def upper_first(text):
 
 
 def mib_of(stats):
-    """The MiB/s statistics beside a stats object's MB/s ones: as aggregated (`mib_s`), else converted here."""
+    """The MiB/s statistics beside a stats object's MB/s ones: as aggregated (`mib_s`), else stats' MiB/s of them."""
     if stats.get("mib_s"):
         return stats["mib_s"]
     mb = stats.get("mb_s")
     if not mb:
         return None
-    return {key: ([None if v is None else v * MB_PER_S_IN_MIB_PER_S for v in value] if isinstance(value, list)
-                  else None if value is None else value * MB_PER_S_IN_MIB_PER_S) for key, value in mb.items()}
+    return {key: mib_s_of(value) for key, value in mb.items()}
 
 
 def rate_cell(mb_value, mib_value, printed=None):
@@ -48,8 +48,8 @@ def rate_cell(mb_value, mib_value, printed=None):
     so a figure it printed in MiB/s keeps its decimals there."""
     if mb_value is None:
         return {"text": DASH}
-    return {"mb": num(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
-            else num(mb_value * MB_PER_S_IN_MIB_PER_S)}
+    return {"mb": format_by_size(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
+            else format_by_size(mib_s_of(mb_value))}
 
 
 def runs_used(sub):
@@ -175,11 +175,10 @@ def sweeps_figure(card):
     for s in card["sessions"]:
         prefix = f"{s['label']}: " if multi else ""
         for sweep in s.get("dd_sweeps") or []:
-            factor = RATE_TO_MB_S[sweep["unit"]]
             direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
             traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{prefix}dd {sweep['op']}{direct}",
                            "x": [p["block_size_bytes"] for p in sweep["points"]],
-                           "y": [p["value"] * factor for p in sweep["points"]],
+                           "y": curve_mb_s(sweep["points"], sweep["unit"]),
                            "meta": {"group": "sequential", "rate": True, "raw": sweep.get("raw") or []}})
         sweep_keys = [(au["mode"], int(au["open_au"]), au.get("erase_size_bytes"))
                       for au in s.get("flashbench_open_au") or []]
@@ -269,10 +268,9 @@ def fill_figure(card):
     traces = []
     for s in card["sessions"]:
         for fill in s.get("fill") or []:
-            factor = RATE_TO_MB_S[fill["unit"]]
             traces.append({"type": "scatter", "mode": "lines", "name": f"{s['label']}: {fill['op']}",
                            "x": [p["written_gb"] for p in fill["points"]],
-                           "y": [p["value"] * factor for p in fill["points"]],
+                           "y": curve_mb_s(fill["points"], fill["unit"]),
                            "meta": {"rate": True, "raw": fill.get("raw") or []}})
     if not traces:
         return None
@@ -305,9 +303,9 @@ def curve_table(traces, x_head, x_text, y_head=None, rate=True):
             if value is None:
                 cells.append({"text": ""})
             elif rate:
-                cells.append(rate_cell(value, value * MB_PER_S_IN_MIB_PER_S))
+                cells.append(rate_cell(value, mib_s_of(value)))
             else:
-                cells.append({"text": num(value)})
+                cells.append({"text": format_by_size(value)})
         rows.append({"head": x_text(x), "cells": cells})
     return {"caption": "The figures", "head": head, "rows": rows}
 
@@ -317,7 +315,7 @@ def with_mib_curves(figure, axis="y"):
     patches = []
     for trace in figure["data"]:
         if (trace.get("meta") or {}).get("rate"):
-            patches.append({axis: [None if v is None else v * MB_PER_S_IN_MIB_PER_S for v in trace[axis]]})
+            patches.append({axis: mib_s_of(list(trace[axis]))})
         else:
             patches.append(None)
     title = {"title": {"text": MIB_S_AXIS}}
@@ -389,7 +387,7 @@ def curve_charts(card):
                                    "Alignment", size_arg_from_bytes, "µs", rate=False))
     fill = fill_figure(card)
     if fill:
-        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", num))
+        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", format_by_size))
     return charts
 
 

@@ -1,15 +1,39 @@
 """Verdicts on a card's markings: whether its figures reach the SD Association minimums each marking promises.
 
+class_checks() is the one place a card's checks are made: a pure function of the card, its headline figures,
+the statistics of its subtests and runs (stats.py) and its findings. Each check holds the marking's parts
+(each minimum, the figure against it and where that figure comes from) and its verdict.
+
 The association's classes are minimums, so a mean that reaches one while some runs fall short is not a
 plain pass: each part of a check records how many of the runs behind its figure fell below the minimum
 (`short_runs`), and the marking's verdict says so. A figure the source only stated (a reviewer's summary
-row, no runs recorded) is named as such. judge() runs last, after the findings have re-judged sustained
-writes on a fill, so the verdict reflects the figures the page shows.
+row, no runs recorded) is named as such. U3 and the video classes are sustained-write promises: where a
+fill shows an SLC cache they are judged on the speed after it. An A1 marking is also judged by the
+Raspberry Pi SD Card Speed Test's own verdict where a session ran it.
 """
 
-from ..core.units import RATE_TO_MB_S
-from .headlines import RULES
-from .stats import run_iops, session_entries
+from ..core.units import is_rate_unit
+from ..parsers import agnostics
+from .findings.common import rate_text
+from .headlines import RULES, stated_only
+from .stats import session_entries
+from .suites import is_mixed
+
+# SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
+# random 4K IOPS plus sequential write for application classes.
+CLASS_MINIMUMS = {
+    "C2": {"seq_write": 2}, "C4": {"seq_write": 4}, "C6": {"seq_write": 6}, "C10": {"seq_write": 10},
+    "U1": {"seq_write": 10}, "U3": {"seq_write": 30},
+    "V6": {"seq_write": 6}, "V10": {"seq_write": 10}, "V30": {"seq_write": 30}, "V60": {"seq_write": 60}, "V90": {"seq_write": 90},
+    "A1": {"seq_write": 10, "read_iops": 1500, "write_iops": 500},
+    "A2": {"seq_write": 10, "read_iops": 4000, "write_iops": 2000},
+}
+# Markings whose minimum is a sustained write: the video speed classes and U3 are defined for
+# recording, so a figure measured inside an SLC cache does not show them met.
+SUSTAINED_MARKINGS = ("U3", "V6", "V10", "V30", "V60", "V90")
+# Findings that give a write speed after any cache: after the cache (and any later step), or the whole
+# fill where it shows no cache.
+SUSTAINED_IDS = ("write_after_cache", "sustained_write", "write_later")
 
 # verdict id → (words for readers, tone the page colours it by)
 VERDICTS = {
@@ -30,24 +54,26 @@ def figure_text(value, unit):
     return f"{shown} {unit}"
 
 
-def _entry_runs(entry, pick_runs):
-    """(runs in the mean, runs left out of it) of one stored entry, each run as pick_runs(index, value) gives it."""
-    left_out = set(entry.get("excluded_runs") or [])
+def _compared_entries(card, session_ids=None):
+    """(session index, kind, entry index, entry, test) of the compared sessions' run-holding entries."""
+    for s_index, session in enumerate(card.get("sessions") or []):
+        if session.get("compare", True) and (session_ids is None or session["id"] in session_ids):
+            for kind, e_index, entry, test in session_entries(session):
+                yield s_index, kind, e_index, entry, test
+
+
+def _runs_of(figures, entries, figure):
+    """(runs in the mean, runs left out of it) of some entries, in `figure` (mb_s or iops), as the statistics
+    give them (stats.CardFigures)."""
     kept, excluded = [], []
-    for index, value in enumerate(entry["runs"]):
-        figure = pick_runs(index, float(value))
-        if figure is not None:
-            (excluded if index in left_out else kept).append(figure)
+    for s_index, kind, e_index in entries:
+        runs = figures.runs(s_index, kind, e_index, figure)
+        kept += runs[0]
+        excluded += runs[1]
     return kept, excluded
 
 
-def _compared_entries(card, session_ids=None):
-    for session in card.get("sessions") or []:
-        if session.get("compare", True) and (session_ids is None or session["id"] in session_ids):
-            yield from session_entries(session)
-
-
-def headline_runs(card, pick, key):
+def headline_runs(card, figures, pick, key):
     """(runs in MB/s in the pick's mean, runs left out of it) of a headline pick taken from runs; None for
     a pick without runs (a reviewer's summary row, a single sweep point)."""
     if not pick or pick.get("kind") != "runs":
@@ -56,31 +82,22 @@ def headline_runs(card, pick, key):
     rule = next((r for r in RULES[key] if r.id == pick["rule"]), None)
     if rule is None:
         return None
-    kept, excluded = [], []
-    for kind, _, entry, test in _compared_entries(card, set(pick["sessions"])):
-        if (f"{test} {entry['op']}" == pick["subtest"] and entry["op"] == op and entry["unit"] in RATE_TO_MB_S
-                and rule.accepts(kind, entry, test, op)):
-            factor = RATE_TO_MB_S[entry["unit"]]
-            runs = _entry_runs(entry, lambda _i, v, f=factor: v * f)
-            kept += runs[0]
-            excluded += runs[1]
-    return kept, excluded
+    entries = [(s, kind, e) for s, kind, e, entry, test in _compared_entries(card, set(pick["sessions"]))
+               if f"{test} {entry['op']}" == pick["subtest"] and entry["op"] == op and is_rate_unit(entry["unit"])
+               and rule.accepts(kind, entry, test, op)]
+    return _runs_of(figures, entries, "mb_s")
 
 
-def iops_runs(card, test, op):
+def iops_runs(card, figures, test, op):
     """(IOPS of each run in the compared sessions' mean, IOPS of runs left out) of a random subtest."""
-    kept, excluded = [], []
-    for kind, _, entry, name in _compared_entries(card):
-        if kind == "fio" and name == test and entry["op"] == op:
-            runs = _entry_runs(entry, lambda i, v, e=entry: run_iops(e, "fio", test, i, v)[0])
-            kept += runs[0]
-            excluded += runs[1]
-    return kept, excluded
+    entries = [(s, kind, e) for s, kind, e, entry, name in _compared_entries(card)
+               if kind == "fio" and name == test and entry["op"] == op]
+    return _runs_of(figures, entries, "iops")
 
 
 def short_runs(runs, need, basis):
     """How many of a figure's runs fell below the minimum, or None when none did (or there are no runs).
-    `basis` names the figure, so a later change of the part's figure (a fill's sustained write) drops it."""
+    `basis` names the figure the runs are behind: the verdict counts them only against that figure."""
     if not runs:
         return None
     kept, excluded = runs
@@ -100,8 +117,8 @@ def _short_text(part, short):
     return text
 
 
-def judge(check):
-    """Set check['verdict'] = {'id', 'text', 'tone', 'note'} from its parts (in place); returns the check."""
+def verdict_of(check):
+    """The verdict {'id', 'text', 'tone', 'note'} of a check from its parts (and any tool's own verdicts)."""
     parts = check.get("parts") or []
     below = [p for p in parts if p.get("meets") is False]
     unknown = [p for p in parts if p.get("meets") is None]
@@ -126,8 +143,7 @@ def judge(check):
     notes += [f"{p['what']} is the figure the source states, with no runs recorded here" for p in stated]
     verdict, notes = _with_tool_verdicts(check, verdict, notes)
     text, tone = VERDICTS[verdict]
-    check["verdict"] = {"id": verdict, "text": text, "tone": tone, "note": "; ".join(notes)}
-    return check
+    return {"id": verdict, "text": text, "tone": tone, "note": "; ".join(notes)}
 
 
 def _with_tool_verdicts(check, verdict, notes):
@@ -141,11 +157,120 @@ def _with_tool_verdicts(check, verdict, notes):
     return verdict, notes + [v["basis"] for v in tool_verdicts]
 
 
-def judge_all(class_checks):
-    """judge() every check of a card (in place); returns the list."""
-    for check in class_checks or []:
-        judge(check)
-    return class_checks
+# --- the parts of a check ---------------------------------------------------------------------------
+
+def _sequential_part(card, figures, need, pick):
+    """The sequential write part: the card's sequential write headline against the minimum."""
+    return {"what": "sequential write", "need": need, "unit": "MB/s",
+            "measured": pick["mb_s"] if pick else None, "basis": pick["basis"] if pick else None,
+            "sessions": pick["sessions"] if pick else [], "derived": False, "stated": stated_only(pick),
+            "short_runs": short_runs(headline_runs(card, figures, pick, "seq_write"), need,
+                                     pick["basis"] if pick else None)}
 
 
-__all__ = ["VERDICTS", "figure_text", "headline_runs", "iops_runs", "short_runs", "judge", "judge_all"]
+def _sustained_write(findings, compared):
+    """The lowest write speed after any cache among the compared sessions' fill findings, or None."""
+    found = [f for f in findings if f["session"] in compared and f["id"] in SUSTAINED_IDS]
+    return min(found, key=lambda f: f["value"]) if found else None
+
+
+def _sustained_part(need, sustained):
+    """The sequential write part of a sustained-write marking judged on a fill: the speed after the cache,
+    measured over the fill (no runs of its own to count short)."""
+    source = (f"sustained fill, {sustained['session_label']}: {sustained['label'].lower()} "
+              f"{rate_text(sustained['value'])}")
+    return {"what": "sustained write after any cache", "need": need, "unit": "MB/s",
+            "measured": round(sustained["value"], 2), "basis": source, "sessions": [sustained["session"]],
+            "derived": False, "stated": False, "short_runs": None}
+
+
+def _best_random_iops(pooled, op):
+    """Best mean 4 KiB random IOPS of any queue depth: (iops, test, derived) or None."""
+    best = None
+    for (test, test_op), r in pooled.items():
+        if test.startswith("RND4K ") and not is_mixed(test) and test_op == op and r["iops_count"]:
+            if best is None or r["iops_mean"] > best[0]:
+                best = (r["iops_mean"], test, bool(r["iops_derived"]))
+    return best
+
+
+def _random_part(card, figures, pooled, picks, op, need):
+    """A random 4K IOPS part: the best queue depth's mean IOPS, else the random 4K headline's."""
+    best = _best_random_iops(pooled, op)
+    pick = picks[f"rnd4k_{op}"]
+    runs, stated = None, False
+    if best:
+        measured, basis, derived = round(best[0]), f"{best[1]} {op}, mean", best[2]
+        runs = iops_runs(card, figures, best[1], op)
+    elif pick and pick.get("iops"):
+        measured, basis, derived = round(pick["iops"]["mean"]), pick["basis"], pick["iops"]["derived"]
+    else:
+        measured, basis, derived = None, None, False
+    if pick and not best and measured is not None:
+        stated = stated_only(pick)
+    if measured is not None and derived:
+        basis += ", IOPS from bandwidth ÷ 4 KiB"
+    return {"what": f"random 4K {op}", "need": need, "unit": "IOPS", "measured": measured, "basis": basis,
+            "derived": derived, "stated": stated, "short_runs": short_runs(runs, need, basis)}
+
+
+def speed_test_verdicts(card, compared_sessions):
+    """The Raspberry Pi SD Card Speed Test's own verdict of each compared session that ran it, worked
+    out from its stored figures by its own rule (a run passes when it reaches all three targets; the
+    test passes on any run that passes): [{"session", "verdict": "PASS" | "FAIL", "basis"}]."""
+    out = []
+    for session in card.get("sessions") or []:
+        if session.get("id") not in compared_sessions:
+            continue
+        figures = {entry.get("test"): entry.get("runs") or [] for entry in session.get("tool_results") or []
+                   if entry.get("tool") == agnostics.TOOL and entry.get("test") in agnostics.TARGETS}
+        if len(figures) < len(agnostics.TARGETS) or len({len(runs) for runs in figures.values()}) != 1:
+            continue
+        count = len(figures["seq-write"])
+        passing = [i for i in range(count) if all(figures[test][i] >= need for test, need in agnostics.TARGETS.items())]
+        verdict = "PASS" if passing else "FAIL"
+        shown = passing[0] if passing else count - 1
+        measured = (f"{figures['seq-write'][shown]:g} KB/sec, {figures['rand-4k-write'][shown]:g} and "
+                    f"{figures['rand-4k-read'][shown]:g} IOPS")
+        basis = (f"{agnostics.VERDICT_BASIS}: {verdict}, {session.get('label', session['id'])}, run {shown + 1} of "
+                 f"{count}: {measured}")
+        out.append({"session": session["id"], "verdict": verdict, "basis": basis})
+    return out
+
+
+# --- the checks -------------------------------------------------------------------------------------
+
+def class_checks(card, picks, pooled, figures, findings):
+    """Does the card meet what its markings promise? One check per marking with a known minimum:
+    {"marking", "meets", "parts", ["tool_verdicts"], "verdict"}; each part the minimum, the figure (None where
+    missing), whether it reaches it, whether the source only stated it, and how many runs fell short.
+
+    picks: the headline figures (headlines.headlines); pooled: {(test, op): statistics row} of the compared
+    sessions; figures: the card's stats.CardFigures; findings: the card's findings (site/findings)."""
+    compared = {s["id"] for s in card.get("sessions") or [] if s.get("compare", True)}
+    sustained = _sustained_write(findings, compared)
+    tool_verdicts = speed_test_verdicts(card, compared)
+    checks = []
+    for marking in card.get("markings") or []:
+        need = CLASS_MINIMUMS.get(marking)
+        if not need:
+            continue
+        if sustained and marking in SUSTAINED_MARKINGS:
+            parts = [_sustained_part(need["seq_write"], sustained)]
+        else:
+            parts = [_sequential_part(card, figures, need["seq_write"], picks["seq_write"])]
+        parts += [_random_part(card, figures, pooled, picks, op, need[key])
+                  for key, op in (("read_iops", "read"), ("write_iops", "write")) if key in need]
+        parts = [dict(part, meets=None if part["measured"] is None else part["measured"] >= part["need"])
+                 for part in parts]
+        known = [p["meets"] for p in parts]
+        check = {"marking": marking, "meets": False if False in known else (None if None in known else True),
+                 "parts": parts}
+        if marking == "A1" and tool_verdicts:
+            check["tool_verdicts"] = tool_verdicts
+        checks.append(dict(check, verdict=verdict_of(check)))
+    return checks
+
+
+__all__ = ["CLASS_MINIMUMS", "SUSTAINED_MARKINGS", "VERDICTS", "class_checks", "figure_text", "headline_runs",
+           "iops_runs", "short_runs", "speed_test_verdicts", "verdict_of"]

@@ -16,7 +16,7 @@ def format_number(value, digits):
     return ("-" if value < 0 else "") + f"{rounded / 10.0 ** digits:,.{digits}f}"
 
 
-def num(value):
+def format_by_size(value):
     """A figure for reading: no decimals from 100 on, one from 10, two below; '–' when missing."""
     if value is None:
         return DASH
@@ -55,7 +55,7 @@ def mib_text(value, printed=None):
     """A MiB/s figure for reading; one the tool printed in MiB/s keeps the tool's decimals (13, not 13.0)."""
     if value is None:
         return DASH
-    return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else num(value)
+    return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else format_by_size(value)
 
 
 def derived_iops_text(iops, printed=None):
@@ -70,5 +70,5 @@ def raw_link(ref):
     return {"name": ref.rsplit("/", 1)[-1], "path": ref}
 
 
-__all__ = ["DASH", "format_number", "num", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text",
+__all__ = ["DASH", "format_number", "format_by_size", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text",
            "derived_iops_text", "raw_link"]

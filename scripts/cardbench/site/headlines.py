@@ -19,12 +19,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, bytes_from_size_text, size_text_from_bytes
-from .stats import number, printed_block, printed_decimals, round_half_even, session_entries, summary, block_bytes_of_test
+from ..core.units import MIB_BYTES, bytes_from_size_text, is_rate_unit, size_text_from_bytes
+from .stats import (block_bytes_of_test, json_number, printed_block, printed_decimals, rate_figures, round_half_even,
+                    session_entries, summary)
 from .suites import is_mixed
 
 HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
-LARGE_DD_BLOCK = 1024**2  # dd blocks from 1 MiB on: per-call overhead no longer limits the rate
+LARGE_DD_BLOCK = MIB_BYTES  # dd blocks from 1 MiB on: per-call overhead no longer limits the rate
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def _summary(base_patterns, qualifiers=()):
 
 
 def _sweep_direct(sweep, op):
-    return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and sweep["unit"] in RATE_TO_MB_S
+    return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and is_rate_unit(sweep["unit"])
 
 
 # dd write flags under which the time dd prints includes getting the data onto the card (oflag=dsync or
@@ -196,7 +197,7 @@ def _compared_entries(card):
 def _runs_pick(rule, card, frame, pooled, op):
     """Mean of every run of the subtest the rule accepts, pooled over the compared sessions."""
     matched = [m for m in _compared_entries(card)
-               if m[4]["op"] == op and m[4]["unit"] in RATE_TO_MB_S and rule.accepts(m[2], m[4], m[5], op)]
+               if m[4]["op"] == op and is_rate_unit(m[4]["unit"]) and rule.accepts(m[2], m[4], m[5], op)]
     if not matched:
         return None
     test = min({m[5] for m in matched}, key=rule.prefer or (lambda t: t))
@@ -217,15 +218,15 @@ def _runs_pick(rule, card, frame, pooled, op):
     pick = {"rule": rule.id, "kind": "runs", "subtest": f"{test} {op}",
             "sessions": list(dict.fromkeys(m[1]["id"] for m in chosen)),
             "basis": f"{test} {op}, mean of {runs} run{'s' if runs != 1 else ''}" + _flags_text(chosen),
-            "mb_s": number(row["mb_s_mean"], 2), "mib_s": number(row["mib_s_mean"], 2),
-            "unit": unit, "mean": number(row["value_mean"], 3) if unit else None, "run_count": runs,
+            "mb_s": json_number(row["mb_s_mean"], 2), "mib_s": json_number(row["mib_s_mean"], 2),
+            "unit": unit, "mean": json_number(row["value_mean"], 3) if unit else None, "run_count": runs,
             "raw": _entry_raw(m[4] for m in chosen)}
     if unit:
         pick["printed"] = printed_block(dict(row, unit=unit))
         if unit == "MiB/s":  # as the tool printed it, like every MiB/s figure (stats.unit_figures)
             pick["mib_s"] = pick["printed"]["mean"]
     if row["iops_count"]:
-        pick["iops"] = {"mean": number(row["iops_mean"], 1), "derived": bool(row["iops_derived"])}
+        pick["iops"] = {"mean": json_number(row["iops_mean"], 1), "derived": bool(row["iops_derived"])}
     return pick
 
 
@@ -251,15 +252,15 @@ def _summary_pick(rule, card, op):
     """The first compared session's summary row the rule accepts, with a number in a bandwidth unit."""
     for _, session in _compared(card):
         for row in session.get("headline") or []:
-            number_ = row.get("number")
-            if (row.get("value") is not None and isinstance(number_, (int, float)) and row.get("unit") in RATE_TO_MB_S
+            stated = row.get("number")
+            if (row.get("value") is not None and isinstance(stated, (int, float)) and is_rate_unit(row.get("unit"))
                     and rule.accepts(row["name"], op)):
-                mb_s = number_ * RATE_TO_MB_S[row["unit"]]
                 return {"rule": rule.id, "kind": "summary", "subtest": row["name"], "sessions": [session["id"]],
                         "basis": f"reviewer's summary: {row['name']} ({row['value']})",
-                        "mb_s": number(mb_s, 2), "mib_s": number(mb_s / MIB_PER_S_IN_MB_PER_S, 2),
-                        "unit": row["unit"], "mean": number(number_), "run_count": None,
-                        "printed": {"unit": row["unit"], "mean": number(number_), "text": row["value"]}, "raw": _entry_raw([session])}
+                        **rate_figures(stated, row["unit"]),
+                        "unit": row["unit"], "mean": json_number(stated), "run_count": None,
+                        "printed": {"unit": row["unit"], "mean": json_number(stated), "text": row["value"]},
+                        "raw": _entry_raw([session])}
     return None
 
 
@@ -276,12 +277,11 @@ def _sweep_pick(rule, card, op):
         return None
     point, sweep, session = best
     size = size_text_from_bytes(point["block_size_bytes"])
-    mb_s = point["value"] * RATE_TO_MB_S[sweep["unit"]]
     decimals = printed_decimals([point["value"]])
     return {"rule": rule.id, "kind": "sweep", "subtest": f"dd sweep bs={size} {op}", "sessions": [session["id"]],
             "basis": f"dd {op} sweep with direct I/O at its largest block, {size}, one run",
-            "mb_s": number(mb_s, 2), "mib_s": number(mb_s / MIB_PER_S_IN_MB_PER_S, 2), "unit": sweep["unit"],
-            "mean": number(point["value"]), "run_count": 1,
+            **rate_figures(point["value"], sweep["unit"]), "unit": sweep["unit"],
+            "mean": json_number(point["value"]), "run_count": 1,
             "printed": {"unit": sweep["unit"], "decimals": decimals, "mean": round_half_even(point["value"], decimals)},
             "raw": _entry_raw([sweep])}
 
@@ -307,6 +307,11 @@ def pick_headline(card, frame, pooled, key):
     return None
 
 
+def stated_only(pick):
+    """A figure the source only stated (a reviewer's summary row): no runs behind it are recorded here."""
+    return bool(pick) and pick.get("kind") == "summary"
+
+
 def headlines(card, frame, pooled):
     """{key: pick or None} for every headline key."""
     return {key: pick_headline(card, frame, pooled, key) for key in HEADLINE_KEYS}
@@ -317,5 +322,5 @@ def rules_text():
     return {key: [(rule.id, rule.text) for rule in rules if _op(key) in rule.ops] for key, rules in RULES.items()}
 
 
-__all__ = ["HEADLINE_KEYS", "is_sequential_measurement", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines",
+__all__ = ["HEADLINE_KEYS", "is_sequential_measurement", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines", "stated_only",
            "summary_name", "rules_text"]

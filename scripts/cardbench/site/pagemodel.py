@@ -9,12 +9,12 @@ at thousands of cards that costs far more than doing the same work here once per
 
 import re
 
-from ..core.units import MB_PER_S_IN_MIB_PER_S
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
-from .formatting import DASH, derived_iops_text, format_number, num, raw_link, whole
+from .formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
 from .readers import card_paths
+from .stats import iops_of_mb_s, mib_s_of
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
@@ -51,10 +51,10 @@ def tool_rows(tool_results):
             cells = {name: rate_cell(entry["mb_s"][key], entry["mib_s"][key])
                      for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
         else:
-            cells = {name: {"text": num(entry["printed"][key])}
+            cells = {name: {"text": format_by_size(entry["printed"][key])}
                      for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
         rows.append({"tool": entry["tool"], "figure": f"{entry['test']} ({entry['op']})", "count": entry["run_count"],
-                     "rate": bool(entry.get("mb_s")), "printed": f"{num(entry['printed']['mean'])} {entry['unit']}",
+                     "rate": bool(entry.get("mb_s")), "printed": f"{format_by_size(entry['printed']['mean'])} {entry['unit']}",
                      **cells})
     return rows
 
@@ -76,7 +76,7 @@ def _recorded(s):
     printed = s.get("printed") or {}
     if s["unit"] != "MB/s" and printed.get("mean") is not None:
         return f"{format_number(printed['mean'], int(printed['decimals']))} {s['unit']}"  # as the tool printed it
-    return "MB/s" if s["unit"] == "MB/s" else f"{num(s['mean'])} {s['unit']}"
+    return "MB/s" if s["unit"] == "MB/s" else f"{format_by_size(s['mean'])} {s['unit']}"
 
 
 def stats_rows(subtests):
@@ -86,7 +86,7 @@ def stats_rows(subtests):
         m = s.get("mb_s")
         mib = mib_of(s) if m else None
         cells = ({k: rate_cell(m[k], mib[k], s.get("printed") if k != "std" else None) for k in ("mean", "min", "max", "std")} if m
-                 else {k: {"text": num(s[k])} for k in ("mean", "min", "max", "std")})
+                 else {k: {"text": format_by_size(s[k])} for k in ("mean", "min", "max", "std")})
         rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
                      "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
                      "unit": s["unit"], "recorded": _recorded(s), **cells})
@@ -99,7 +99,7 @@ def basis_text(pick):
 
 
 def _headline_mib(pick):
-    return pick.get("mib_s") if pick.get("mib_s") is not None else pick["mb_s"] * MB_PER_S_IN_MIB_PER_S
+    return pick.get("mib_s") if pick.get("mib_s") is not None else mib_s_of(pick["mb_s"])
 
 
 def claimed_rows(card):
@@ -113,7 +113,7 @@ def claimed_rows(card):
                                   ("Random 4K write", None, headline.get("rnd4k_write"))):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
-        row = {"name": name, "claim": rate_cell(claim, claim * MB_PER_S_IN_MIB_PER_S) if claim else None,
+        row = {"name": name, "claim": rate_cell(claim, mib_s_of(claim)) if claim else None,
                "measured": rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
@@ -124,7 +124,7 @@ def claimed_rows(card):
             if unit and unit != "MB/s" and printed.get("decimals") is not None:
                 row["recorded"] = f"recorded in {unit}: {format_number(printed['mean'], int(printed['decimals']))}"
             elif unit and unit != "MB/s" and measured.get("mean") is not None:
-                row["recorded"] = f"recorded in {unit}: {num(measured['mean'])}"
+                row["recorded"] = f"recorded in {unit}: {format_by_size(measured['mean'])}"
         else:
             row["by"] = NOT_MEASURED
         rows.append(row)
@@ -135,7 +135,7 @@ def class_check_rows(card):
     out = []
     for check in card.get("class_checks") or []:
         parts = [{"what": p["what"], "need": whole(p["need"]), "unit": p["unit"],
-                  "measured": f"{num(p['measured'])} {p['unit']}" if p["measured"] else DASH,
+                  "measured": f"{format_by_size(p['measured'])} {p['unit']}" if p["measured"] else DASH,
                   "meets": p["meets"], "from": p.get("basis") or p.get("from"), "derived": p.get("derived")}
                  for p in check["parts"]]
         out.append({"marking": check["marking"], "parts": parts, "verdict": check.get("verdict")})
@@ -157,7 +157,7 @@ def card_description(card):
     for key, name in (("seq_read", "sequential read"), ("seq_write", "write")):
         pick = headline.get(key)
         if pick:
-            parts.append(f"{name} {num(pick['mb_s'])} MB/s")
+            parts.append(f"{name} {format_by_size(pick['mb_s'])} MB/s")
     sessions = len(card["sessions"])
     text = f"{card['title']} benchmarks"
     if parts:
@@ -173,7 +173,7 @@ def card_page(card):
     page["claimed_note"] = (card.get("claimed") or {}).get("note")
     page["claimed_rows"] = claimed_rows(card)
     page["class_checks"] = class_check_rows(card)
-    page["grid"] = grid_model(card, num)
+    page["grid"] = grid_model(card, format_by_size)
     page["paths"] = card_paths(card)
     sessions = []
     for s in card["sessions"]:
@@ -202,7 +202,7 @@ def random_4k_iops(pick):
     recorded = (pick.get("iops") or {}).get("mean")
     if recorded is not None:
         return recorded, bool(pick["iops"].get("derived"))
-    return pick["mb_s"] * 1e6 / RANDOM_BLOCK_BYTES, True
+    return iops_of_mb_s(pick["mb_s"], RANDOM_BLOCK_BYTES), True
 def _iops_text(iops, derived, pick):
     """IOPS as the home page writes them; derived ones marked '*' and only as precise as the bandwidth
     they come from (cdm_fio.sh's whole MiB/s: ≈3,300* from 13 MiB/s)."""
@@ -236,7 +236,7 @@ def leader_row(row, card=None):
             basis = basis_text(pick) + ("; IOPS = bandwidth ÷ 4 KiB" if derived else "")
             cells.append({"value": iops, "text": _iops_text(iops, derived, pick), "from": basis})
         else:
-            cells.append({"value": pick["mb_s"], "text": num(pick["mb_s"]), "from": basis_text(pick)})
+            cells.append({"value": pick["mb_s"], "text": format_by_size(pick["mb_s"]), "from": basis_text(pick)})
     claimed = row.get("claimed") or {}
     seq_read = row.get("seq_read")
     runs = row.get("run_count", row.get("runs"))
@@ -256,8 +256,8 @@ def per_price(card, seq_read):
         return None
     where = "".join(part for part in (f" at {price['shop']}" if price.get("shop") else "",
                                       f", {price['date']}" if price.get("date") else ""))
-    return {"text": f"{num(seq_read['mb_s'] / price['amount'])} MB/s per {price['currency']}",
-            "from": f"sequential read {num(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}{where}"}
+    return {"text": f"{format_by_size(seq_read['mb_s'] / price['amount'])} MB/s per {price['currency']}",
+            "from": f"sequential read {format_by_size(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}{where}"}
 
 
 __all__ = ["card_page", "leader_row", "measured_instead", "per_price", "shown_value"]

@@ -12,7 +12,7 @@ Worked out once per card (card_paths, card_filters, card_reach); the shared page
 import heapq
 
 from .chartmodel import rate_cell
-from .formatting import DASH, num
+from .formatting import DASH, format_by_size
 from .headlines import SEQUENTIAL_RULES
 from .stats import METHOD_NOT_STATED
 from .suites import subtest_order
@@ -137,7 +137,7 @@ def _faster(a, b):
 def _shown(figure, slug=None, title=None):
     if figure is None:
         return None
-    shown = {"text": num(figure["mb_s"]), "runs": figure["runs"], "subtest": figure["subtest"]}
+    shown = {"text": format_by_size(figure["mb_s"]), "runs": figure["runs"], "subtest": figure["subtest"]}
     if slug:
         shown.update(slug=slug, title=title)
     return shown

@@ -4,6 +4,11 @@ figures as the source printed them.
 One row per run (runs_frame); statistics over any group of rows (statistics). Every figure a page
 or the JSON twin shows is computed here, with pandas, over the runs a source did not mark as outliers.
 
+This is the one module where a throughput becomes MB/s, MiB/s or IOPS (tests/test_one_home.py holds
+every other module to that): the headlines, class checks, findings, page and chart models read the
+figures computed here (CardFigures for one card's runs; mb_s_of, mib_s_of, curve_mb_s and
+iops_of_mb_s for figures outside the runs, such as sweeps, fills and a source's stated figures).
+
 Units: a stored rate × RATE_TO_MB_S[unit] is MB/s (10^6 B/s); MB/s ÷ 1.048576 is MiB/s (2^20 B/s).
 IOPS are the recorded figures when the tool recorded them (fio, CrystalDiskMark), otherwise derived:
 bandwidth in bytes/s ÷ the subtest's block size (CrystalDiskMark-named subtests only, whose every I/O
@@ -11,16 +16,18 @@ has that size), marked `derived`. A derived figure carries the rounding of the b
 from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
 """
 
+import math
 import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 import pandas as pd
 
-from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S, block_size_bytes
+from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_UNIT_BYTES, block_size_bytes, is_rate_unit, mb_s_from_rate
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
+ENTRY_KEYS = ["slug", "session", "kind", "entry", "test", "op", "unit"]  # one stored entry's runs
 RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "unit", "run", "value", "decimals",
                "excluded", "mb_s", "iops", "iops_derived"] + [f"lat_{name}" for name in LATENCY_STATS]
 MAX_PRINTED_DECIMALS = 3
@@ -66,9 +73,9 @@ def run_iops(entry, kind, test, r_index, value):
     if isinstance(recorded, list) and r_index < len(recorded):
         return float(recorded[r_index]), False
     block = block_bytes_of_test(test) if kind == "fio" else None
-    factor = RATE_TO_MB_S.get(entry["unit"])
-    if block and factor:
-        return value * factor * 1e6 / block, True
+    mb_s = mb_s_of(value, entry["unit"])
+    if block and mb_s is not None:
+        return iops_of_mb_s(mb_s, block), True
     return None, False
 
 
@@ -81,14 +88,13 @@ def runs_frame(cards):
             compare = session.get("compare", True)
             for kind, e_index, entry, test in session_entries(session):
                 excluded = set(entry.get("excluded_runs") or [])
-                factor = RATE_TO_MB_S.get(entry["unit"])
                 latency = entry.get("latency_us") or {}
                 for r_index, stored in enumerate(entry["runs"]):
                     value = float(stored)
                     iops, derived = run_iops(entry, kind, test, r_index, value)
                     lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS]
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
-                                 r_index, value, printed_decimals([stored]), r_index in excluded, value * factor if factor else None,
+                                 r_index, value, printed_decimals([stored]), r_index in excluded, mb_s_of(value, entry["unit"]),
                                  iops, derived, *lats))
     frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
     for column in ["mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]:
@@ -101,6 +107,81 @@ def runs_frame(cards):
 
 def _nth(values, index):
     return float(values[index]) if isinstance(values, list) and index < len(values) else None
+
+
+# --- rates outside the runs: the one conversion of each ---------------------------------------------
+
+def mb_s_of(value, unit):
+    """A figure stored in `unit` in MB/s (10^6 B/s); None when the figure or the unit is not a rate."""
+    return None if value is None else mb_s_from_rate(value, unit)
+
+
+def mib_s_of(mb_s):
+    """A figure in MB/s in MiB/s (2^20 B/s), MB/s ÷ 1.048576; the same for each figure of a list or a pandas
+    column; None stays None."""
+    if isinstance(mb_s, list):
+        return [mib_s_of(value) for value in mb_s]
+    return None if mb_s is None else mb_s / MIB_PER_S_IN_MB_PER_S
+
+
+def iops_of_mb_s(mb_s, block_bytes):
+    """I/O operations per second of a bandwidth in MB/s whose every I/O is `block_bytes` long."""
+    return mb_s * RATE_UNIT_BYTES["MB/s"] / block_bytes
+
+
+def curve_mb_s(points, unit):
+    """The `value` of each point of a sweep or fill stored in `unit`, in MB/s; None when the unit is not a rate."""
+    if mb_s_of(1.0, unit) is None:
+        return None
+    return [mb_s_of(float(p["value"]), unit) if isinstance(p.get("value"), (int, float)) else None for p in points]
+
+
+def rate_figures(value, unit, digits=2):
+    """{"mb_s", "mib_s"} of one figure stored in `unit` (a source's stated figure, a sweep's point), rounded."""
+    mb_s = mb_s_of(value, unit)
+    return {"mb_s": json_number(mb_s, digits), "mib_s": json_number(mib_s_of(mb_s), digits)}
+
+
+# --- one card's figures, as the modules that judge them read them -----------------------------------
+
+class CardFigures:
+    """One card's runs as computed here: each stored entry's statistics row (over the runs not excluded)
+    and its runs in MB/s and IOPS, each with whether the source excluded it. An entry is named by its
+    session's index, its kind (fio, dd) and its index, as session_entries() numbers them."""
+
+    def __init__(self, frame, entry_rows):
+        self._rows = entry_rows
+        self._runs = {}
+        columns = (frame[name].tolist() for name in ("session", "kind", "entry", "mb_s", "iops", "excluded"))
+        for s_index, kind, e_index, mb_s, iops, excluded in zip(*columns):
+            runs = self._runs.setdefault((s_index, kind, e_index), {"mb_s": [], "iops": [], "excluded": []})
+            runs["mb_s"].append(None if pd.isna(mb_s) else mb_s)
+            runs["iops"].append(None if pd.isna(iops) else iops)
+            runs["excluded"].append(bool(excluded))
+
+    @classmethod
+    def of_card(cls, card):
+        """The figures of one card dict on its own (a card without a slug too)."""
+        frame = runs_frame([dict(card, slug=card.get("slug") or "")])
+        rows = statistics(frame, ENTRY_KEYS).to_dict("records") if not frame.empty else []
+        return cls(frame, {(r["session"], r["kind"], r["entry"]): r for r in rows})
+
+    def entry(self, s_index, kind, e_index):
+        """The entry's statistics row (stats.statistics), or None when every run was excluded."""
+        return self._rows.get((s_index, kind, e_index))
+
+    def runs(self, s_index, kind, e_index, figure="mb_s"):
+        """(runs in the mean, runs left out of it) of one entry in `figure` (mb_s or iops), leaving out
+        runs that do not have that figure."""
+        runs = self._runs.get((s_index, kind, e_index))
+        pairs = [(v, out) for v, out in zip(runs[figure], runs["excluded"]) if v is not None] if runs else []
+        return [v for v, out in pairs if not out], [v for v, out in pairs if out]
+
+    def every_run(self, s_index, kind, e_index, figure="mb_s"):
+        """Every run of one entry in `figure`, excluded ones too, in their order; None when a run lacks it."""
+        runs = self._runs.get((s_index, kind, e_index))
+        return None if not runs or any(v is None for v in runs[figure]) else list(runs[figure])
+
 
 
 _AGGREGATES = ("mean", "min", "max", "std")
@@ -120,7 +201,7 @@ def statistics(frame, keys):
     table["decimals"] = grouped["decimals"].max()
     table["iops_derived"] = grouped["iops_derived"].any()
     for stat in _AGGREGATES:  # a MiB/s figure is the MB/s figure ÷ 1.048576, statistics alike
-        table[f"mib_s_{stat}"] = table[f"mb_s_{stat}"] / MIB_PER_S_IN_MB_PER_S
+        table[f"mib_s_{stat}"] = mib_s_of(table[f"mb_s_{stat}"])
     return table.reset_index()
 
 
@@ -145,13 +226,14 @@ def summary(frame):
     out["decimals"] = used["decimals"].max()
     out["iops_derived"] = bool(used["iops_derived"].any())
     for stat in _AGGREGATES:
-        out[f"mib_s_{stat}"] = out[f"mb_s_{stat}"] / MIB_PER_S_IN_MB_PER_S
+        out[f"mib_s_{stat}"] = mib_s_of(out[f"mb_s_{stat}"])
     return out
 
 
-def number(value, digits=6):
-    """JSON-friendly number: NaN and None become None, whole numbers stay integers."""
-    if value is None or pd.isna(value):
+def json_number(value, digits=6):
+    """A figure as the card's JSON twin holds it: rounded to `digits` places, whole numbers as integers,
+    None for a missing or non-finite figure (NaN, None, infinity)."""
+    if value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)
@@ -192,7 +274,7 @@ def rate_block(row, prefix, runs=None, digits=3):
     """{mean, min, max, std} (and runs when given) of one figure of a statistics row."""
     block = {"runs": runs} if runs is not None else {}
     for name in _AGGREGATES:
-        block[name] = number(row[f"{prefix}_{name}"], digits)
+        block[name] = json_number(row[f"{prefix}_{name}"], digits)
     return block
 
 
@@ -211,7 +293,7 @@ def latency_block(row, runs_by_stat=None):
     for name in LATENCY_STATS:
         if row[f"lat_{name}_count"]:
             stat = {"runs": runs_by_stat[name]} if runs_by_stat and name in runs_by_stat else {}
-            stat.update({k: number(row[f"lat_{name}_{k}"], 3) for k in ("mean", "min", "max")})
+            stat.update({k: json_number(row[f"lat_{name}_{k}"], 3) for k in ("mean", "min", "max")})
             out[name] = stat
     return out or None
 
@@ -221,18 +303,18 @@ def unit_figures(row, runs=None):
     A figure stored in MiB/s keeps in mib_s what the tool printed (printed_block: 818.5 over runs of
     834 and 803 shows as the 818 cdm_fio.sh printed). `runs`: the recorded runs, to list them per unit too."""
     unit = row["unit"]
-    factor = RATE_TO_MB_S.get(unit)
-    if factor is None:
+    if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
-    mb_runs = [number(v * factor, 3) for v in runs] if runs is not None else None
-    mib_runs = [number(v * factor / MIB_PER_S_IN_MB_PER_S, 3) for v in runs] if runs is not None else None
+    in_mb_s = [mb_s_of(float(v), unit) for v in runs] if runs is not None else None
+    mb_runs = [json_number(v, 3) for v in in_mb_s] if runs is not None else None
+    mib_runs = [json_number(mib_s_of(v), 3) for v in in_mb_s] if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
     if unit == "MiB/s":  # the unit the tool printed: its own figures, never a round trip through MB/s
         shown = printed_block(row)
         mib.update({key: shown[key] for key in ("mean", "min", "max")})
-        mib["std"] = number(row["value_std"], 3)
+        mib["std"] = json_number(row["value_std"], 3)
         if runs is not None:
-            mib["runs"] = [number(v) for v in runs]
+            mib["runs"] = [json_number(v) for v in runs]
     return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": mib}
 
 
@@ -245,16 +327,18 @@ def tool_result_stats(entries):
         printed = {"mean": values.mean(), "min": values.min(), "max": values.max()}
         row = {key: entry[key] for key in ("tool", "test", "op", "unit") if key in entry}
         row["run_count"] = int(values.count())
-        row["printed"] = {key: number(value) for key, value in printed.items()}
-        factor = RATE_TO_MB_S.get(entry["unit"])
-        if factor:
-            for key, scale in (("mb_s", factor), ("mib_s", factor / MIB_PER_S_IN_MB_PER_S)):
-                row[key] = {name: number(value * scale, 3) for name, value in printed.items()}
-                row[key]["runs"] = [number(value * scale, 3) for value in values]
+        row["printed"] = {key: json_number(value) for key, value in printed.items()}
+        if is_rate_unit(entry["unit"]):
+            in_mb_s = {name: mb_s_of(value, entry["unit"]) for name, value in printed.items()}
+            runs_mb_s = [mb_s_of(value, entry["unit"]) for value in values]
+            for key, convert in (("mb_s", lambda v: v), ("mib_s", mib_s_of)):
+                row[key] = {name: json_number(convert(value), 3) for name, value in in_mb_s.items()}
+                row[key]["runs"] = [json_number(convert(value), 3) for value in runs_mb_s]
         out.append(row)
     return out
 
 
-__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "number", "printed_decimals", "round_half_even", "printed_block",
-           "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name", "block_bytes_of_test",
-           "session_entries", "run_iops", "LATENCY_STATS"]
+__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals",
+           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures",
+           "dd_test_name", "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS",
+           "CardFigures", "mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]

@@ -1,7 +1,5 @@
 """The shape of a finding, and the small statistics several findings share."""
 
-import math
-
 import numpy as np
 
 LABELS = {
@@ -73,11 +71,3 @@ def robust_sd(values):
     if values.size == 0:
         return 0.0
     return float(1.4826 * np.median(np.abs(values - np.median(values))))
-
-
-def rounded(value, digits=4):
-    """A JSON-friendly number: integers stay integers."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return None
-    value = float(value)
-    return int(value) if value.is_integer() else round(value, digits)

@@ -3,8 +3,8 @@ throughput against data written."""
 
 import numpy as np
 
+from ..stats import curve_mb_s
 from . import thresholds as t
-from ...core.units import mb_s_from_rate
 from .common import finding, gb_text, rate_text, robust_sd
 
 
@@ -89,13 +89,13 @@ def _boundary_gb(x, raw, cut, high, low):
 def fill_levels(fill):
     """[(first index, end index, level MB/s)] of one fill's points, or (None, reason)."""
     points = [p for p in fill.get("points") or [] if isinstance(p.get("value"), (int, float))]
-    factor = mb_s_from_rate(1.0, fill.get("unit"))
-    if factor is None:
+    in_mb_s = curve_mb_s(points, fill.get("unit"))
+    if in_mb_s is None:
         return None, f"fill in {fill.get('unit')}, not a rate"
     if len(points) < t.FILL_MIN_POINTS:
         return None, f"fill has {len(points)} samples, fewer than {t.FILL_MIN_POINTS}"
     x = np.array([float(p["written_gb"]) for p in points])
-    raw = np.array([float(p["value"]) * factor for p in points])
+    raw = np.array(in_mb_s)
     cuts = change_points(raw)
     edges = [0] + cuts + [raw.size]
     levels = [(lo, hi, level_value(raw[lo:hi])) for lo, hi in zip(edges, edges[1:])]

@@ -5,10 +5,9 @@ import statistics
 
 import numpy as np
 
-from ...core.units import mb_s_from_rate
-from ..stats import dd_block_name
+from ..stats import dd_block_name, json_number, mb_s_of, session_entries
 from . import thresholds as t
-from .common import finding, rate_text, rounded
+from .common import finding, rate_text
 
 
 def cv_verdict(cv):
@@ -79,13 +78,14 @@ def step_down(runs):
 
 
 def _subtests(session):
-    for entry in session.get("results") or []:
-        yield f"{entry['test']} {entry['op']}", entry
-    for entry in session.get("dd") or []:
-        yield f"{dd_block_name(entry)} {entry['op']}", entry
+    for kind, _, entry, test in session_entries(session):
+        yield f"{test if kind == 'fio' else dd_block_name(entry)} {entry['op']}", entry
 
 
 def subtest_stability(name, entry):
+    """Spread, outlying runs and trend of one entry's runs, judged in the unit the tool printed (shares and
+    ranks, which no unit changes); the figures it gives are in MB/s, as the statistics convert them
+    (a figure that is not a rate stays as recorded)."""
     runs = [float(v) for v in entry.get("runs") or []]
     excluded = set(entry.get("excluded_runs") or [])
     used = [v for i, v in enumerate(runs) if i not in excluded]
@@ -93,26 +93,32 @@ def subtest_stability(name, entry):
         return None
     mean = statistics.fmean(used)
     cv = statistics.stdev(used) / mean if mean else math.inf
-    detail = {"subtest": name, "runs": len(used), "cv_pct": rounded(100 * cv, 1), "verdict": cv_verdict(cv)}
+    detail = {"subtest": name, "runs": len(used), "cv_pct": json_number(100 * cv, 1), "verdict": cv_verdict(cv)}
     flagged = outliers(runs)
-    to_mb_s = mb_s_from_rate(1.0, entry.get("unit")) or 1.0  # findings speak MB/s whatever the tool printed
+    unit = entry.get("unit")
+
+    def in_mb_s(value):  # findings speak MB/s whatever the tool printed
+        converted = mb_s_of(value, unit)
+        return json_number(value if converted is None else converted, 2)
+
     if flagged:
         median = statistics.median(runs)
-        detail["outliers"] = [{"run": i + 1, "mb_s": rounded(runs[i] * to_mb_s, 2),
-                               "median_mb_s": rounded(median * to_mb_s, 2), "excluded": i in excluded}
+        detail["outliers"] = [{"run": i + 1, "mb_s": in_mb_s(runs[i]), "median_mb_s": in_mb_s(median),
+                               "excluded": i in excluded}
                               for i in flagged]
     step = step_down(runs)
     found = trend(runs)
     if step is not None:
         change, k, before, after = step
-        detail.update(trend="slows", trend_shape="step", step_after_run=k, trend_change_pct=rounded(100 * change, 1),
-                      before_mb_s=rounded(before * to_mb_s, 2), after_mb_s=rounded(after * to_mb_s, 2))
+        detail.update(trend="slows", trend_shape="step", step_after_run=k,
+                      trend_change_pct=json_number(100 * change, 1), before_mb_s=in_mb_s(before),
+                      after_mb_s=in_mb_s(after))
     elif found:
         z, change, first, last = found
         if abs(z) >= t.TREND_Z and abs(change) >= t.TREND_MIN_CHANGE:
             detail.update(trend="slows" if change < 0 else "speeds up", trend_shape="trend",
-                          trend_change_pct=rounded(100 * change, 1), before_mb_s=rounded(first * to_mb_s, 2),
-                          after_mb_s=rounded(last * to_mb_s, 2))
+                          trend_change_pct=json_number(100 * change, 1), before_mb_s=in_mb_s(first),
+                          after_mb_s=in_mb_s(last))
     return detail
 
 
@@ -157,6 +163,7 @@ def _slowing_basis(slowing, details, session):
 
 
 def stability_findings(card):
+    """Run-to-run stability and slowing over runs of each session."""
     out = []
     for session in card.get("sessions") or []:
         details = [d for d in (subtest_stability(name, e) for name, e in _subtests(session)) if d]

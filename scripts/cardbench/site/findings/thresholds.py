@@ -3,7 +3,7 @@
 Rates are MB/s (10^6 bytes/s); sizes are bytes; shares are fractions of 1.
 """
 
-KiB, MiB, GiB = 1024, 1024**2, 1024**3
+from ...core.units import KIB_BYTES as KiB, MIB_BYTES as MiB
 
 # --- flashbench -a (alignment scan) ---------------------------------------------------------------
 # A boundary shows as access times that step up at one alignment and stay up for every larger one.
@@ -77,8 +77,3 @@ TREND_Z = 1.96
 TREND_MIN_CHANGE = 0.10
 # A session slows over runs when at least a third of its subtests (and at least two) do.
 TREND_SESSION_SHARE = 1 / 3
-
-# --- speed classes -----------------------------------------------------------------------------------
-# Markings whose minimum is a sustained write: the video speed classes and U3 are defined for
-# recording, so a figure measured inside an SLC cache does not show them met.
-SUSTAINED_MARKINGS = ("U3", "V6", "V10", "V30", "V60", "V90")

@@ -8,12 +8,9 @@ a note saying what would settle it; a figure above the ceiling is never the path
 
 import re
 
-import numpy as np
-
 from ...core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
-from ...core.units import mb_s_from_rate
 from ..headlines import is_sequential_measurement
-from ..stats import dd_block_name, session_entries
+from ..stats import CardFigures, dd_block_name, session_entries
 from . import thresholds as t
 from .common import finding, rate_text
 
@@ -44,31 +41,33 @@ def path_ceilings(card, session):
     return sorted(out)
 
 
-def _sequential_figures(session):
+def _sequential_figures(session, s_index, figures):
     """{op: [(mean MB/s, what)]} of every sequential subtest with runs: those the headlines accept
     (is_sequential_measurement, so the claimed-vs-measured rows and class checks read the same figures),
-    dd only on the device itself (a file system on the path is no measure of the reader)."""
+    dd only on the device itself (a file system on the path is no measure of the reader). The mean is
+    the statistics' own (figures: stats.CardFigures), over the runs the source did not exclude."""
     out = {}
-    for kind, _, entry, test in session_entries(session):
+    for kind, e_index, entry, test in session_entries(session):
         if not entry.get("runs") or not is_sequential_measurement(kind, entry, test, entry["op"]):
             continue
         if kind == "dd" and entry.get("target", "device") != "device":
             continue
-        value = mb_s_from_rate(float(np.mean(entry["runs"])), entry["unit"])
+        row = figures.entry(s_index, kind, e_index)
+        value = None if row is None or row["mb_s_count"] == 0 else row["mb_s_mean"]
         if value is not None:
             what = f"{test} {entry['op']}" if kind == "fio" else f"{dd_block_name(entry)} {entry['op']}"
             out.setdefault(entry["op"], []).append((value, what))
     return out
 
 
-def _faster_elsewhere(card, session, op, above_mb_s):
+def _faster_elsewhere(card, session, op, above_mb_s, figures):
     """(MB/s, session label) of the fastest figure for `op` in another session of the card, when it is
     at least `above_mb_s`; None otherwise."""
     best = None
-    for other in card.get("sessions") or []:
+    for o_index, other in enumerate(card.get("sessions") or []):
         if other is session:
             continue
-        for value, _ in _sequential_figures(other).get(op, []):
+        for value, _ in _sequential_figures(other, o_index, figures).get(op, []):
             if value >= above_mb_s and (best is None or value > best[0]):
                 best = (value, other.get("label", other.get("id")))
     return best
@@ -78,7 +77,7 @@ def _note(session, reason):
     return {"id": "reader_limited", "session": session["id"], "reason": reason}
 
 
-def _judge(card, session, op, value, what, ceiling):
+def _judge(card, session, op, value, what, ceiling, figures):
     """(finding, None) when the evidence shows the figure is the path's limit, else (None, note)."""
     low, high, line_rate, words = ceiling
     label = session.get("label", session["id"])
@@ -89,7 +88,7 @@ def _judge(card, session, op, value, what, ceiling):
                                     f"card back.")
     claim = (card.get("claimed") or {}).get(f"{op}_mb_s")
     rated = isinstance(claim, (int, float)) and not isinstance(claim, bool)
-    elsewhere = _faster_elsewhere(card, session, op, line_rate)
+    elsewhere = _faster_elsewhere(card, session, op, line_rate, figures)
     reader = f" (reader recorded as “{session['reader']}”)" if session.get("reader") else ""
     if rated and claim > line_rate:
         evidence = f"the card is rated {rate_text(claim)} for {op}s, more than the path carries even on paper"
@@ -112,19 +111,21 @@ def _judge(card, session, op, value, what, ceiling):
                    op=op), None
 
 
-def reader_findings(card):
+def reader_findings(card, figures=None):
     """(findings, notes): a finding where a sequential figure sits at the path's ceiling and the card is
-    shown to be faster; a note where it sits there and nothing shows which of the two limits it."""
+    shown to be faster; a note where it sits there and nothing shows which of the two limits it.
+    figures: the card's stats.CardFigures (computed here when not given)."""
+    figures = figures or CardFigures.of_card(card)
     out, notes = [], []
-    for session in card.get("sessions") or []:
+    for s_index, session in enumerate(card.get("sessions") or []):
         ceilings = path_ceilings(card, session)
         if not ceilings:
             continue
-        for op, figures in sorted(_sequential_figures(session).items()):
-            value, what = max(figures)
+        for op, measured in sorted(_sequential_figures(session, s_index, figures).items()):
+            value, what = max(measured)
             if value < t.AT_CEILING_SHARE * ceilings[0][0]:
                 continue
-            found, note = _judge(card, session, op, value, what, ceilings[0])
+            found, note = _judge(card, session, op, value, what, ceilings[0], figures)
             out += [found] if found else []
             notes += [note] if note else []
     return out, notes
