@@ -13,6 +13,7 @@ from cardbench.site import sitedata
 from cardbench.site.aggregate import aggregate
 from cardbench.site.comparemodel import chart_frame, compare_piece
 from cardbench.site.modelcheck import PageModelError, check_model
+from cardbench.site.pagemodel import leader_row
 from cardbench.site.sitedata import parts_from_result, site_texts, write_outputs
 from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers
 
@@ -109,3 +110,22 @@ def test_a_wrong_field_in_a_cards_bars_stops_the_build_naming_card_and_field(rea
     assert caught.value.where.startswith("static/compare/cards/acme-")
     assert caught.value.field == "bars.SEQ1M Q8T1 read.cells.mib"
     assert "is too short" in caught.value.message
+
+
+def test_a_wrong_field_in_a_leaderboard_row_stops_the_build_naming_card_and_field(readers, tmp_path, monkeypatch):
+    def broken(row, card=None):
+        shown = leader_row(row, card)
+        shown["cells"][0] = {"value": "39", "text": "39.0", "from": "SEQ1M Q8T1 read"}
+        return shown
+    monkeypatch.setattr(sitedata, "leader_row", broken)
+    with pytest.raises(PageModelError) as caught:
+        write_outputs(readers, tmp_path)
+    assert caught.value.where.startswith("site/leaderboard.json (the row of acme-")
+    assert caught.value.field == "cells[0].value" and "'39' is not of type 'number'" in caught.value.message
+
+
+def test_the_shipped_cards_home_and_comparison_models_match_their_schemas(shipped, tmp_path):
+    write_outputs(shipped, tmp_path)  # every model is checked as it is written
+    compare = json.loads((tmp_path / "site" / "compare.json").read_text(encoding="utf-8"))
+    assert compare["chart"] == chart_frame()
+    assert len(list((tmp_path / "static/compare/cards").glob("*.json"))) == len(shipped["cards"])

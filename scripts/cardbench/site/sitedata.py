@@ -24,7 +24,7 @@ that uses them, so in `make serve` a changed card re-renders its own page and th
 again after one card changed without recomputing or reformatting the others. Files are replaced
 through a temp file and a rename (never seen half-written) and left alone when their text is the
 same, so a running preview reloads only what changed. The comparison's models are checked against their
-JSON Schemas (modelcheck.py) before they are written.
+JSON Schemas (modelcheck.py) before they are written, as are the home page's rows and filters.
 """
 
 import json
@@ -62,6 +62,7 @@ def card_parts(card_json, row, members):
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
+    check_model("leaderboard-row", shown, f"site/leaderboard.json (the row of {row['slug']})")
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
@@ -99,6 +100,7 @@ def site_texts(parts):
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
     filters.update(path_filters(parts))
+    check_model("leaderboard-filters", filters, "site/leaderboard.json (filters)")
     leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
