@@ -129,3 +129,11 @@ def test_the_shipped_cards_home_and_comparison_models_match_their_schemas(shippe
     compare = json.loads((tmp_path / "site" / "compare.json").read_text(encoding="utf-8"))
     assert compare["chart"] == chart_frame()
     assert len(list((tmp_path / "static/compare/cards").glob("*.json"))) == len(shipped["cards"])
+
+
+def test_a_removed_cards_comparison_file_goes_with_it(readers, tmp_path):
+    write_outputs(readers, tmp_path)
+    fewer = aggregate([two_readers(), one_reader()])
+    write_outputs(fewer, tmp_path)
+    assert sorted(p.name for p in (tmp_path / "static/compare/cards").iterdir()) == ["acme-two-readers.json",
+                                                                                    "acme-usb2-only.json"]
