@@ -3,10 +3,12 @@ table texts in MB/s and MiB/s, from the aggregate's own statistics), per (host, 
 read through several, the picker's path choices, and the page models checked against their schemas."""
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
+from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
 from cardbench.site import sitedata
@@ -15,7 +17,7 @@ from cardbench.site.comparemodel import chart_frame, compare_piece
 from cardbench.site.modelcheck import PageModelError, check_model
 from cardbench.site.pagemodel import leader_row
 from cardbench.site.sitedata import parts_from_result, site_texts, write_outputs
-from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers
+from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers, write_cards
 
 LEXAR = "lexar-play-pro-1tb-microsd-express"
 
@@ -96,7 +98,20 @@ def test_a_wrong_field_in_the_comparison_model_stops_the_build_naming_it(readers
     with pytest.raises(PageModelError) as caught:
         write_outputs(readers, tmp_path)
     assert str(caught.value).startswith("site/compare.json: chart.card_px: '62' is not of type 'array'")
-    assert not (tmp_path / "site" / "compare.json").exists()  # nothing half-written
+    assert not list(tmp_path.rglob("*.json"))  # nothing half-written
+
+
+def test_the_command_line_names_the_wrong_field_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    cards = write_cards(tmp_path / "cards", [two_readers(), one_reader()])
+    frame = chart_frame()
+    del frame["hover"]["range"]
+    monkeypatch.setattr(sitedata, "chart_frame", lambda: frame)
+    assert cli.main(["aggregate", "--cards-dir", str(cards), "--out", str(tmp_path / "out"), "--no-cache"]) == 2
+    assert "site/compare.json: chart.hover: 'range' is a required property" in capsys.readouterr().err
+    assert not list((tmp_path / "out").rglob("*.json"))
+    # from a worker process, the error comes back whole
+    error = PageModelError("site/compare.json", "chart.hover", "'range' is a required property")
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)
 
 
 def test_a_wrong_field_in_a_cards_bars_stops_the_build_naming_card_and_field(readers, tmp_path, monkeypatch):

@@ -23,8 +23,11 @@ class PageModelError(CardbenchError):
     """A page model the site writes does not match its schema; names the file and the field."""
 
     def __init__(self, where, field, message):
+        super().__init__(where, field, message)  # the arguments again when unpickled from a worker process
         self.where, self.field, self.message = where, field, message
-        super().__init__(f"{where}: {field}: {message}")
+
+    def __str__(self):
+        return f"{self.where}: {self.field}: {self.message}"
 
 
 def inlined(schema, defs=None):

@@ -248,6 +248,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     kept by the caller between calls, spares reading unchanged shared files again. Returns the number
     of files written."""
     out_dir = Path(out_dir)
+    shared = site_texts(parts)  # made (and its models checked) before anything is written
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
@@ -260,7 +261,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     # sees a card listed whose files are missing.
     known = {} if written is None else written
     count = written_now
-    for name, text in site_texts(parts).items():
+    for name, text in shared.items():
         if known.get(name) == text and (out_dir / name).exists():
             continue
         count += write_if_changed(out_dir / name, text)
