@@ -302,7 +302,7 @@ def test_comparison_preloads_the_cards_it_draws_first(site, browser):
     page.wait_for_timeout(3500)  # Chromium warns of an unused preload after about three seconds
     preloaded = page.evaluate("() => [...document.querySelectorAll('link[rel=preload]')].map(l => l.href)")
     loaded = page.evaluate("() => performance.getEntriesByType('resource').map(r => [r.name, r.initiatorType])")
-    assert preloaded and all(href.endswith("/index.json") for href in preloaded)
+    assert preloaded and all(re.search(r"/compare/cards/[a-z0-9-]+\.json$", href) for href in preloaded)
     for href in preloaded:  # fetched once, by the preload, and that response used
         assert [kind for name, kind in loaded if name == href] == ["link"]
     assert warnings == []

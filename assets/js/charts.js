@@ -3,7 +3,7 @@
 // (a figure carries its MiB/s variant as alt.mib: per-trace patches). A chart is drawn when it comes
 // near the screen, so a page of many charts shows its first at once; its box already has its height,
 // so nothing below it moves. No mode bar: it covered bars on touch screens and added tab stops.
-// Exposes cardbenchCharts.plot, .later and .plainText for the comparison page.
+// Exposes cardbenchCharts.plot and .later for the comparison page.
 (function () {
   'use strict';
 
@@ -249,14 +249,8 @@
     });
   }
 
-  // Card text as Plotly shows it literally: Plotly reads <a href>, <span style>, <br> and entities in
-  // every label, name and hover, so < > & become entities (drawn as the characters). The one helper for
-  // text the comparison page puts in its figures (the card page's come escaped from chartmodel.py).
-  function plainText(value) {
-    return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  }
-
-  window.cardbenchCharts = { plot: plot, later: later, plainText: plainText };
+  // Every string a figure brings is Plotly plain text already (scripts/cardbench/site/plottext.py).
+  window.cardbenchCharts = { plot: plot, later: later };
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', drawAll);
   } else {

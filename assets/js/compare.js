@@ -1,8 +1,12 @@
-// Comparison page: fetches only the chosen cards' statistics (/cards/<slug>/index.json) and draws one
-// chart per set of cards: a bar per card and direction at its mean, a whisker from its worst to its best
-// run, cards ranked fastest first; one test at a time (a menu picks it), every figure in a table below.
-// A suite embeds a few members by name; the catalogue of every card (slug, title, suites) is fetched
-// once, when a reader first uses a picker, so the page stays light with thousands of cards.
+// Comparison page: fetches only the chosen cards' bars (/compare/cards/<slug>.json, written finished by
+// cardbench aggregate: means, whiskers, hover fields and table texts in MB/s and MiB/s) and puts them
+// into the chart frame the page carries (data-chart): a bar per card and direction at its mean, a whisker
+// from its worst to its best run, cards ranked fastest first; one test at a time (a menu picks it), every
+// figure in a table below. It computes no figure: it joins, ranks and picks the unit's values.
+// A suite embeds a few members by name; the catalogue of every card (slug, title, suites, paths) is
+// fetched once, when a reader first uses a picker, so the page stays light with thousands of cards.
+// A card read through several (host, reader) paths can be picked per path (slug@n in the address);
+// a card picked alone is drawn path by path.
 (function () {
   'use strict';
   var charts = window.cardbenchCharts;
@@ -11,9 +15,12 @@
   var MATCHES_SHOWN = 8;
   // Keyed by slug: a Map, so a name such as "constructor" or "__proto__" is only ever a name.
   var cache = new Map();
-  // The form of a card's slug (data/schema/card.schema.json); nothing else is ever fetched as a card.
-  var SLUG_FORM = /^[a-z0-9][a-z0-9-]*[a-z0-9]$/;
-  var catalogueUrl = (document.getElementById('picker') || document.documentElement).getAttribute('data-catalogue');
+  // A card's slug (data/schema/card.schema.json), or a slug and a path's number: nothing else is fetched.
+  var TOKEN_FORM = /^([a-z0-9][a-z0-9-]*[a-z0-9])(?:@([1-9][0-9]{0,2}))?$/;
+  var picker = document.getElementById('picker') || document.documentElement;
+  var catalogueUrl = picker.getAttribute('data-catalogue');
+  var piecesUrl = picker.getAttribute('data-cards') || base + 'compare/cards/';
+  var frame = JSON.parse(picker.getAttribute('data-chart') || 'null');
   var cataloguePromise = null;
 
   function unit() { return window.cardbenchUnits ? window.cardbenchUnits.current() : 'mb'; }
@@ -24,7 +31,7 @@
     return node;
   }
 
-  // {suites: [suite id, …], cards: [[slug, title, [suite index, …]], …]}
+  // {suites: [suite id, …], cards: [[slug, title, [suite index, …], [path name, …]?], …]}
   function loadCatalogue() {
     if (!cataloguePromise) {
       cataloguePromise = catalogueUrl ? fetch(catalogueUrl).then(function (r) {
@@ -47,36 +54,50 @@
     return listedPromise;
   }
 
-  // A card's statistics. A name from the address is checked first: the slug form (so '..' cannot
-  // reach another file) and, when `listed` is given, the site's card list.
-  function fetchCard(slug, listed) {
-    var notFound = new Error('no card is named “' + slug + '”');
-    if (typeof slug !== 'string' || !SLUG_FORM.test(slug)) return Promise.reject(notFound);
-    if (listed && !listed.has(slug)) return Promise.reject(notFound);
+  // What a card brings to a comparison. The slug is checked first (its form, so '..' cannot reach
+  // another file, and, when `listed` is given, the site's card list).
+  function fetchPiece(slug, listed) {
+    if (listed && !listed.has(slug)) return Promise.reject(new Error('not listed'));
     if (!cache.has(slug)) {
-      cache.set(slug, fetch(base + 'cards/' + encodeURIComponent(slug) + '/index.json').then(function (r) {
-        if (!r.ok) throw notFound;
+      cache.set(slug, fetch(piecesUrl + encodeURIComponent(slug) + '.json').then(function (r) {
+        if (!r.ok) throw new Error('not found');
         return r.json();
-      }).then(function (card) {
-        if (!card || card.slug !== slug) throw notFound;
-        return card;
+      }).then(function (piece) {
+        if (!piece || piece.slug !== slug) throw new Error('not found');
+        return piece;
       }));
     }
     return cache.get(slug);
   }
 
-  // Every requested card that loads, and the slugs that did not: one bad name never hides the rest.
+  // One bar per entry: a card (its pooled figures) or one of its paths.
+  function cardEntry(piece) {
+    return { token: piece.slug, slug: piece.slug, title: piece.title, label: piece.label, labelSlug: piece.label_slug,
+      bars: piece.bars, headline: piece.headline, opNames: piece.op_names, piece: piece };
+  }
+  function pathEntry(piece, number) {
+    var path = piece.paths[number - 1];
+    return { token: piece.slug + '@' + number, slug: piece.slug, title: path.title, label: path.label, labelSlug: path.label,
+      bars: path.bars, headline: {}, opNames: piece.op_names, sessions: path.sessions, piece: piece };
+  }
+
+  // Every requested entry that loads, and the names that did not: one bad name never hides the rest.
   // `checkListed`: names typed by a reader (the address) must be among the site's cards.
-  function fetchCards(slugs, checkListed) {
+  function fetchEntries(tokens, checkListed) {
     var listed = checkListed ? listedSlugs() : Promise.resolve(null);
     return listed.then(function (known) {
-      return Promise.all(slugs.map(function (slug) {
-        return fetchCard(slug, known).then(function (card) { return { card: card }; },
-          function (err) { cache.delete(slug); return { bad: slug, error: err }; });
+      return Promise.all(tokens.map(function (token) {
+        var form = typeof token === 'string' ? TOKEN_FORM.exec(token) : null;
+        if (!form) return { bad: token };
+        return fetchPiece(form[1], known).then(function (piece) {
+          if (!form[2]) return { entry: cardEntry(piece) };
+          var number = Number(form[2]);
+          return piece.paths && piece.paths[number - 1] ? { entry: pathEntry(piece, number) } : { bad: token };
+        }, function () { cache.delete(form[1]); return { bad: token }; });
       }));
     }).then(function (results) {
       return {
-        cards: results.filter(function (r) { return r.card; }).map(function (r) { return r.card; }),
+        entries: results.filter(function (r) { return r.entry; }).map(function (r) { return r.entry; }),
         bad: results.filter(function (r) { return r.bad; }).map(function (r) { return r.bad; })
       };
     });
@@ -213,73 +234,30 @@
     };
   }
 
-  // --- the chart and its table --------------------------------------------------------------------
+  // --- the chart and its table: the entries' bars put into the page's chart frame --------------------
 
-  function upperFirst(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
-
-  // Subtest names "SEQ1M Q8T1 read" as tests ["SEQ1M Q8T1"] and directions ["read", "write"], in order.
-  function splitSubtests(subtests) {
-    var tests = [], ops = [];
-    subtests.forEach(function (s) {
-      var at = s.lastIndexOf(' ');
-      var test = s.slice(0, at), op = s.slice(at + 1);
-      if (tests.indexOf(test) === -1) tests.push(test);
-      if (ops.indexOf(op) === -1) ops.push(op);
-    });
-    return { tests: tests, ops: ops };
+  // An entry's bar in one subtest; `view`: 'bars' (its measured subtests) or 'headline' (its headline figures).
+  function barOf(entry, view, test, op) {
+    var bars = entry[view];
+    return bars && Object.prototype.hasOwnProperty.call(bars, test + ' ' + op) ? bars[test + ' ' + op] : null;
   }
 
-  function statOf(card, test, op) {
-    var p = card.pooled && card.pooled[test + ' ' + op];
-    if (!p || !p.mb_s) return null;
-    // A figure the tool printed in MiB/s keeps the tool's decimals there (13, not 13.0).
-    var mibDecimals = p.printed && p.printed.unit === 'MiB/s' ? p.printed.decimals : null;
-    return { mb: p.mb_s, mib: p.mib_s || null, runs: p.run_count, mibDecimals: mibDecimals };
-  }
-
-  function fixed(value, decimals) {
-    if (value === null || value === undefined) return '–';
-    if (typeof decimals === 'number') {
-      return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: decimals });
-    }
-    var size = Math.abs(value);
-    return value.toLocaleString('en-US', { maximumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2,
-      minimumFractionDigits: size >= 100 ? 0 : size >= 10 ? 1 : 2 });
-  }
-
-  function uniqueLabels(cards) {
-    var seen = new Set();
-    return cards.map(function (c) {
-      var label = charts.plainText(c.title);
-      if (seen.has(label)) label += ' (' + charts.plainText(c.slug) + ')';
-      seen.add(label);
-      return label;
-    });
-  }
-
-  // Cards ranked by the first direction's mean (fastest first); those without it last.
-  function ranked(cards, stat, test, ops) {
-    return cards.slice().sort(function (a, b) {
+  // Entries ranked by the first direction's mean (fastest first); those without it last.
+  function ranked(entries, view, test, ops) {
+    return entries.slice().sort(function (a, b) {
       for (var i = 0; i < ops.length; i++) {
-        var x = stat(a, test, ops[i]), y = stat(b, test, ops[i]);
+        var x = barOf(a, view, test, ops[i]), y = barOf(b, view, test, ops[i]);
         if (x && !y) return -1;
         if (y && !x) return 1;
-        if (x && y && x.mb.mean !== y.mb.mean) return y.mb.mean - x.mb.mean;
+        if (x && y && x.x.mb !== y.x.mb) return x.x.mb > y.x.mb ? -1 : 1;
       }
       return 0;
     });
   }
 
-  // Hovers of a bar: customdata is [slowest, fastest, runs, basis, subtest]. Card text (titles, subtest
-  // names, a reviewer's summary) reaches a hover only as plain text in y and customdata, never in the
-  // template, so neither Plotly's markup nor a %{…} in it is read.
-  var RANGE_HOVER = '%{y}<br>%{customdata[4]}: mean %{x:.1f} {unit}<br>slowest %{customdata[0]:.1f}, ' +
-    'fastest %{customdata[1]:.1f}<br>%{customdata[2]} runs<extra></extra>';
-  var BASIS_HOVER = '%{y}<br>%{customdata[4]}: mean %{x:.1f} {unit}<br>%{customdata[3]}<extra></extra>';
-
   // "n=5" (runs behind the bar), or per direction when they differ: two runs never pass for ten.
-  function runsText(card, stat, test, ops) {
-    var counts = ops.map(function (op) { var s = stat(card, test, op); return s && s.runs ? s.runs : null; });
+  function runsText(entry, view, test, ops) {
+    var counts = ops.map(function (op) { var b = barOf(entry, view, test, op); return b && b.runs ? b.runs : null; });
     var known = counts.filter(function (n) { return n !== null; });
     if (!known.length) return '';
     if (known.every(function (n) { return n === known[0]; })) return 'n=' + known[0];
@@ -287,63 +265,50 @@
       .filter(Boolean).join(', ');
   }
 
-  function figure(cards, stat, test, ops) {
-    var labels = uniqueLabels(cards).map(function (label, i) {
-      var n = runsText(cards[i], stat, test, ops);
+  // The figure of one test: per direction a trace of the entries' bars, its MiB/s values as alt.mib.
+  function figure(entries, view, test, ops) {
+    var seen = new Set();
+    var labels = entries.map(function (e) {
+      var label = seen.has(e.label) ? e.labelSlug : e.label;  // two cards of one title: the slug tells them apart
+      seen.add(e.label);
+      var n = runsText(e, view, test, ops);
       return n ? label + ' (' + n + ')' : label;
     });
     var data = [], alt = [];
     ops.forEach(function (op) {
-      var stats = cards.map(function (c) { return stat(c, test, op); });
-      var subtest = charts.plainText(test + ' ' + op);
-      function series(key) {
-        var pick = function (s) { return s && (key === 'mib' ? s.mib : s.mb); };
-        var mean = stats.map(function (s) { var v = pick(s); return v ? v.mean : null; });
-        var hasRange = stats.some(function (s) { var v = pick(s); return v && v.min !== undefined && v.max !== undefined; });
-        var out = { x: mean, customdata: stats.map(function (s) {
-          var v = pick(s);
-          return v ? [v.min === undefined ? null : v.min, v.max === undefined ? null : v.max, s.runs || '',
-            charts.plainText(s.basis || ''), subtest] : [null, null, '', '', subtest];
-        }) };
-        if (hasRange) {
-          out.error_x = { type: 'data', symmetric: false, thickness: 1.5, width: 5,
-            array: stats.map(function (s) { var v = pick(s); return v && v.max !== undefined ? v.max - v.mean : null; }),
-            arrayminus: stats.map(function (s) { var v = pick(s); return v && v.min !== undefined ? v.mean - v.min : null; }) };
+      var bars = entries.map(function (e) { return barOf(e, view, test, op); });
+      var ranged = bars.some(function (b) { return b && b.ranged; });
+      var named = entries.filter(function (e) { return e.opNames[op]; })[0];
+      function series(u) {
+        var out = { x: bars.map(function (b) { return b ? b.x[u] : null; }),
+          customdata: bars.map(function (b) { return b ? b.hover[u] : null; }),
+          hovertemplate: frame.hover[ranged ? 'range' : 'basis'][u] };
+        if (ranged) {
+          out.error_x = Object.assign({}, frame.whisker, {
+            array: bars.map(function (b) { return b && b.plus ? b.plus[u] : null; }),
+            arrayminus: bars.map(function (b) { return b && b.minus ? b.minus[u] : null; }) });
         }
-        out.hovertemplate = (hasRange ? RANGE_HOVER : BASIS_HOVER).replace('{unit}', key === 'mib' ? 'MiB/s' : 'MB/s');
         return out;
       }
-      var mb = series('mb');
-      data.push(Object.assign({ type: 'bar', orientation: 'h', name: charts.plainText(upperFirst(op)), y: labels, offsetgroup: op,
-        meta: { role: op === 'read' || op === 'write' ? op : '' } }, mb));
+      data.push(Object.assign({ type: 'bar', orientation: 'h', name: named ? named.opNames[op] : '', y: labels,
+        offsetgroup: op, meta: { role: op === 'read' || op === 'write' ? op : '' } }, series('mb')));
       alt.push(series('mib'));
     });
-    var height = 110 + cards.length * (18 + 22 * ops.length);
-    return {
-      data: data,
-      layout: {
-        barmode: 'group', height: height, bargap: 0.25, margin: { t: 40 },
-        xaxis: { title: { text: 'MB/s (10⁶ bytes/s)' }, rangemode: 'tozero' },
-        yaxis: { autorange: 'reversed', automargin: true },
-        legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom' }
-      },
-      alt: { mib: { data: alt, layout: { xaxis: { title: { text: 'MiB/s (2²⁰ bytes/s)' } } } } }
-    };
+    var perCard = frame.card_px[Math.min(ops.length, frame.card_px.length - 1)];
+    return { data: data, layout: Object.assign({}, frame.layout, { height: frame.frame_px + entries.length * perCard }),
+      alt: { mib: { data: alt, layout: frame.alt_layout.mib } } };
   }
 
-  // A cell with the figure in both units; the shown one follows the units switch.
-  function rateSpan(s, key) {
+  // A cell's figure in both units, as written by cardbench aggregate; the shown one follows the units switch.
+  function rateSpan(bar, index) {
     var span = el('span');
-    if (!s) { span.textContent = '–'; return span; }
-    var mb = s.mb[key], mib = s.mib ? s.mib[key] : null;
-    span.setAttribute('data-mb', fixed(mb));
-    span.setAttribute('data-mib', mib === null || mib === undefined ? fixed(mb) : fixed(mib, s.mibDecimals));
+    span.setAttribute('data-mb', bar.cells.mb[index]);
+    span.setAttribute('data-mib', bar.cells.mib[index]);
     span.textContent = span.getAttribute(unit() === 'mib' ? 'data-mib' : 'data-mb');
     return span;
   }
 
-  function table(cards, stat, tests, ops, caption, keys) {
-    keys = keys || tests;
+  function table(entries, view, tests, ops, caption, labelOf) {
     var details = el('details', 'figures-table');
     details.appendChild(el('summary', '', 'The figures as a table'));
     var scroll = el('div', 'table-scroll');
@@ -364,37 +329,36 @@
     head.appendChild(corner);
     tests.forEach(function (test) {
       ops.forEach(function (op) {
-        var th = el('th', 'num', test + ' ' + op);
+        var th = el('th', 'num', labelOf(test) + ' ' + op);
         th.scope = 'col';
         head.appendChild(th);
       });
     });
     t.appendChild(el('thead')).appendChild(head);
     var body = t.appendChild(el('tbody'));
-    cards.forEach(function (card) {
+    entries.forEach(function (entry) {
       var tr = body.appendChild(el('tr'));
       var th = el('th');
       th.scope = 'row';
-      var a = el('a', '', card.title);
-      a.href = base + 'cards/' + encodeURIComponent(card.slug) + '/';
+      var a = el('a', '', entry.title);
+      a.href = base + 'cards/' + encodeURIComponent(entry.slug) + '/';
       th.appendChild(a);
       tr.appendChild(th);
-      keys.forEach(function (test) {
+      tests.forEach(function (test) {
         ops.forEach(function (op) {
-          var s = stat(card, test, op);
+          var bar = barOf(entry, view, test, op);
           var td = el('td', 'num');
-          var mean = el('strong');
-          mean.appendChild(rateSpan(s, 'mean'));
-          td.appendChild(mean);
-          if (s && s.mb.min !== undefined) {
+          if (!bar) { td.textContent = '–'; tr.appendChild(td); return; }
+          td.appendChild(el('strong')).appendChild(rateSpan(bar, 0));
+          if (bar.ranged) {
             td.appendChild(document.createTextNode(' '));
             var range = el('span', 'muted');
-            range.appendChild(rateSpan(s, 'min'));
+            range.appendChild(rateSpan(bar, 1));
             range.appendChild(document.createTextNode('–'));
-            range.appendChild(rateSpan(s, 'max'));
+            range.appendChild(rateSpan(bar, 2));
             td.appendChild(range);
-          } else if (s && s.basis) {
-            td.appendChild(el('span', 'by', s.basis));
+          } else if (bar.basis) {
+            td.appendChild(el('span', 'by', bar.basis));
           }
           tr.appendChild(td);
         });
@@ -407,29 +371,29 @@
 
   var chartCount = 0;
   // One chart (a test at a time, chosen from a menu) and the table of every figure, in `container`.
-  function drawSet(container, cards, subtests, options) {
+  // options: view ('bars' or 'headline'), labels (test → its name), testLabel, caption, note, sessions (token → labels).
+  function drawSet(container, entries, tests, ops, options) {
     options = options || {};
-    var stat = options.stat || statOf;
+    var view = options.view || 'bars';
     container.textContent = '';
-    if (!cards.length || !subtests.length) {
-      container.appendChild(el('p', 'chart-note', cards.length ? 'These cards share no subtest measured in MB/s.' : 'No card chosen.'));
+    if (!entries.length || !tests.length) {
+      container.appendChild(el('p', 'chart-note', entries.length ? 'These cards share no subtest measured in MB/s.' : 'No card chosen.'));
       return;
     }
-    var parts = splitSubtests(subtests);
     var labels = options.labels || {};
     function labelOf(test) { return Object.prototype.hasOwnProperty.call(labels, test) ? labels[test] : test; }
     var id = 'cmp-' + (++chartCount);
     var box = el('figure', 'chart-box');
     var cap = el('figcaption');
     box.appendChild(cap);
-    var controls = el('div', 'suite-controls');
     var select = null;
-    if (parts.tests.length > 1) {
+    if (tests.length > 1) {
+      var controls = el('div', 'suite-controls');
       var label = el('label', '', (options.testLabel || 'Subtest') + ' ');
       select = el('select');
       select.id = id + '-test';
       label.htmlFor = select.id;
-      parts.tests.forEach(function (test) { select.appendChild(el('option', '', labelOf(test))).value = test; });
+      tests.forEach(function (test) { select.appendChild(el('option', '', labelOf(test))).value = test; });
       controls.appendChild(label);
       controls.appendChild(select);
       box.appendChild(controls);
@@ -438,24 +402,24 @@
     chart.setAttribute('role', 'img');
     box.appendChild(chart);
     if (options.note) box.appendChild(el('p', 'chart-note', options.note));
-    var pooledFrom = cards.filter(function (c) { return options.sessions && options.sessions.has(c.slug); });
+    var sessions = options.sessions || new Map();
+    var pooledFrom = entries.filter(function (e) { return e.sessions || sessions.has(e.token); });
     if (pooledFrom.length) {
       var list = el('ul', 'chart-note pooled-from');
       list.setAttribute('aria-label', 'Sessions behind each card');
-      pooledFrom.forEach(function (c) {
-        list.appendChild(el('li', '', charts.plainText(c.title) + ': ' + options.sessions.get(c.slug).join('; ')));
+      pooledFrom.forEach(function (e) {
+        list.appendChild(el('li', '', e.title + ': ' + (e.sessions || sessions.get(e.token)).join('; ')));
       });
       box.appendChild(el('p', 'chart-note', 'Sessions pooled into each bar:'));
       box.appendChild(list);
     }
-    box.appendChild(table(cards, stat, parts.tests.map(labelOf), parts.ops, options.caption || 'Every subtest of every card', parts.tests));
+    box.appendChild(table(entries, view, tests, ops, options.caption || 'Every subtest of every card', labelOf));
     container.appendChild(box);
 
     function draw() {
-      var test = select ? select.value : parts.tests[0];
-      var order = ranked(cards, stat, test, parts.ops);
-      var fig = figure(order, stat, test, parts.ops);
-      cap.textContent = labelOf(test) + ': ' + parts.ops.join(' and ') + ', fastest ' + (parts.ops[0] || '') + ' first' +
+      var test = select ? select.value : tests[0];
+      var fig = figure(ranked(entries, view, test, ops), view, test, ops);
+      cap.textContent = labelOf(test) + ': ' + ops.join(' and ') + ', fastest ' + (ops[0] || '') + ' first' +
         ' (n: runs behind each bar)';
       chart.setAttribute('aria-label', cap.textContent + ' (bar: mean; whisker: slowest to fastest run). The figures are in the table below.');
       chart.style.height = fig.layout.height + 'px';  // the box keeps its place while Plotly draws
@@ -466,23 +430,22 @@
     draw();
   }
 
-  // Cards measured with different tests share no subtest: compare their headline figures instead,
-  // naming the test behind each.
-  var HEADLINES = [['Sequential', 'seq_read', 'seq_write'], ['Random 4K Q1', 'rnd4k_read', 'rnd4k_write']];
-
-  function headlineStat(card, test, op) {
-    var row = HEADLINES.filter(function (h) { return h[0] === test; })[0];
-    var pick = row && card.headline ? card.headline[op === 'read' ? row[1] : row[2]] : null;
-    if (!pick) return null;
-    return { mb: { mean: pick.mb_s }, mib: { mean: pick.mib_s !== undefined ? pick.mib_s : pick.mb_s },
-      basis: pick.basis || pick.from || '' };
+  // The tests and directions of the given subtest keys, in the order they first appear.
+  function testsAndOps(entries, keys) {
+    var tests = [], ops = [];
+    keys.forEach(function (key) {
+      var bar = entries.map(function (e) { return e.bars[key]; }).filter(Boolean)[0];
+      if (tests.indexOf(bar.test) === -1) tests.push(bar.test);
+      if (ops.indexOf(bar.op) === -1) ops.push(bar.op);
+    });
+    return { tests: tests, ops: ops };
   }
 
-  function drawHeadlines(container, cards) {
-    var subtests = [];
-    HEADLINES.forEach(function (h) { subtests.push(h[0] + ' read', h[0] + ' write'); });
-    drawSet(container, cards, subtests, {
-      stat: headlineStat, testLabel: 'Figure', caption: 'Headline figures of every card',
+  // Cards measured with different tests share no subtest: compare their headline figures instead,
+  // naming the test behind each.
+  function drawHeadlines(container, entries) {
+    drawSet(container, entries, frame.headlines.tests, frame.headlines.ops, {
+      view: 'headline', testLabel: 'Figure', caption: 'Headline figures of every card',
       note: 'These cards were measured with different tests, so they share no subtest. Shown: each card\'s ' +
         'headline means (the table names the test behind each) — a rough comparison only.'
     });
@@ -570,8 +533,8 @@
         : slugs.length + ' of the ' + count + ' cards are drawn' +
           (count > DEFAULT_MEMBERS ? ' (the first ' + DEFAULT_MEMBERS + ' on load, to keep the chart readable)' : '') +
           '; tick a card to add it.';
-      fetchCards(slugs).then(function (got) {
-        drawSet(container, got.cards, suite.subtests, { caption: suite.name + ': every subtest', labels: suite.labels,
+      fetchEntries(slugs).then(function (got) {
+        drawSet(container, got.entries, suite.tests, suite.ops, { caption: suite.name + ': every subtest', labels: suite.labels,
           sessions: sessions });
         if (got.bad.length) container.insertBefore(el('p', 'problem', 'Not found: ' + got.bad.join(', ') + '.'), container.firstChild);
       });
@@ -581,7 +544,27 @@
     redraw();
   }
 
-  // --- the reader's own set: ?cards=a,b,c in the address, editable with the picker ----------------
+  // --- the reader's own set: ?cards=a,b@2,c in the address, editable with the picker ---------------
+
+  // The main picker offers every card and, for a card read through several paths, each path of it.
+  var withPaths = null;
+  function pickable(catalogue) {
+    if (!withPaths) {
+      withPaths = [];
+      catalogue.cards.forEach(function (c) {
+        withPaths.push(c);
+        (c[3] || []).forEach(function (path, i) { withPaths.push([c[0] + '@' + (i + 1), c[1] + ' — ' + path, c[2]]); });
+      });
+    }
+    return withPaths;
+  }
+
+  // The keys of the subtests every entry has (or, for a card's paths side by side, any of them has).
+  function subtestKeys(entries, any) {
+    var keys = [];
+    entries.forEach(function (e) { Object.keys(e.bars).forEach(function (k) { if (keys.indexOf(k) === -1) keys.push(k); }); });
+    return any ? keys : keys.filter(function (k) { return entries.every(function (e) { return e.bars[k]; }); });
+  }
 
   function setupPicker() {
     var form = document.getElementById('pick-form');
@@ -592,53 +575,67 @@
     var status = document.getElementById('pick-status');
     var container = document.getElementById('picked-charts');
     var params = new URLSearchParams(window.location.search);
-    var slugs = (params.get('cards') || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean)
+    var tokens = (params.get('cards') || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean)
       .filter(function (s, i, all) { return all.indexOf(s) === i; });
     var titles = new Map();
     var missing = [];
-    function titleOf(slug) { return titles.get(slug) || slug; }
+    function titleOf(token) { return titles.get(token) || token; }
 
     function render() {
       picked.textContent = '';
-      slugs.forEach(function (slug) {
+      tokens.forEach(function (token) {
         var li = el('li');
-        var bad = missing.indexOf(slug) !== -1;
-        li.appendChild(document.createTextNode(titleOf(slug) + ' '));
+        var bad = missing.indexOf(token) !== -1;
+        li.appendChild(document.createTextNode(titleOf(token) + ' '));
         if (bad) li.appendChild(el('span', 'problem', '(not found) '));
         var remove = el('button', '', 'remove');
         remove.type = 'button';
-        remove.setAttribute('aria-label', 'Remove ' + titleOf(slug));
-        remove.addEventListener('click', function () { slugs = slugs.filter(function (s) { return s !== slug; }); update(); });
+        remove.setAttribute('aria-label', 'Remove ' + titleOf(token));
+        remove.addEventListener('click', function () { tokens = tokens.filter(function (s) { return s !== token; }); update(); });
         li.appendChild(remove);
         picked.appendChild(li);
       });
     }
     function update() {
       var url = new URL(window.location.href);
-      if (slugs.length) url.searchParams.set('cards', slugs.join(',')); else url.searchParams.delete('cards');
+      if (tokens.length) url.searchParams.set('cards', tokens.join(',')); else url.searchParams.delete('cards');
       window.history.replaceState(window.history.state, '', url);
       render();
-      if (!slugs.length) { container.textContent = ''; status.textContent = ''; return; }
-      fetchCards(slugs, true).then(function (got) {
-        var cards = got.cards;
+      if (!tokens.length) { container.textContent = ''; status.textContent = ''; return; }
+      fetchEntries(tokens, true).then(function (got) {
+        var entries = got.entries;
         missing = got.bad;
-        cards.forEach(function (c) { titles.set(c.slug, c.title); });
+        entries.forEach(function (e) { titles.set(e.token, e.title); });
         render();
         status.textContent = missing.length
           ? 'No card is named ' + missing.map(function (s) { return '“' + s + '”'; }).join(', ') +
-            ' — left out; ' + (cards.length ? 'the others are drawn.' : 'pick a card above.')
+            ' — left out; ' + (entries.length ? 'the others are drawn.' : 'pick a card above.')
           : '';
-        var shared = cards.length ? Object.keys(cards[0].pooled || {}).filter(function (s) {
-          return cards.every(function (c) { return c.pooled && c.pooled[s] && c.pooled[s].mb_s; });
-        }) : [];
-        if (!cards.length) container.textContent = '';
-        else if (cards.length > 1 && !shared.length) drawHeadlines(container, cards);
-        else drawSet(container, cards, shared, { caption: 'Every subtest the picked cards share' });
+        // A card picked alone that was read through several paths: each path a bar of its own.
+        var lone = entries.length === 1 && entries[0].piece.paths && entries[0].token === entries[0].slug ? entries[0].piece : null;
+        if (lone) {
+          var paths = lone.paths.map(function (p, i) {  // bars named by their path alone; the caption names the card
+            return Object.assign(pathEntry(lone, i + 1), { label: p.label_path, labelSlug: p.label_path });
+          });
+          var keys = subtestKeys(paths, true);
+          var split = testsAndOps(paths, keys);
+          drawSet(container, paths, split.tests, split.ops, { caption: lone.title + ': every subtest through each host and reader',
+            note: lone.title + ' was read through ' + paths.length + ' host and reader paths: each is a bar of its own, ' +
+              'pooled over the sessions through it.' });
+          return;
+        }
+        var shared = subtestKeys(entries, false);
+        if (!entries.length) container.textContent = '';
+        else if (entries.length > 1 && !shared.length) drawHeadlines(container, entries);
+        else {
+          var parts = testsAndOps(entries, shared);
+          drawSet(container, entries, parts.tests, parts.ops, { caption: 'Every subtest the picked cards share' });
+        }
       });
     }
-    var submit = combobox(input, options, function (catalogue) { return catalogue.cards; }, function (slug, title) {
-      titles.set(slug, title);
-      if (slugs.indexOf(slug) === -1) slugs.push(slug);
+    var submit = combobox(input, options, pickable, function (token, title) {
+      titles.set(token, title);
+      if (tokens.indexOf(token) === -1) tokens.push(token);
       status.textContent = title + ' added.';
       update();
     });
@@ -646,7 +643,7 @@
       e.preventDefault();
       submit(function (typed) { status.textContent = 'No card matches “' + typed + '”.'; });
     });
-    if (slugs.length) update();
+    if (tokens.length) update();
   }
 
   setupPicker();

@@ -38,8 +38,9 @@ def path_label(path):
 
 
 def _pooled_by_path(sessions):
-    """{path: {(kind, test, op): [Σ mean×runs in MB/s, Σ mean×runs in MiB/s, Σ runs, subtest]}} over sessions'
-    rate subtests, paths in the order they first appear."""
+    """{path: {(kind, test, op): [Σ mean×runs in MB/s, Σ mean×runs in MiB/s, Σ runs, subtest, slowest, fastest]}}
+    over sessions' rate subtests, paths in the order they first appear; slowest and fastest: the {mb_s, mib_s}
+    of the session whose slowest (fastest) run is the path's."""
     paths = {}
     for session in sessions:
         subtests = paths.setdefault(path_of(session), {})
@@ -47,11 +48,19 @@ def _pooled_by_path(sessions):
             runs, mb, mib = sub.get("run_count") or 0, sub.get("mb_s"), sub.get("mib_s")
             if not runs or not mb or mb.get("mean") is None:
                 continue
-            total = subtests.setdefault((sub["kind"], sub["test"], sub["op"]), [0.0, 0.0, 0, sub])
+            total = subtests.setdefault((sub["kind"], sub["test"], sub["op"]), [0.0, 0.0, 0, sub, sub, sub])
             total[0] += mb["mean"] * runs
             total[1] += (mib or {}).get("mean", 0.0) * runs
             total[2] += runs
+            if _below(mb.get("min"), total[4]["mb_s"].get("min")):
+                total[4] = sub
+            if _below(total[5]["mb_s"].get("max"), mb.get("max")):
+                total[5] = sub
     return paths
+
+
+def _below(a, b):
+    return a is not None and (b is None or a < b)
 
 
 def _mean(total):
@@ -93,6 +102,31 @@ def card_paths(card):
     columns = [{"host": host, "reader": reader, "not_stated": not host and not reader, "label": path_label((host, reader)),
                 "sessions": _sessions_on(sessions, (host, reader))} for host, reader in paths]
     return {"columns": columns, "rows": rows, "compare": f"compare/?cards={card['slug']}"}
+
+
+def path_figures(card):
+    """Each (host, reader) path of a card's compared sessions with its rate figures, when two or more paths
+    have any (else []): [{host, reader, label, sessions, figures: {"test op": {mb_s, mib_s, run_count}}}], each
+    block {mean, min, max}: the mean of all the path's runs, its slowest and fastest run, in both units as
+    the aggregate gave them. For the comparison page, which can set a card's paths side by side."""
+    compared = [s for s in card.get("sessions") or [] if s.get("compare", True)]
+    pooled = {path: subtests for path, subtests in _pooled_by_path(compared).items() if subtests}
+    if len(pooled) < 2:
+        return []
+    out = []
+    for path, subtests in pooled.items():
+        figures = {}
+        for (_kind, test, op), total in subtests.items():
+            mb, mib, runs = _mean(total)
+            slow, fast = total[4], total[5]
+            has_mib = all(s.get("mib_s") for s in (total[3], slow, fast))
+            figures.setdefault(f"{test} {op}", {
+                "mb_s": {"mean": mb, "min": slow["mb_s"].get("min"), "max": fast["mb_s"].get("max")},
+                "mib_s": {"mean": mib, "min": slow["mib_s"].get("min"), "max": fast["mib_s"].get("max")} if has_mib else None,
+                "run_count": runs})
+        out.append({"host": path[0], "reader": path[1], "label": path_label(path),
+                    "sessions": _sessions_on(compared, path), "figures": figures})
+    return out
 
 
 def card_filters(card):
@@ -183,4 +217,4 @@ def readers_page(cards, text_order):
     return {"readers": _group(cards, "reader", text_order), "hosts": _group(cards, "host", text_order)}
 
 
-__all__ = ["card_paths", "card_filters", "card_reach", "readers_page", "path_label", "NOT_STATED", "CARDS_LISTED"]
+__all__ = ["card_paths", "path_figures", "card_filters", "card_reach", "readers_page", "path_label", "NOT_STATED", "CARDS_LISTED"]

@@ -2,8 +2,8 @@
 
     data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
     site/leaderboard.json  the home page's rows, figures formatted, and its filter values
-    site/compare.json      the comparison page's suites with a few members by name, and the cards
-                           it draws first (their JSON is preloaded)
+    site/compare.json      the comparison page's suites with a few members by name, the cards it draws
+                           first (their pieces are preloaded) and the frame of its charts (comparemodel.py)
     cards/<slug>.json      a card's statistics: the JSON twin of its page (public API; fields in
                            docs/card-json.md)
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
@@ -12,6 +12,9 @@
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
+    static/compare/cards/<slug>.json
+                           what a card brings to a comparison (comparemodel.py), served as
+                           /compare/cards/<slug>.json: the comparison page fetches only the chosen cards'
     static/cards/<slug>/runs.csv, static/runs.csv
                            every run of a card, and of every card, as CSV (runs_csv.py), served as they are
 
@@ -20,7 +23,8 @@ changes only when a card is added, removed or renamed. The rest are assets read 
 that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (card_parts), so a set of cards can be written
 again after one card changed without recomputing or reformatting the others. Files are replaced
 through a temp file and a rename (never seen half-written) and left alone when their text is the
-same, so a running preview reloads only what changed.
+same, so a running preview reloads only what changed. The comparison's models are checked against their
+JSON Schemas (modelcheck.py) before they are written, as are the home page's rows and filters.
 """
 
 import json
@@ -36,10 +40,13 @@ from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, raw_refs
 from ..card.raw_files import raw_type_allowed
 from .readers import card_filters, card_reach, readers_page
+from .comparemodel import chart_frame, compare_piece, path_choices
+from .modelcheck import check_model
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("cards", "pages")
 CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv: /cards/<slug>/runs.csv on the site
+COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json on the site
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
@@ -55,6 +62,7 @@ def card_parts(card_json, row, members):
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
+    check_model("leaderboard-row", shown, f"site/leaderboard.json (the row of {row['slug']})")
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
@@ -67,8 +75,11 @@ def card_parts(card_json, row, members):
                          if suite["id"] not in members and (why := why_left_out(suite, pooled))}
     if not members and not parts["left_out"]:
         parts["no_suite"] = why_in_no_suite(card_json)
+    piece = compare_piece(card_json)
+    check_model("compare-card", piece, f"{COMPARE_DIR}/{row['slug']}.json")
+    parts["path_choices"] = path_choices(piece)
     files = {"cards": dumps({"format_version": FORMAT_VERSION, **card_json}), "pages": dumps(card_page(card_json)),
-             "runs": card_csv(card_json)}
+             "runs": card_csv(card_json), "compare": dumps(piece)}
     return parts, files
 
 
@@ -89,6 +100,7 @@ def site_texts(parts):
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
     filters.update(path_filters(parts))
+    check_model("leaderboard-filters", filters, "site/leaderboard.json (filters)")
     leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
@@ -101,7 +113,8 @@ def site_texts(parts):
         head = dumps({"id": suite["id"], "name": suite["name"], "subtests": subtests})
         suites.append(head[:-1] + ',"cards":[' + ",".join(p["members"][suite["id"]] for p in chosen) + "]}")
         embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
-        summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "card_count": len(chosen),
+        summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "tests": suite["tests"],
+                        "ops": suite["ops"], "card_count": len(chosen),
                         "labels": {t: test_label(t) for t in suite["tests"] if test_label(t) != t},
                         "members": [{"slug": p["slug"], "title": p["title"], "sessions": p.get("sessions", [])}
                                     for p in embedded],
@@ -110,10 +123,14 @@ def site_texts(parts):
     in_no_suite = [{"slug": p["slug"], "title": p["title"], "why": p["no_suite"]} for p in by_title if p.get("no_suite")]
     # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
     drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))
+    # Each card: [slug, title, its suites by index], and the names of its (host, reader) paths when it has several.
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
-                                                    [i for i, s in enumerate(suite_ids) if s in p["members"]]]
+                                                    [i for i, s in enumerate(suite_ids) if s in p["members"]],
+                                                    *([p["path_choices"]] if p.get("path_choices") else [])]
                                                    for p in parts]})
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
+    compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite, "chart": chart_frame()}
+    check_model("compare", compare, "site/compare.json")
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps(compare),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
@@ -189,11 +206,13 @@ def card_file_path(out_dir, folder, slug):
     """Where a card's file of one kind ('cards', 'pages', 'runs') goes under out_dir."""
     if folder == "runs":
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
+    if folder == "compare":
+        return out_dir / COMPARE_DIR / f"{slug}.json"
     return out_dir / folder / f"{slug}.json"
 
 
 def _write_card_file(path, text):
-    path.parent.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     return write_if_changed(path, text)
 
 
@@ -229,7 +248,8 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     kept by the caller between calls, spares reading unchanged shared files again. Returns the number
     of files written."""
     out_dir = Path(out_dir)
-    for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR):
+    shared = site_texts(parts)  # made (and its models checked) before anything is written
+    for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
     jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
@@ -241,13 +261,13 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     # sees a card listed whose files are missing.
     known = {} if written is None else written
     count = written_now
-    for name, text in site_texts(parts).items():
+    for name, text in shared.items():
         if known.get(name) == text and (out_dir / name).exists():
             continue
         count += write_if_changed(out_dir / name, text)
         known[name] = text
     wanted = {f"{p['slug']}.json" for p in parts}
-    for folder in PER_CARD_DIRS:
+    for folder in PER_CARD_DIRS + (COMPARE_DIR,):
         for name in os.listdir(out_dir / folder):
             if name.endswith(".json") and name not in wanted:
                 os.unlink(out_dir / folder / name)
@@ -262,7 +282,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
 def missing_card_files(out_dir, slugs):
     """Slugs whose per-card files are not all in out_dir."""
     present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
-               for folder in PER_CARD_DIRS]
+               for folder in PER_CARD_DIRS + (COMPARE_DIR,)]
     missing = {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
     csv_dir = Path(out_dir) / CARD_CSV_DIR
     have_csv = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
