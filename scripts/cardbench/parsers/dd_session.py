@@ -24,7 +24,7 @@ updates make a long series (a write over a whole card) is a sustained fill inste
 
 from ..errors import ParseError
 from . import NOT_MINE
-from . import dd as dd_parser
+from . import dd_lines as dd_parser
 from .dd_card import place
 from .dd_command import (NO_COMMAND, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described,
                          size_bytes, without_command)
