@@ -16,6 +16,7 @@ has that size), marked `derived`. A derived figure carries the rounding of the b
 from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
 """
 
+import functools
 import math
 import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -52,6 +53,7 @@ def dd_block_name(entry):
     return f"dd bs={entry['block_size']}" if entry.get("block_size_stated", True) else "dd" + BLOCK_SIZE_NOT_STATED
 
 
+@functools.lru_cache(maxsize=4096)  # a few subtest names, met on every run of every card
 def block_bytes_of_test(test):
     """Block size of a CrystalDiskMark-named subtest that only reads or only writes ('RND4K Q32T1' -> 4096);
     None for a read/write mix (its figures never stand for pure reads or writes) and for other names."""
@@ -233,7 +235,11 @@ def summary(frame):
 def json_number(value, digits=6):
     """A figure as the card's JSON twin holds it: rounded to `digits` places, whole numbers as integers,
     None for a missing or non-finite figure (NaN, None, infinity)."""
-    if value is None or pd.isna(value) or not math.isfinite(float(value)):
+    if isinstance(value, float) or value.__class__ is int:  # the common case, without pandas' isna
+        value = float(value)
+        if not math.isfinite(value):
+            return None
+    elif value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)
