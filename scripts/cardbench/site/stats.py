@@ -94,7 +94,7 @@ def runs_frame(cards):
                 for r_index, stored in enumerate(entry["runs"]):
                     value = float(stored)
                     iops, derived = run_iops(entry, kind, test, r_index, value)
-                    lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS]
+                    lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS] if latency else _NO_LATENCY
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
                                  r_index, value, printed_decimals([stored]), r_index in excluded, mb_s_of(value, entry["unit"]),
                                  iops, derived, *lats))
@@ -105,6 +105,9 @@ def runs_frame(cards):
         frame[column] = frame[column].astype(bool)
     frame["value"] = frame["value"].astype(float)
     return frame
+
+
+_NO_LATENCY = (None,) * len(LATENCY_STATS)  # an entry without recorded latencies (most)
 
 
 def _nth(values, index):
