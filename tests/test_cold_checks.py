@@ -75,3 +75,12 @@ def test_worker_processes_collect_garbage_less_often(tmp_path, monkeypatch):
     builder = incremental.SiteDataBuilder(tmp_path, tmp_path / "out", workers=2)
     builder._check([tmp_path / "a.yaml", tmp_path / "b.yaml"], datetime.date(2030, 1, 1))
     assert made["initializer"] is incremental._worker_setup
+
+
+def test_a_cards_run_figures_name_missing_ones_as_pandas_does():
+    import pandas as pd
+
+    from cardbench.site.stats import _missing
+
+    for value in (float("nan"), 1.5, 0.0, -0.0, float("inf"), None, pd.NA, np.float64("nan"), np.float64(2.0), 3):
+        assert _missing(value) == bool(pd.isna(value)), value

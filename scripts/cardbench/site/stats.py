@@ -160,8 +160,8 @@ class CardFigures:
         columns = (frame[name].tolist() for name in ("session", "kind", "entry", "mb_s", "iops", "excluded"))
         for s_index, kind, e_index, mb_s, iops, excluded in zip(*columns):
             runs = self._runs.setdefault((s_index, kind, e_index), {"mb_s": [], "iops": [], "excluded": []})
-            runs["mb_s"].append(None if pd.isna(mb_s) else mb_s)
-            runs["iops"].append(None if pd.isna(iops) else iops)
+            runs["mb_s"].append(None if _missing(mb_s) else mb_s)
+            runs["iops"].append(None if _missing(iops) else iops)
             runs["excluded"].append(bool(excluded))
 
     @classmethod
@@ -187,6 +187,11 @@ class CardFigures:
         runs = self._runs.get((s_index, kind, e_index))
         return None if not runs or any(v is None for v in runs[figure]) else list(runs[figure])
 
+
+
+def _missing(value):
+    """pd.isna of one value of a float column (NaN: only NaN differs from itself), without a pandas call."""
+    return value != value if value.__class__ is float else pd.isna(value)
 
 
 _AGGREGATES = ("mean", "min", "max", "std")
