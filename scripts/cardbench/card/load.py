@@ -14,6 +14,7 @@ import yaml
 
 from ..errors import CardFileError
 from .wording import shorten
+from .yaml_build import Declined, build_values, node_position, node_positions, plain_scalar_resolver
 from .yaml_errors import reader_error, yaml_error
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -114,18 +115,31 @@ def _decimal_text(value):
 class LoadedCard:
     """A card's data plus the source position of every field path."""
 
-    def __init__(self, path, data, positions, text):
+    def __init__(self, path, data, positions, text, known=None):
         self.path = Path(path)
         self.data = data
-        self.positions = positions
+        # None: found again from the text when first asked (most cards never need a line); `known`
+        # holds the few positions every card needs, taken while parsing
+        self._positions = positions
+        self._known = known or {}
         self.text = text
+
+    @property
+    def positions(self):
+        """{field path: (line, column)} of every field."""
+        if self._positions is None:
+            self._positions = _positions_of_text(self.text)
+        return self._positions
 
     def position(self, field_path):
         """(line, column) of the nearest known ancestor of a field path, 1-based."""
+        if self._positions is None and tuple(field_path) in self._known:
+            return self._known[tuple(field_path)]
+        positions = self.positions
         path = tuple(field_path)
-        while path not in self.positions and path:
+        while path not in positions and path:
             path = path[:-1]
-        return self.positions.get(path, (None, None))
+        return positions.get(path, (None, None))
 
     def error(self, field_path, message, rule=None):
         line, column = self.position(field_path)
@@ -236,6 +250,7 @@ _FAST_NESTING_BOUND = 4000  # libyaml composes recursively; far deeper nesting o
 
 class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     yaml_implicit_resolvers = _BoundedLoader.yaml_implicit_resolvers
+    resolve = plain_scalar_resolver(yaml.resolver.BaseResolver.resolve, yaml_implicit_resolvers, PLAIN_NUMBER)
 
 
 class _NotFast(Exception):
@@ -282,6 +297,13 @@ def _parse_fast(text, path):
             node = loader.get_single_node()
             if node is None:
                 return None
+            if "&" not in text:  # no anchor, so no alias: values straight from the nodes (yaml_build.py)
+                try:
+                    data = build_values(node, loader.resolve, PLAIN_NUMBER, MAX_NODES, MAX_DEPTH, MAX_NUMBER_CHARS)
+                except Declined:
+                    data = None
+                if isinstance(data, dict):
+                    return LoadedCard(path, data, None, text, {SLUG_FIELD: node_position(node, SLUG_FIELD)})
             walk = _FastWalk(str(path), loader.resolve)
             walk.walk(node, ())
             data = loader.construct_document(node)
@@ -292,6 +314,18 @@ def _parse_fast(text, path):
     if not isinstance(data, dict):
         return None
     return LoadedCard(path, data, walk.positions, text)
+
+
+SLUG_FIELD = ("slug",)  # every card's position of its slug is kept (the build compares slugs across cards)
+
+
+def _positions_of_text(text):
+    """Field positions of a text the one-pass builder read: composed again, only when a line is wanted."""
+    loader = _FastLoader(text)
+    try:
+        return node_positions(loader.get_single_node())
+    finally:
+        loader.dispose()
 
 
 def parse_card_text(text, path="<text>"):

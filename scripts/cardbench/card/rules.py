@@ -50,6 +50,14 @@ class CardCheck:
         self.today = today
         self.data_dir = Path(data_dir)
         self.findings = []
+        self._values = None
+
+    @property
+    def values(self):
+        """Every (path, key-or-None, value) of the card (walk.walk_values), walked once for all the rules."""
+        if self._values is None:
+            self._values = list(walk_values(self.data))
+        return self._values
 
     def add(self, path, message, rule, severity="error"):
         self.findings.append(Finding(severity, self.card.error(path, message, rule=rule)))
@@ -79,7 +87,7 @@ def slug_equals_filename(check):
 
 def dates(check):
     latest = check.today + FUTURE_SLACK
-    for path, key, value in walk_values(check.data):
+    for path, key, value in check.values:
         if key == "date" and isinstance(value, str):
             try:
                 when = datetime.date.fromisoformat(value)
@@ -90,7 +98,7 @@ def dates(check):
 
 
 def text_control(check):
-    for path, key, value in walk_values(check.data):
+    for path, key, value in check.values:
         for text, what in ((key, "key"), (value, "text")):
             if not isinstance(text, str):
                 continue
@@ -107,7 +115,7 @@ def text_control(check):
 def name_scripts(check):
     """Names whose words mix scripts ('SanDisk' with a Cyrillic 'а') pose as other names."""
     fields = name_fields()
-    for path, key, value in walk_values(check.data):
+    for path, key, value in check.values:
         if key is not None and isinstance(value, str) and field_pattern(path) in fields:
             problem = mixed_script(value)
             if problem:
@@ -115,7 +123,7 @@ def name_scripts(check):
 
 
 def urls(check):
-    for path, key, value in walk_values(check.data):
+    for path, key, value in check.values:
         if key != "url" or not isinstance(value, str) or not re.match(r"^https?://", value):
             continue  # not an address: the schema's pattern reports it
         bad = next((c for c in value if c not in _URL_CHARS), None)

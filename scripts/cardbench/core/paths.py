@@ -42,11 +42,12 @@ def raw_refs(value, path=()):
                 for i, raw in enumerate(item):
                     if isinstance(raw, str):
                         yield path + (key, i), raw
-            else:
+            elif isinstance(item, (dict, list)):  # a card's thousands of figures hold no raw list
                 yield from raw_refs(item, path + (key,))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from raw_refs(item, path + (i,))
+            if isinstance(item, (dict, list)):
+                yield from raw_refs(item, path + (i,))
 
 
 def raw_names(value, slug):

@@ -16,6 +16,7 @@ has that size), marked `derived`. A derived figure carries the rounding of the b
 from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
 """
 
+import functools
 import math
 import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -52,6 +53,7 @@ def dd_block_name(entry):
     return f"dd bs={entry['block_size']}" if entry.get("block_size_stated", True) else "dd" + BLOCK_SIZE_NOT_STATED
 
 
+@functools.lru_cache(maxsize=4096)  # a few subtest names, met on every run of every card
 def block_bytes_of_test(test):
     """Block size of a CrystalDiskMark-named subtest that only reads or only writes ('RND4K Q32T1' -> 4096);
     None for a read/write mix (its figures never stand for pure reads or writes) and for other names."""
@@ -92,7 +94,7 @@ def runs_frame(cards):
                 for r_index, stored in enumerate(entry["runs"]):
                     value = float(stored)
                     iops, derived = run_iops(entry, kind, test, r_index, value)
-                    lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS]
+                    lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS] if latency else _NO_LATENCY
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
                                  r_index, value, printed_decimals([stored]), r_index in excluded, mb_s_of(value, entry["unit"]),
                                  iops, derived, *lats))
@@ -103,6 +105,9 @@ def runs_frame(cards):
         frame[column] = frame[column].astype(bool)
     frame["value"] = frame["value"].astype(float)
     return frame
+
+
+_NO_LATENCY = (None,) * len(LATENCY_STATS)  # an entry without recorded latencies (most)
 
 
 def _nth(values, index):
@@ -155,8 +160,8 @@ class CardFigures:
         columns = (frame[name].tolist() for name in ("session", "kind", "entry", "mb_s", "iops", "excluded"))
         for s_index, kind, e_index, mb_s, iops, excluded in zip(*columns):
             runs = self._runs.setdefault((s_index, kind, e_index), {"mb_s": [], "iops": [], "excluded": []})
-            runs["mb_s"].append(None if pd.isna(mb_s) else mb_s)
-            runs["iops"].append(None if pd.isna(iops) else iops)
+            runs["mb_s"].append(None if _missing(mb_s) else mb_s)
+            runs["iops"].append(None if _missing(iops) else iops)
             runs["excluded"].append(bool(excluded))
 
     @classmethod
@@ -182,6 +187,11 @@ class CardFigures:
         runs = self._runs.get((s_index, kind, e_index))
         return None if not runs or any(v is None for v in runs[figure]) else list(runs[figure])
 
+
+
+def _missing(value):
+    """pd.isna of one value of a float column (NaN: only NaN differs from itself), without a pandas call."""
+    return value != value if value.__class__ is float else pd.isna(value)
 
 
 _AGGREGATES = ("mean", "min", "max", "std")
@@ -233,7 +243,11 @@ def summary(frame):
 def json_number(value, digits=6):
     """A figure as the card's JSON twin holds it: rounded to `digits` places, whole numbers as integers,
     None for a missing or non-finite figure (NaN, None, infinity)."""
-    if value is None or pd.isna(value) or not math.isfinite(float(value)):
+    if isinstance(value, float) or value.__class__ is int:  # the common case, without pandas' isna
+        value = float(value)
+        if not math.isfinite(value):
+            return None
+    elif value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)

@@ -2,8 +2,7 @@
 
 import math
 import statistics
-
-import numpy as np
+from collections import Counter
 
 from ..stats import dd_block_name, json_number, mb_s_of, session_entries
 from . import thresholds as t
@@ -42,18 +41,20 @@ def trend(runs):
     """(z, relative change, fitted first run, fitted last run) of a Mann–Kendall test and a Theil–Sen
     line; the change is the fitted last run against the fitted first (no lower than -100 %). None when
     there are too few runs."""
-    values = np.asarray(runs, dtype=float)
-    n = values.size
+    values = [float(v) for v in runs]
+    n = len(values)
     if n < t.TREND_MIN_RUNS:
         return None
-    i, j = np.triu_indices(n, 1)
-    s = float(np.sign(values[j] - values[i]).sum())
-    _, ties = np.unique(values, return_counts=True)
-    variance = (n * (n - 1) * (2 * n + 5) - float(np.sum(ties * (ties - 1) * (2 * ties + 5)))) / 18.0
+    # plain Python over the n(n-1)/2 pairs: for ten runs numpy's set-up per call costs more than the sums,
+    # and each difference, quotient and product is the same IEEE operation either way
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    s = float(sum((values[j] > values[i]) - (values[j] < values[i]) for i, j in pairs))
+    ties = Counter(values).values()
+    variance = (n * (n - 1) * (2 * n + 5) - float(sum(c * (c - 1) * (2 * c + 5) for c in ties))) / 18.0
     z = 0.0 if variance <= 0 or s == 0 else (s - math.copysign(1, s)) / math.sqrt(variance)
-    slope = statistics.median(((values[j] - values[i]) / (j - i)).tolist())
+    slope = statistics.median([(values[j] - values[i]) / (j - i) for i, j in pairs])
     # Theil–Sen intercept: the line through the median of value - slope × run index
-    first = statistics.median((values - slope * np.arange(n)).tolist())
+    first = statistics.median([value - slope * k for k, value in enumerate(values)])
     last = max(first + slope * (n - 1), 0.0)
     change = last / first - 1 if first > 0 else 0.0
     return z, change, first, last
