@@ -22,6 +22,7 @@ class Measured:
     returncode: int
     stdout: str
     stderr: str
+    placed_seconds: float = 0.0  # of `seconds`, the step after Hugo placing the files served as they are
 
     @property
     def ok(self):
@@ -64,9 +65,17 @@ def aggregate(project, no_cache=False):
     return run(argv, cwd=project, env=code_env(project))
 
 
-def hugo(project, destination, minify=True):
+def hugo(project, destination, minify=True, publish=True):
+    """A site build as `make site` runs it: Hugo, then (with `publish`) `cardbench publish` placing the files
+    served as they are. One Measured: the wall times added, the larger peak memory."""
     flags = HUGO_FLAGS if minify else [f for f in HUGO_FLAGS if f != "--minify"]
-    return run([HUGO, *flags, "--source", project, "--destination", destination], cwd=project)
+    built = run([HUGO, *flags, "--source", project, "--destination", destination], cwd=project)
+    if not publish or not built.ok:
+        return built
+    placed = run([PYTHON, "-m", "cardbench", "publish", "--cards-dir", Path(project) / "data" / "cards",
+                  "--out", Path(project) / "build" / "hugo-data", "--public", destination], cwd=project, env=code_env(project))
+    return Measured(built.argv + ["&&"] + placed.argv, built.seconds + placed.seconds, max(built.max_rss_kib, placed.max_rss_kib),
+                    placed.returncode, built.stdout + placed.stdout, built.stderr + placed.stderr, placed.seconds)
 
 
 __all__ = ["run", "aggregate", "hugo", "code_env", "Measured", "HUGO", "PYTHON"]

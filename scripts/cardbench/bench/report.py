@@ -165,15 +165,17 @@ def _limits(r):
                      f"charts, facts, class checks, sources) take {_s(site - stub.seconds)}: the same site with card "
                      f"pages that only read their page model and print the title builds in {_s(stub.seconds)}, "
                      f"{stub.seconds / floor:.2f}× the floor. That {_s(stub.seconds - floor)} is reading and decoding "
-                     "each card's page model, its JSON twin, the card file copied to `/data/cards/` and the lists of "
-                     f"every card (home, cards, comparison, catalogue). Minifying costs {_s(site - unminified.seconds)} "
-                     f"(without `--minify`: {_s(unminified.seconds)}).")
+                     "each card's page model, the lists of every card (home, cards, comparison, catalogue) and "
+                     f"placing the files served as they are ({_s(build['site'].placed_seconds)}: card files, raw "
+                     "outputs, JSON twins and runs.csv, linked or copied into the site after Hugo). Minifying costs "
+                     f"{_s(site - unminified.seconds)} (without `--minify`: {_s(unminified.seconds)}).")
         notes.append(
             f"- **Full build** {_s(site)} against {_s(floor)} for {r['cards']:,} plain pages: {ratio:.2f}×, "
             f"{ratio / t['ratio']:.2f}× the target.{parts} A card page is {_kb(r['card_parts'][0].raw)} of HTML "
-            "(a statistics table per session, charts as Plotly JSON) and Hugo runs its templates for each of a few "
-            "hundred figures; statistics, formatted figures and chart JSON already come from `cardbench aggregate`, "
-            "and header, footer and scripts are rendered once (`partialCached`). Meeting 2× would leave "
+            "(a statistics table per session, charts as Plotly JSON); statistics, chart JSON and every figure of "
+            "its tables, as finished HTML, already come from `cardbench aggregate`, so Hugo runs a template per "
+            "table row rather than per figure; header, footer and scripts are rendered once (`partialCached`), and "
+            "each card's JSON twin is written whole by `cardbench aggregate`, not rendered by Hugo. Meeting 2× would leave "
             f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
             + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
@@ -191,7 +193,7 @@ def _limits(r):
             f"Hugo's server then rebuilt for {_ms(hugo)} at most (its own 'Total in' figures). A new page is a "
             "change to the structure of the site: Hugo matches every change against every page's dependencies "
             "(its log: \"resolve page output change set … checked\" several hundred thousand), which grows with "
-            "the number of pages, their outputs (page and JSON twin) and the templates and data each depends on."
+            "the number of pages, their outputs and the templates and data each depends on."
             + floor_text + " Editing an existing card changes no structure, and its page follows faster (row "
             "above).")
     card_total = sum(p.gzip for p in r["card_parts"])
@@ -262,7 +264,8 @@ def _details(r):
     ratio = build["site"].seconds / build["floor"].seconds
     where = ("a folder in memory (`/dev/shm`), for both: the disk of a shared machine varies too much from one "
              "run to the next to set two builds against each other" if r.get("build_to_memory") else "an empty folder")
-    rows = [("Site", _s(build["site"].seconds), _mib(build["site"].max_rss_mib)),
+    rows = [("Site (Hugo, then the files served as they are placed)", _s(build["site"].seconds), _mib(build["site"].max_rss_mib)),
+            ("of which placing the files served as they are", _s(build["site"].placed_seconds), ""),
             (f"Floor ({r['cards']:,} plain pages)", _s(build["floor"].seconds), _mib(build["floor"].max_rss_mib)),
             ("Ratio", f"{ratio:.2f}×", "")]
     for key, label in (("site_stub_pages", "Site, card pages only reading their page model"),
@@ -271,7 +274,9 @@ def _details(r):
         if build.get(key):
             rows.append((label, _s(build[key].seconds), _mib(build[key].max_rss_mib)))
     out += ["### Hugo build", "",
-            f"`hugo --panicOnWarning --gc --minify` into {where}, as `make site` runs it. The floor is the same "
+            f"`hugo --panicOnWarning --gc --minify` into {where}, as `make site` runs it, and for the site the step "
+            "`make site` runs after it, `cardbench publish`, placing the files Hugo does not render (card files, raw "
+            "outputs, JSON twins, runs.csv). The floor is Hugo alone on the same "
             f"site frame (config, `baseof.html`, header, footer, scripts) with {r['cards']:,} plain pages under "
             "`/cards/`, listed in a data file and made by a content adapter as the card pages are, and no card data. "
             + ("Best of two runs each, floor and site alternating; the other rows one run each."

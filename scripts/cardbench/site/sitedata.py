@@ -4,14 +4,15 @@
     site/leaderboard.json  the home page's rows, figures formatted, and its filter values
     site/compare.json      the comparison page's suites with a few members by name, and the cards
                            it draws first (their JSON is preloaded)
-    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API; fields in
-                           docs/card-json.md)
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
+    static/cards/<slug>/index.json
+                           a card's statistics: the JSON twin of its page (public API; fields in
+                           docs/card-json.md), with its addresses on the site; served as it is
     static/cards/<slug>/runs.csv, static/runs.csv
                            every run of a card, and of every card, as CSV (runs_csv.py), served as they are
 
@@ -26,6 +27,8 @@ same, so a running preview reloads only what changed.
 import json
 import os
 import shutil
+import tomllib
+from functools import cache
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -33,13 +36,14 @@ from .feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
-from ..core.paths import DATA_DIR, raw_refs
+from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
 from .readers import card_filters, card_reach, readers_page
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
-PER_CARD_DIRS = ("cards", "pages")
-CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv: /cards/<slug>/runs.csv on the site
+PER_CARD_DIRS = ("pages",)
+CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<slug>/… on the site
+TWIN_NAME = "index.json"
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
@@ -48,6 +52,20 @@ FORMAT_VERSION = 1
 
 def dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@cache
+def site_address():
+    """The site's address (config.toml's baseURL, ending in /), which the JSON twins' addresses start with."""
+    with open(ROOT / "config.toml", "rb") as handle:
+        return tomllib.load(handle)["baseURL"].rstrip("/") + "/"
+
+
+def card_twin(card_json):
+    """The JSON twin of a card's page as the site serves it: the aggregated card with its addresses."""
+    base, slug = site_address(), card_json["slug"]
+    return dumps({"format_version": FORMAT_VERSION, **card_json, "url": f"{base}cards/{slug}/",
+                  "yaml_url": f"{base}data/cards/{slug}.yaml"})
 
 
 def card_parts(card_json, row, members):
@@ -67,7 +85,7 @@ def card_parts(card_json, row, members):
                          if suite["id"] not in members and (why := why_left_out(suite, pooled))}
     if not members and not parts["left_out"]:
         parts["no_suite"] = why_in_no_suite(card_json)
-    files = {"cards": dumps({"format_version": FORMAT_VERSION, **card_json}), "pages": dumps(card_page(card_json)),
+    files = {"twin": card_twin(card_json), "pages": dumps(card_page(card_json)),
              "runs": card_csv(card_json)}
     return parts, files
 
@@ -186,14 +204,16 @@ def publish_raw(out_dir, refs, data_dir=DATA_DIR):
 
 
 def card_file_path(out_dir, folder, slug):
-    """Where a card's file of one kind ('cards', 'pages', 'runs') goes under out_dir."""
+    """Where a card's file of one kind ('twin', 'pages', 'runs') goes under out_dir."""
     if folder == "runs":
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
+    if folder == "twin":
+        return out_dir / CARD_CSV_DIR / slug / TWIN_NAME
     return out_dir / folder / f"{slug}.json"
 
 
 def _write_card_file(path, text):
-    path.parent.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     return write_if_changed(path, text)
 
 
@@ -265,8 +285,9 @@ def missing_card_files(out_dir, slugs):
                for folder in PER_CARD_DIRS]
     missing = {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
     csv_dir = Path(out_dir) / CARD_CSV_DIR
-    have_csv = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
-    return missing | {slug for slug in slugs if slug not in have_csv}
+    have_dir = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
+    return missing | {slug for slug in slugs if slug not in have_dir or not (csv_dir / slug / TWIN_NAME).is_file()
+                      or not (csv_dir / slug / "runs.csv").is_file()}
 
 
 def write_outputs(result, out_dir):
