@@ -1,7 +1,8 @@
 """The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
 
     data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
-    site/leaderboard.json  the home page's rows, figures formatted, and its filter values
+    site/leaderboard.json  the home page's filter values and card count; site/leaderboard.html its rows,
+                           ranked, as finished HTML (leaderhtml.py)
     site/compare.json      the comparison page's suites with a few members by name, and the cards
                            it draws first (their JSON is preloaded)
     pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
@@ -38,6 +39,7 @@ from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_l
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
+from .leaderhtml import leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
@@ -73,7 +75,8 @@ def card_parts(card_json, row, members):
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
-    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
+    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row),
+             "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
              "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
@@ -107,7 +110,7 @@ def site_texts(parts):
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
     filters.update(path_filters(parts))
-    leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
+    leaderboard = dumps({"total": len(parts), "filters": filters})
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
     for suite in KNOWN_SUITES:
@@ -131,7 +134,8 @@ def site_texts(parts):
     picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
+            "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)), "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
