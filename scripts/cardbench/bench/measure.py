@@ -23,6 +23,7 @@ class Measured:
     stdout: str
     stderr: str
     placed_seconds: float = 0.0  # of `seconds`, the step after Hugo placing the files served as they are
+    cpu_seconds: float = 0.0     # user + system time of the child (and of children it waited for)
 
     @property
     def ok(self):
@@ -48,7 +49,8 @@ def run(argv, cwd=None, env=None):
         out.seek(0)
         err.seek(0)
         return Measured([str(a) for a in argv], seconds, usage.ru_maxrss, proc.returncode,
-                        out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
+                        out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                        cpu_seconds=usage.ru_utime + usage.ru_stime)
 
 
 def code_env(project):
@@ -75,7 +77,8 @@ def hugo(project, destination, minify=True, publish=True):
     placed = run([PYTHON, "-m", "cardbench", "publish", "--cards-dir", Path(project) / "data" / "cards",
                   "--out", Path(project) / "build" / "hugo-data", "--public", destination], cwd=project, env=code_env(project))
     return Measured(built.argv + ["&&"] + placed.argv, built.seconds + placed.seconds, max(built.max_rss_kib, placed.max_rss_kib),
-                    placed.returncode, built.stdout + placed.stdout, built.stderr + placed.stderr, placed.seconds)
+                    placed.returncode, built.stdout + placed.stdout, built.stderr + placed.stderr, placed.seconds,
+                    built.cpu_seconds + placed.cpu_seconds)
 
 
 __all__ = ["run", "aggregate", "hugo", "code_env", "Measured", "HUGO", "PYTHON"]
