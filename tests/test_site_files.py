@@ -12,6 +12,7 @@ import pytest
 
 import sitebuild
 from cardbench.card.dump import new_card_text
+from cardbench.site.pagemodel import card_page
 from cardbench.site.runs_csv import COLUMNS
 
 from conftest import ROOT
@@ -156,7 +157,7 @@ def test_every_page_has_link_preview_tags(public):
 def test_card_previews_name_the_card_and_its_figures_from_the_page_model(built, public):
     for slug in slugs(public):
         meta = head(public / "cards" / slug / "index.html").meta
-        model = json.loads((built / "build" / "hugo-data" / "pages" / f"{slug}.json").read_text(encoding="utf-8"))
+        model = card_page(twin(public, slug))
         assert meta["og:title"] == twin(public, slug)["title"] == model["title"]
         assert meta["og:description"] == meta["description"] == model["description"]
         assert meta["og:url"] == f"{BASE}cards/{slug}/"

@@ -161,21 +161,23 @@ def _limits(r):
         parts = ""
         stub, unminified = build.get("site_stub_pages"), build.get("site_unminified")
         if stub and unminified:
-            parts = (f" Of the {_s(site - floor)} difference, the card templates (every session's table and "
-                     f"charts, facts, class checks, sources) take {_s(site - stub.seconds)}: the same site with card "
-                     f"pages that only read their page model and print the title builds in {_s(stub.seconds)}, "
-                     f"{stub.seconds / floor:.2f}× the floor. That {_s(stub.seconds - floor)} is reading and decoding "
-                     "each card's page model, the lists of every card (home, cards, comparison, catalogue) and "
+            parts = (f" Of the {_s(site - floor)} difference, placing each card page's body (written as finished "
+                     f"HTML by `cardbench aggregate`: every session's tables and charts, facts, class checks, sources) "
+                     f"and minifying it take {_s(site - stub.seconds)}: the same site with card pages that only read "
+                     f"their text and print the title builds in {_s(stub.seconds)}, {stub.seconds / floor:.2f}× the "
+                     f"floor. That {_s(stub.seconds - floor)} is reading each card page's text, the lists of every "
+                     "card (home, cards, comparison, catalogue) and "
                      f"placing the files served as they are ({_s(build['site'].placed_seconds)}: card files, raw "
                      "outputs, JSON twins and runs.csv, linked or copied into the site after Hugo). Minifying costs "
                      f"{_s(site - unminified.seconds)} (without `--minify`: {_s(unminified.seconds)}).")
         notes.append(
             f"- **Full build** {_s(site)} against {_s(floor)} for {r['cards']:,} plain pages: {ratio:.2f}×, "
             f"{ratio / t['ratio']:.2f}× the target.{parts} A card page is {_kb(r['card_parts'][0].raw)} of HTML "
-            "(a statistics table per session, charts as Plotly JSON); statistics, chart JSON and every figure of "
-            "its tables, as finished HTML, already come from `cardbench aggregate`, so Hugo runs a template per "
-            "table row rather than per figure; header, footer and scripts are rendered once (`partialCached`), and "
-            "each card's JSON twin is written whole by `cardbench aggregate`, not rendered by Hugo. Meeting 2× would leave "
+            "(a statistics table per session, charts as Plotly JSON), all of it written once by `cardbench "
+            "aggregate` (escaped there) and read by Hugo as text, not decoded; Hugo places it in the site's frame "
+            "(header, footer and scripts rendered once, `partialCached`), minifies it and writes it: the size of "
+            "the pages is most of what remains. Each card's JSON twin is written whole by `cardbench aggregate`, "
+            "not rendered by Hugo. Meeting 2× would leave "
             f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
             + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
@@ -243,14 +245,12 @@ def _stub_verdict(stub, floor, target):
     if not stub:
         return ""
     if stub.seconds / floor > target:
-        return (f" Card pages that only read their page model already take {stub.seconds / floor:.2f}× the floor: "
-                "what every card adds besides its template (its page model read and decoded by Hugo, its files "
-                "placed, its line in the lists) is past the target before any card template runs; most of it is "
-                "decoding the page model's JSON, so meeting the target means a page model Hugo decodes faster "
-                "(smaller, or finished HTML read as text), not fewer template actions alone.")
-    return (f" Card pages that only read their page model take {stub.seconds / floor:.2f}× the floor: the card "
-            "templates are what is over the target; rendering card pages outside Hugo would meet it, at the cost "
-            "of the pages no longer being Hugo templates.")
+        return (f" Card pages that only read their text already take {stub.seconds / floor:.2f}× the floor: what "
+                "every card adds besides its body (its text read, its files placed, its line in the lists) is past "
+                "the target before any of the page is placed.")
+    return (f" Card pages that only read their text take {stub.seconds / floor:.2f}× the floor: placing, "
+            "minifying and writing each page's body, tens of kB of tables and chart JSON, is what is over the "
+            "target; smaller pages (charts' figures fetched rather than embedded) would be the way to meet it.")
 
 
 def _details(r):
@@ -280,7 +280,7 @@ def _details(r):
             (f"Floor ({r['cards']:,} plain pages)", _s(build["floor"].seconds), _cpu(build["floor"]),
              _mib(build["floor"].max_rss_mib)),
             ("Ratio", f"{ratio:.2f}×", _cpu_ratio(build), "")]
-    for key, label in (("site_stub_pages", "Site, card pages only reading their page model"),
+    for key, label in (("site_stub_pages", "Site, card pages only reading their text"),
                        ("site_unminified", "Site without `--minify`"),
                        ("site_to_disk", "Site written to disk (`public/` on the machine's disk)")):
         if build.get(key):

@@ -10,6 +10,19 @@ here: the templates place them, and Hugo escapes them.
 
 from html import escape
 
+# Where an address on the site starts: the templates replace it with the site's own path (relURL).
+# Escaped text never holds "<", so only these placeholders are replaced.
+BASE = "<base>"
+
+
+def value_text(value):
+    """A number as Hugo prints a JSON number: whole figures without '.0'; '' for none."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
 
 def rate_html(cell):
     """A rate cell ({mb, mib} texts, or {text}) in the unit the reader picked: MB/s shown, MiB/s beside it
@@ -53,4 +66,4 @@ def with_table_html(chart):
     return dict(chart, table=dict(table, rows=rows))
 
 
-__all__ = ["rate_html", "figure_cells_html", "run_cells_html", "path_cells_html", "with_table_html"]
+__all__ = ["BASE", "value_text", "rate_html", "figure_cells_html", "run_cells_html", "path_cells_html", "with_table_html"]

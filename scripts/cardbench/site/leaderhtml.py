@@ -12,17 +12,9 @@ only these placeholders are replaced.
 import json
 from html import escape
 
-BASE = "<base>"
+from .figurehtml import BASE, value_text
+
 RANK_GROUPS = ("measured", "stated", "none")  # measured sequential reads first, then stated ones, then none
-
-
-def value_text(value):
-    """A number as a data-value attribute holds it: whole figures without '.0' (as Hugo printed them)."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def _cell(i, cell, stated, other):

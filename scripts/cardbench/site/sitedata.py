@@ -5,7 +5,7 @@
                            ranked, as finished HTML (leaderhtml.py)
     site/compare.json      the comparison page's suites with a few members by name, and the cards
                            it draws first (their JSON is preloaded)
-    pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
+    pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
@@ -41,6 +41,7 @@ from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
 from .leaderhtml import leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
+from .cardhtml import card_page_text
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
 PER_CARD_DIRS = ("pages",)
@@ -88,7 +89,7 @@ def card_parts(card_json, row, members):
                          if suite["id"] not in members and (why := why_left_out(suite, pooled))}
     if not members and not parts["left_out"]:
         parts["no_suite"] = why_in_no_suite(card_json)
-    files = {"twin": card_twin(card_json), "pages": dumps(card_page(card_json)),
+    files = {"twin": card_twin(card_json), "pages": card_page_text(card_page(card_json)),
              "runs": card_csv(card_json)}
     return parts, files
 
@@ -213,7 +214,7 @@ def card_file_path(out_dir, folder, slug):
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
     if folder == "twin":
         return out_dir / CARD_CSV_DIR / slug / TWIN_NAME
-    return out_dir / folder / f"{slug}.json"
+    return out_dir / folder / f"{slug}.html"
 
 
 def _write_card_file(path, text):
@@ -270,10 +271,10 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
             continue
         count += write_if_changed(out_dir / name, text)
         known[name] = text
-    wanted = {f"{p['slug']}.json" for p in parts}
+    wanted = {f"{p['slug']}.html" for p in parts}
     for folder in PER_CARD_DIRS:
         for name in os.listdir(out_dir / folder):
-            if name.endswith(".json") and name not in wanted:
+            if name.endswith((".html", ".json")) and name not in wanted:  # .json: page models of earlier versions
                 os.unlink(out_dir / folder / name)
     slugs = [p["slug"] for p in parts]
     for name in set(os.listdir(out_dir / CARD_CSV_DIR)) - set(slugs):
@@ -287,7 +288,7 @@ def missing_card_files(out_dir, slugs):
     """Slugs whose per-card files are not all in out_dir."""
     present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
                for folder in PER_CARD_DIRS]
-    missing = {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
+    missing = {slug for slug in slugs if any(f"{slug}.html" not in names for names in present)}
     csv_dir = Path(out_dir) / CARD_CSV_DIR
     have_dir = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
     return missing | {slug for slug in slugs if slug not in have_dir or not (csv_dir / slug / TWIN_NAME).is_file()
