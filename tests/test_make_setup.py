@@ -184,6 +184,8 @@ def test_the_preview_renders_to_memory_and_leaves_public_alone(tmp_path):
         for served in (f"cards/{slug}/index.json", f"cards/{slug}/runs.csv", "runs.csv", f"data/cards/{slug}.yaml"):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/{served}", timeout=10) as response:
                 assert response.status == 200 and response.read(), served
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/cards/{slug}/", timeout=10) as response:
+            assert "Claimed and measured" in response.read().decode("utf-8")  # its body, from cardbench aggregate
     finally:
         os.killpg(server.pid, signal.SIGINT)
         output = server.communicate(timeout=30)[0].decode("utf-8", "replace")
