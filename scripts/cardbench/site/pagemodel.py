@@ -1,10 +1,11 @@
-"""What the site's templates show, worked out once per card: figures formatted for reading, the
-charts (built by chartmodel.py, the figures grid by gridmodel.py), the leaderboard's cells and the
-comparison page's summary.
+"""What the site's pages show, worked out once per card: figures formatted for reading (table figures
+as finished cells, figurehtml.py), the charts (built by chartmodel.py, the figures grid by
+gridmodel.py), the leaderboard's cells and the comparison page's summary.
 
 Hugo parses every data file it is given and runs template loops for every page on every build;
 at thousands of cards that costs far more than doing the same work here once per changed card
-(the aggregation cache keeps it). Templates then place ready values into the page.
+(the aggregation cache keeps it). A card page's model becomes its finished HTML (cardhtml.py),
+which Hugo places into the page as it is.
 """
 
 import re
