@@ -1,4 +1,5 @@
-"""The home page's leaderboard rows as finished HTML: one row per card, written once when the card is
+"""The lists of every card as finished HTML (the cards section's list too), above all the home page's
+leaderboard rows: one row per card, written once when the card is
 aggregated, joined in rank order (sitedata.site_texts), placed by layouts/home.html as one piece. At
 thousands of cards, running the row template for each card made the home page the slowest page of
 the build.
@@ -70,6 +71,12 @@ def leader_row_html(row):
     return "".join(out)
 
 
+def card_list_html(parts):
+    """The cards section's list: every card by slug, linked, with its bus."""
+    return "".join(f'\n<li><a href="{BASE}cards/{escape(p["slug"])}/">{escape(p["title"])}</a> '
+                   f'<span class="muted">{escape(p["bus"])}</span></li>' for p in sorted(parts, key=lambda p: p["slug"]))
+
+
 def ranked(parts):
     """Cards' parts in the leaderboard's order: by rank group, then by rank, fastest first; ties keep the
     order given (by title)."""
@@ -77,4 +84,4 @@ def ranked(parts):
     return sorted(parts, key=lambda p: (group[p["rank_group"]], -p["rank"]))
 
 
-__all__ = ["leader_row_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]
+__all__ = ["leader_row_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]

@@ -2,7 +2,7 @@
 
     data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
     site/leaderboard.json  the home page's filter values and card count; site/leaderboard.html its rows,
-                           ranked, as finished HTML (leaderhtml.py)
+                           ranked, as finished HTML (leaderhtml.py); site/cards.html the cards section's list
     site/compare.json      the comparison page's suites with a few members by name, and the cards
                            it draws first (their JSON is preloaded)
     pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
@@ -39,7 +39,7 @@ from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_l
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
-from .leaderhtml import leader_row_html, ranked
+from .leaderhtml import card_list_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_page_text
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
@@ -136,7 +136,8 @@ def site_texts(parts):
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]]]
                                                    for p in parts]})
     return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
-            "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)), "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
+            "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
+            "site/cards.html": card_list_html(parts), "site/compare.json": dumps({"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite}),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
