@@ -102,9 +102,11 @@ aggregate: $(PY_STAMP)
 	$(PY) -m cardbench aggregate --out $(HUGO_DATA)
 
 ## site: build the whole site into public/
+# Hugo renders the pages; the files served as they are (card files, raw outputs, JSON twins, CSV) are placed after it.
 site: $(PY_STAMP) $(NPM_STAMP)
 	$(PY) -m cardbench aggregate --out $(HUGO_DATA)
 	$(HUGO) $(HUGO_FLAGS) --destination public
+	$(PY) -m cardbench publish --out $(HUGO_DATA) --public public
 
 ## serve: local preview on http://localhost:1313/ (rendered in memory; public/ is left alone), re-aggregating when a card file changes
 serve: $(PY_STAMP) $(NPM_STAMP)

@@ -62,10 +62,19 @@ def aggregate(project):
 
 
 def hugo(project, *extra, destination=None):
-    """Hugo build of the project copy into project/public (or `destination`), as `make site` runs it."""
-    return subprocess.run([hugo_binary(), *HUGO_FLAGS, "--source", str(project),
-                           "--destination", str(destination or project / "public"), *extra],
-                          capture_output=True, text=True)
+    """Hugo build of the project copy into project/public (or `destination`), then the files served as
+    they are placed beside its pages (`cardbench publish`), as `make site` runs them. Returns Hugo's
+    CompletedProcess, or the placing step's when that failed."""
+    destination = destination or project / "public"
+    built = subprocess.run([hugo_binary(), *HUGO_FLAGS, "--source", str(project), "--destination", str(destination), *extra],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return built
+    env = dict(os.environ, PYTHONPATH=str(project / "scripts"))
+    placed = subprocess.run([str(BIN / "python"), "-m", "cardbench", "publish", "--cards-dir", str(project / "data" / "cards"),
+                             "--out", str(project / "build" / "hugo-data"), "--public", str(destination)],
+                            capture_output=True, text=True, cwd=project, env=env)
+    return built if placed.returncode == 0 else placed
 
 
 def build(work_dir, cards_dir=None, raw_dir=None):

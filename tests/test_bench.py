@@ -161,7 +161,8 @@ def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
     write_cards(cards_dir, 1, start=6)
     result = build()
     assert (result.checked, result.reused, result.cards) == (2, 4, 6)
-    assert not (out / "cards" / f"{slug_for(3)}.json").exists() and (out / "pages" / f"{slug_for(6)}.json").exists()
+    assert not (out / "static" / "cards" / slug_for(3)).exists() and (out / "pages" / f"{slug_for(6)}.html").exists()
+    assert (out / "static" / "cards" / slug_for(6) / "index.json").is_file()
     reference = tmp_path / "reference"
     cards, _ = validate_paths(card_paths(cards_dir))
     write_outputs(aggregate([c.data for c in cards]), reference)

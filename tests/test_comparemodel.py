@@ -135,7 +135,7 @@ def test_a_wrong_field_in_a_leaderboard_row_stops_the_build_naming_card_and_fiel
     monkeypatch.setattr(sitedata, "leader_row", broken)
     with pytest.raises(PageModelError) as caught:
         write_outputs(readers, tmp_path)
-    assert caught.value.where.startswith("site/leaderboard.json (the row of acme-")
+    assert caught.value.where.startswith("site/leaderboard.html (the row of acme-")
     assert caught.value.field == "cells[0].value" and "'39' is not of type 'number'" in caught.value.message
 
 

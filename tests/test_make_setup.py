@@ -150,6 +150,9 @@ def test_make_site_output_has_no_colour_codes_and_no_preview_script(tmp_path):
     assert "\x1b" not in done.stdout + done.stderr
     home = (project / "public" / "index.html").read_text(encoding="utf-8")
     assert "livereload" not in home and "All cards" in home
+    slug = sorted(project.glob("data/cards/*.yaml"))[0].stem  # the files served as they are, placed after Hugo
+    for served in (f"cards/{slug}/index.json", f"cards/{slug}/runs.csv", "runs.csv", f"data/cards/{slug}.yaml"):
+        assert (project / "public" / served).is_file(), served
 
 
 def free_port():
@@ -177,6 +180,12 @@ def test_the_preview_renders_to_memory_and_leaves_public_alone(tmp_path):
                 time.sleep(0.3)
         assert page is not None, "the preview did not answer"
         assert "livereload" in page and "All cards" in page
+        slug = sorted(project.glob("data/cards/*.yaml"))[0].stem  # what `make site` places after Hugo, served too
+        for served in (f"cards/{slug}/index.json", f"cards/{slug}/runs.csv", "runs.csv", f"data/cards/{slug}.yaml"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/{served}", timeout=10) as response:
+                assert response.status == 200 and response.read(), served
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/cards/{slug}/", timeout=10) as response:
+            assert "Claimed and measured" in response.read().decode("utf-8")  # its body, from cardbench aggregate
     finally:
         os.killpg(server.pid, signal.SIGINT)
         output = server.communicate(timeout=30)[0].decode("utf-8", "replace")

@@ -12,6 +12,7 @@ import pytest
 
 import sitebuild
 from cardbench.card.dump import new_card_text
+from cardbench.site.pagemodel import card_page
 from cardbench.site.runs_csv import COLUMNS
 
 from conftest import ROOT
@@ -119,6 +120,13 @@ def test_sitemap_robots_and_feed_follow_the_base_url(built, tmp_path):
     assert f"Sitemap: {other}sitemap.xml" in (tmp_path / "public" / "robots.txt").read_text(encoding="utf-8")
     feed = ET.fromstring((tmp_path / "public" / "feed.xml").read_bytes())
     assert all(e.find(f"{ATOM}id").text.startswith(other) for e in feed.iter(f"{ATOM}entry"))
+    # Addresses in the finished HTML cardbench aggregate writes follow the site's path too
+    slug = slugs(built / "public")[0]
+    home = (tmp_path / "public" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "public" / "cards" / slug / "index.html").read_text(encoding="utf-8")
+    assert f"/cardbench/cards/{slug}/" in home and "<base>" not in home
+    assert f"/cardbench/data/cards/{slug}.yaml" in page and "<base>" not in page and "<repo>" not in page
+    assert f"/commits/main/data/cards/{slug}.yaml" in page
 
 
 # --- 404, favicon, link previews ---------------------------------------------------------------------
@@ -156,7 +164,7 @@ def test_every_page_has_link_preview_tags(public):
 def test_card_previews_name_the_card_and_its_figures_from_the_page_model(built, public):
     for slug in slugs(public):
         meta = head(public / "cards" / slug / "index.html").meta
-        model = json.loads((built / "build" / "hugo-data" / "pages" / f"{slug}.json").read_text(encoding="utf-8"))
+        model = card_page(twin(public, slug))
         assert meta["og:title"] == twin(public, slug)["title"] == model["title"]
         assert meta["og:description"] == meta["description"] == model["description"]
         assert meta["og:url"] == f"{BASE}cards/{slug}/"

@@ -4,7 +4,7 @@ leave each of them as it was, and one that corrects a figure says which.
     python tests/twin_figures.py snapshot AGGREGATE_DIR OUT.json   every card's figures, with its YAML's sha256
     python tests/twin_figures.py compare A.json|DIR B.json|DIR      the figures that differ (exit 1 if any)
 
-AGGREGATE_DIR is what `cardbench aggregate --out DIR` writes (its cards/<slug>.json are the twins).
+AGGREGATE_DIR is what `cardbench aggregate --out DIR` writes (its static/cards/<slug>/index.json are the twins).
 A figure is every number in a twin, named by its path; items of a list are named by what they
 hold (a session's id, a subtest's test and operation) so that a list reordered is not a change.
 """
@@ -50,12 +50,20 @@ def figures(value, path=""):
     return found
 
 
+def _twins(aggregate_dir):
+    """(slug, path) of every JSON twin an aggregation wrote: static/cards/<slug>/index.json, as the site
+    serves it, or cards/<slug>.json, where earlier versions wrote it."""
+    served = sorted(aggregate_dir.glob("static/cards/*/index.json"))
+    if served:
+        return [(path.parent.name, path) for path in served]
+    return [(path.stem, path) for path in sorted(aggregate_dir.glob("cards/*.json"))]
+
+
 def snapshot(aggregate_dir, data_dir=None):
     """{slug: {"yaml_sha256", "figures"}} for every twin an aggregation wrote."""
     data_dir = Path(data_dir) if data_dir else ROOT / "data"
     cards = {}
-    for twin in sorted((Path(aggregate_dir) / "cards").glob("*.json")):
-        slug = twin.stem
+    for slug, twin in _twins(Path(aggregate_dir)):
         card_file = data_dir / "cards" / f"{slug}.yaml"
         digest = hashlib.sha256(card_file.read_bytes()).hexdigest() if card_file.exists() else None
         cards[slug] = {"yaml_sha256": digest, "figures": figures(json.loads(twin.read_text(encoding="utf-8")))}

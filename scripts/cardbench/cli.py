@@ -44,6 +44,14 @@ def cmd_aggregate(args):
     return 0
 
 
+def cmd_publish(args):
+    from .site.publish import publish
+
+    placed = publish(args.out, args.cards_dir, args.public)
+    print(f"publish: {placed} file(s) served as they are -> {args.public}", file=sys.stderr)
+    return 0
+
+
 def cmd_serve(args):
     from .site.serve import serve
 
@@ -261,6 +269,13 @@ def build_parser():
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hugo-data")
     p.add_argument("--no-cache", action="store_true", help="check and aggregate every card again (no <out>.cache.json)")
     p.set_defaults(func=cmd_aggregate)
+
+    p = sub.add_parser("publish", help="place the files served as they are (card files, raw outputs, JSON twins, "
+                                       "CSV) into the site Hugo built")
+    p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
+    p.add_argument("--out", type=Path, default=ROOT / "build" / "hugo-data")
+    p.add_argument("--public", type=Path, default=ROOT / "public")
+    p.set_defaults(func=cmd_publish)
 
     p = sub.add_parser("bench", help="build, aggregation and page-weight benchmark on synthetic cards")
     p.add_argument("--cards", type=int, default=10000, help="number of synthetic cards (default 10000)")

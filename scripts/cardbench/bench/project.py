@@ -30,10 +30,10 @@ FLOOR_PAGE = """{{- /* A plain page: a heading and a line of text in the site's 
 """
 
 
-STUB_CARD_PAGE = """{{- /* A card page reduced to reading its page model: the full page costs the card templates more. */ -}}
+STUB_CARD_PAGE = """{{- /* A card page reduced to reading its text and printing its title: the full page places the whole body. */ -}}
 {{ define "main" }}
-{{- $model := resources.Get (printf "generated/pages/%s.json" (.Params.card | default .File.ContentBaseName)) -}}
-<h1>{{ (transform.Unmarshal $model).title }}</h1>
+{{- $text := resources.Get (printf "generated/pages/%s.html" (.Params.card | default .File.ContentBaseName)) -}}
+<h1>{{ index (split $text.Content "<!--cardbench-->") 0 | htmlUnescape }}</h1>
 {{ end }}
 """
 

@@ -161,19 +161,23 @@ def _limits(r):
         parts = ""
         stub, unminified = build.get("site_stub_pages"), build.get("site_unminified")
         if stub and unminified:
-            parts = (f" Of the {_s(site - floor)} difference, the card templates (every session's table and "
-                     f"charts, facts, class checks, sources) take {_s(site - stub.seconds)}: the same site with card "
-                     f"pages that only read their page model and print the title builds in {_s(stub.seconds)}, "
-                     f"{stub.seconds / floor:.2f}× the floor. That {_s(stub.seconds - floor)} is reading and decoding "
-                     "each card's page model, its JSON twin, the card file copied to `/data/cards/` and the lists of "
-                     f"every card (home, cards, comparison, catalogue). Minifying costs {_s(site - unminified.seconds)} "
-                     f"(without `--minify`: {_s(unminified.seconds)}).")
+            parts = (f" Of the {_s(site - floor)} difference, placing each card page's body (written as finished "
+                     f"HTML by `cardbench aggregate`: every session's tables and charts, facts, class checks, sources) "
+                     f"and minifying it take {_s(site - stub.seconds)}: the same site with card pages that only read "
+                     f"their text and print the title builds in {_s(stub.seconds)}, {stub.seconds / floor:.2f}× the "
+                     f"floor. That {_s(stub.seconds - floor)} is reading each card page's text, the lists of every "
+                     "card (home, cards, comparison, catalogue) and "
+                     f"placing the files served as they are ({_s(build['site'].placed_seconds)}: card files, raw "
+                     "outputs, JSON twins and runs.csv, linked or copied into the site after Hugo). Minifying costs "
+                     f"{_s(site - unminified.seconds)} (without `--minify`: {_s(unminified.seconds)}).")
         notes.append(
             f"- **Full build** {_s(site)} against {_s(floor)} for {r['cards']:,} plain pages: {ratio:.2f}×, "
             f"{ratio / t['ratio']:.2f}× the target.{parts} A card page is {_kb(r['card_parts'][0].raw)} of HTML "
-            "(a statistics table per session, charts as Plotly JSON) and Hugo runs its templates for each of a few "
-            "hundred figures; statistics, formatted figures and chart JSON already come from `cardbench aggregate`, "
-            "and header, footer and scripts are rendered once (`partialCached`). Meeting 2× would leave "
+            "(a statistics table per session, charts as Plotly JSON), all of it written once by `cardbench "
+            "aggregate` (escaped there) and read by Hugo as text, not decoded; Hugo places it in the site's frame "
+            "(header, footer and scripts rendered once, `partialCached`), minifies it and writes it: the size of "
+            "the pages is most of what remains. Each card's JSON twin is written whole by `cardbench aggregate`, "
+            "not rendered by Hugo. Meeting 2× would leave "
             f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
             + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
@@ -191,7 +195,7 @@ def _limits(r):
             f"Hugo's server then rebuilt for {_ms(hugo)} at most (its own 'Total in' figures). A new page is a "
             "change to the structure of the site: Hugo matches every change against every page's dependencies "
             "(its log: \"resolve page output change set … checked\" several hundred thousand), which grows with "
-            "the number of pages, their outputs (page and JSON twin) and the templates and data each depends on."
+            "the number of pages, their outputs and the templates and data each depends on."
             + floor_text + " Editing an existing card changes no structure, and its page follows faster (row "
             "above).")
     card_total = sum(p.gzip for p in r["card_parts"])
@@ -227,18 +231,26 @@ def _limits(r):
     return ["## What limits the figures that miss their target", ""] + notes + [""]
 
 
+def _cpu(measured):
+    return _s(measured.cpu_seconds) if measured.cpu_seconds else "–"
+
+
+def _cpu_ratio(build):
+    site, floor = build["site"].cpu_seconds, build["floor"].cpu_seconds
+    return f"{site / floor:.2f}×" if site and floor else ""
+
+
 def _stub_verdict(stub, floor, target):
     """What the build with card pages reduced to their title says about meeting the ratio."""
     if not stub:
         return ""
     if stub.seconds / floor > target:
-        return (f" Card pages that only read their page model already take {stub.seconds / floor:.2f}× the floor: "
-                "what every card adds besides its template (its page model read and decoded, its JSON twin, its "
-                "card file copied, its line in the lists) is past the target before any card template runs, so "
-                "rendering the pages outside Hugo would not meet it either.")
-    return (f" Card pages that only read their page model take {stub.seconds / floor:.2f}× the floor: the card "
-            "templates are what is over the target; rendering card pages outside Hugo would meet it, at the cost "
-            "of the pages no longer being Hugo templates.")
+        return (f" Card pages that only read their text already take {stub.seconds / floor:.2f}× the floor: what "
+                "every card adds besides its body (its text read, its files placed, its line in the lists) is past "
+                "the target before any of the page is placed.")
+    return (f" Card pages that only read their text take {stub.seconds / floor:.2f}× the floor: placing, "
+            "minifying and writing each page's body, tens of kB of tables and chart JSON, is what is over the "
+            "target; smaller pages (charts' figures fetched rather than embedded) would be the way to meet it.")
 
 
 def _details(r):
@@ -262,21 +274,27 @@ def _details(r):
     ratio = build["site"].seconds / build["floor"].seconds
     where = ("a folder in memory (`/dev/shm`), for both: the disk of a shared machine varies too much from one "
              "run to the next to set two builds against each other" if r.get("build_to_memory") else "an empty folder")
-    rows = [("Site", _s(build["site"].seconds), _mib(build["site"].max_rss_mib)),
-            (f"Floor ({r['cards']:,} plain pages)", _s(build["floor"].seconds), _mib(build["floor"].max_rss_mib)),
-            ("Ratio", f"{ratio:.2f}×", "")]
-    for key, label in (("site_stub_pages", "Site, card pages only reading their page model"),
+    rows = [("Site (Hugo, then the files served as they are placed)", _s(build["site"].seconds), _cpu(build["site"]),
+             _mib(build["site"].max_rss_mib)),
+            ("of which placing the files served as they are", _s(build["site"].placed_seconds), "", ""),
+            (f"Floor ({r['cards']:,} plain pages)", _s(build["floor"].seconds), _cpu(build["floor"]),
+             _mib(build["floor"].max_rss_mib)),
+            ("Ratio", f"{ratio:.2f}×", _cpu_ratio(build), "")]
+    for key, label in (("site_stub_pages", "Site, card pages only reading their text"),
                        ("site_unminified", "Site without `--minify`"),
                        ("site_to_disk", "Site written to disk (`public/` on the machine's disk)")):
         if build.get(key):
-            rows.append((label, _s(build[key].seconds), _mib(build[key].max_rss_mib)))
+            rows.append((label, _s(build[key].seconds), _cpu(build[key]), _mib(build[key].max_rss_mib)))
     out += ["### Hugo build", "",
-            f"`hugo --panicOnWarning --gc --minify` into {where}, as `make site` runs it. The floor is the same "
+            f"`hugo --panicOnWarning --gc --minify` into {where}, as `make site` runs it, and for the site the step "
+            "`make site` runs after it, `cardbench publish`, placing the files Hugo does not render (card files, raw "
+            "outputs, JSON twins, runs.csv). The floor is Hugo alone on the same "
             f"site frame (config, `baseof.html`, header, footer, scripts) with {r['cards']:,} plain pages under "
             "`/cards/`, listed in a data file and made by a content adapter as the card pages are, and no card data. "
             + ("Best of two runs each, floor and site alternating; the other rows one run each."
                if not r.get("quick") else "One run each."), "",
-            _table(["Build", "Wall", "Peak memory"], rows), ""]
+            _table(["Build", "Wall", "CPU (user + system)", "Peak memory"], rows),
+            "CPU time is less affected than wall time by other work on a shared machine.", ""]
     size, files = r["public"]
     out += ["### Site size", "", f"`public/`: {_mb(size)} in {files:,} files.", ""]
     out += ["### Page weight", "",

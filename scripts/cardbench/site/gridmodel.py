@@ -6,6 +6,7 @@ Reads the card JSON's `grid` (aggregated: a row per subtest, `read` and `write` 
 figure computed from another rather than recorded). Only formats: every figure comes from the grid.
 """
 
+from .figurehtml import rate_html
 from .formatting import DASH, derived_iops_text, in_printed_unit, mib_text
 
 OPS = ("read", "write")
@@ -35,7 +36,7 @@ def _cell(cell, fmt):
     mb, mib = _mean(cell.get("mb_s")), _mean(cell.get("mib_s"))
     printed = cell.get("printed")
     mib_shown = mib_text(mib, printed) if in_printed_unit(printed, "MiB/s") else fmt(mib) if mib is not None else DASH
-    out = {"rate": {"mb": fmt(mb), "mib": mib_shown} if mb is not None else None,
+    out = {"rate": rate_html({"mb": fmt(mb), "mib": mib_shown}) if mb is not None else None,
            "rate_derived": _derived(cell, "mb_s")}
     iops = cell.get("iops")
     if _mean(iops) is not None:

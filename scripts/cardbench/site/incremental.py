@@ -25,7 +25,7 @@ from .aggregate import aggregate
 from ..card.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
-from .sitedata import card_parts, missing_card_files, replace_text, write_site_data
+from .sitedata import card_parts, missing_card_files, replace_text, site_address, write_site_data
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
 from ..card.problems import Finding
 from ..card.validate import check_card, cross_card_findings
@@ -69,6 +69,7 @@ def _environment(cards_dir, data_dir):
                             f"{Path(data_dir).resolve()}".encode())
     for source in sorted(PACKAGE.rglob("*.py")) + [SCHEMA_PATH]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    digest.update(site_address().encode())  # the JSON twins carry the site's address
     return digest.hexdigest()
 
 

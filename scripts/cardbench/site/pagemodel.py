@@ -1,15 +1,17 @@
-"""What the site's templates show, worked out once per card: figures formatted for reading, the
-charts (built by chartmodel.py, the figures grid by gridmodel.py), the leaderboard's cells and the
-comparison page's summary.
+"""What the site's pages show, worked out once per card: figures formatted for reading (table figures
+as finished cells, figurehtml.py), the charts (built by chartmodel.py, the figures grid by
+gridmodel.py), the leaderboard's cells and the comparison page's summary.
 
 Hugo parses every data file it is given and runs template loops for every page on every build;
 at thousands of cards that costs far more than doing the same work here once per changed card
-(the aggregation cache keeps it). Templates then place ready values into the page.
+(the aggregation cache keeps it). A card page's model becomes its finished HTML (cardhtml.py),
+which Hugo places into the page as it is.
 """
 
 import re
 
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
+from .figurehtml import figure_cells_html, path_cells_html, rate_html, with_table_html
 from .formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
 from .gridmodel import grid_model
 from .headlines import HEADLINE_KEYS
@@ -55,7 +57,7 @@ def tool_rows(tool_results):
                      for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
         rows.append({"tool": entry["tool"], "figure": f"{entry['test']} ({entry['op']})", "count": entry["run_count"],
                      "rate": bool(entry.get("mb_s")), "printed": f"{format_by_size(entry['printed']['mean'])} {entry['unit']}",
-                     **cells})
+                     "figures": figure_cells_html([cells["mean"], cells["worst"], cells["best"]], strong_first=True)})
     return rows
 
 
@@ -80,7 +82,8 @@ def _recorded(s):
 
 
 def stats_rows(subtests):
-    """Per-subtest statistics in MB/s and MiB/s, with the recorded unit beside."""
+    """Per-subtest statistics in MB/s and MiB/s (`figures`: mean, min, max and spread as finished cells),
+    with the recorded unit beside."""
     rows = []
     for s in subtests:
         m = s.get("mb_s")
@@ -89,7 +92,8 @@ def stats_rows(subtests):
                  else {k: {"text": format_by_size(s[k])} for k in ("mean", "min", "max", "std")})
         rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
                      "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
-                     "unit": s["unit"], "recorded": _recorded(s), **cells})
+                     "unit": s["unit"], "recorded": _recorded(s),
+                     "figures": figure_cells_html([cells[k] for k in ("mean", "min", "max", "std")], strong_first=True)})
     return rows
 
 
@@ -113,8 +117,8 @@ def claimed_rows(card):
                                   ("Random 4K write", None, headline.get("rnd4k_write"))):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
-        row = {"name": name, "claim": rate_cell(claim, mib_s_of(claim)) if claim else None,
-               "measured": rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")) if measured else None,
+        row = {"name": name, "claim": rate_html(rate_cell(claim, mib_s_of(claim))) if claim else None,
+               "measured": rate_html(rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed"))) if measured else None,
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
@@ -174,7 +178,12 @@ def card_page(card):
     page["claimed_rows"] = claimed_rows(card)
     page["class_checks"] = class_check_rows(card)
     page["grid"] = grid_model(card, format_by_size)
-    page["paths"] = card_paths(card)
+    paths = card_paths(card)
+    if paths:
+        paths["rows"] = [dict(row, cells=path_cells_html(row["cells"])) for row in paths["rows"]]
+    page["paths"] = paths
+    page["findings"] = card.get("findings") or []
+    page["findings_notes"] = card.get("findings_notes") or []
     sessions = []
     for s in card["sessions"]:
         shown = {k: s[k] for k in SESSION_SHOWN if k in s}
@@ -182,14 +191,14 @@ def card_page(card):
         shown["dom_id"] = dom_id
         shown["headline"] = [dict(row, value=NOT_MEASURED if row.get("measured") is False else shown_value(row.get("value")))
                              for row in s.get("headline") or []]
-        shown["chart"] = session_chart(s, dom_id)
+        shown["chart"] = with_table_html(session_chart(s, dom_id))
         shown["stats"] = stats_rows(s["subtests"])
         shown["other_tools"] = tool_rows(s.get("tool_results"))
-        shown["other_tools_chart"] = tool_chart(s.get("tool_results"), dom_id, s["label"])
+        shown["other_tools_chart"] = with_table_html(tool_chart(s.get("tool_results"), dom_id, s["label"]))
         shown["raw"] = [raw_link(r) for r in s.get("raw_files") or s.get("raw") or []]
         sessions.append(shown)
     page["sessions"] = sessions
-    page["curves"] = curve_charts(card)
+    page["curves"] = [with_table_html(c) for c in curve_charts(card)]
     return page
 
 

@@ -7,12 +7,15 @@ symbolic link stands among the site's inputs.
 """
 
 import importlib.util
+import json
 import os
 import subprocess
 import time
+import tomllib
 from pathlib import Path
 
 from .incremental import SiteDataBuilder, cache_path_for
+from .publish import serve_mounts
 
 POLL_SECONDS = 0.15  # names and inodes: a new card, or one saved by rename, shows within a second
 FULL_CHECK_SECONDS = 1.0  # times and sizes too, for files rewritten in place
@@ -45,6 +48,19 @@ def hugo_binary(hugo):
     return binary if binary and binary.is_file() else hugo
 
 
+def serve_config(root, out_dir, cards_dir):
+    """The site's config.toml with the folders `make site` places after Hugo (publish.py) mounted as
+    static files, written beside out_dir for the preview's Hugo server; returns its path. Hugo takes
+    a config file's mounts whole, so the file holds the site's own mounts and these."""
+    with open(Path(root) / "config.toml", "rb") as handle:
+        config = tomllib.load(handle)
+    config["module"]["mounts"] = config["module"]["mounts"] + serve_mounts(out_dir, cards_dir, root)
+    path = Path(out_dir).resolve().parent / "hugo-serve.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    return path
+
+
 def rebuild(cards_dir, out_dir, builder=None, save=True):
     """Aggregate again; unchanged cards come from the cache. Returns the findings; on errors the last
     good data stays in place."""
@@ -63,7 +79,8 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
         return 1
     # No --printPathWarnings here: the server counts a page published again by a full rebuild as a duplicate
     # path (every page twice), and --panicOnWarning would stop the preview; `make site` keeps both.
-    argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning",
+    config = serve_config(root, out_dir, cards_dir)
+    argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--config", str(config),
             "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
     seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
@@ -92,4 +109,4 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     return server.returncode
 
 
-__all__ = ["serve", "rebuild", "hugo_binary"]
+__all__ = ["serve", "rebuild", "hugo_binary", "serve_config"]

@@ -1,17 +1,19 @@
 """The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
 
     data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
-    site/leaderboard.json  the home page's rows, figures formatted, and its filter values
+    site/leaderboard.json  the home page's filter values and card count; site/leaderboard.html its rows,
+                           ranked, as finished HTML (leaderhtml.py); site/cards.html the cards section's list
     site/compare.json      the comparison page's suites with a few members by name, the cards it draws
                            first (their pieces are preloaded) and the frame of its charts (comparemodel.py)
-    cards/<slug>.json      a card's statistics: the JSON twin of its page (public API; fields in
-                           docs/card-json.md)
-    pages/<slug>.json      what a card's page shows (figures formatted, charts as Plotly JSON)
+    pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
     api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
+    static/cards/<slug>/index.json
+                           a card's statistics: the JSON twin of its page (public API; fields in
+                           docs/card-json.md), with its addresses on the site; served as it is
     static/compare/cards/<slug>.json
                            what a card brings to a comparison (comparemodel.py), served as
                            /compare/cards/<slug>.json: the comparison page fetches only the chosen cards'
@@ -30,6 +32,8 @@ JSON Schemas (modelcheck.py) before they are written, as are the home page's row
 import json
 import os
 import shutil
+import tomllib
+from functools import cache
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -37,16 +41,19 @@ from .feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
-from ..core.paths import DATA_DIR, raw_refs
+from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
+from .leaderhtml import card_list_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
+from .cardhtml import card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
 from .modelcheck import check_model
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
 
-PER_CARD_DIRS = ("cards", "pages")
-CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv: /cards/<slug>/runs.csv on the site
+PER_CARD_DIRS = ("pages",)
+CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<slug>/… on the site
 COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json on the site
+TWIN_NAME = "index.json"
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
@@ -57,13 +64,28 @@ def dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+@cache
+def site_address():
+    """The site's address (config.toml's baseURL, ending in /), which the JSON twins' addresses start with."""
+    with open(ROOT / "config.toml", "rb") as handle:
+        return tomllib.load(handle)["baseURL"].rstrip("/") + "/"
+
+
+def card_twin(card_json):
+    """The JSON twin of a card's page as the site serves it: the aggregated card with its addresses."""
+    base, slug = site_address(), card_json["slug"]
+    return dumps({"format_version": FORMAT_VERSION, **card_json, "url": f"{base}cards/{slug}/",
+                  "yaml_url": f"{base}data/cards/{slug}.yaml"})
+
+
 def card_parts(card_json, row, members):
     """Everything one card contributes, as text. `row`: its leaderboard row; `members`: suite id →
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
-    check_model("leaderboard-row", shown, f"site/leaderboard.json (the row of {row['slug']})")
-    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row), "home_row": dumps(shown),
+    check_model("leaderboard-row", shown, f"site/leaderboard.html (the row of {row['slug']})")
+    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row),
+             "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
              "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
@@ -78,7 +100,7 @@ def card_parts(card_json, row, members):
     piece = compare_piece(card_json)
     check_model("compare-card", piece, f"{COMPARE_DIR}/{row['slug']}.json")
     parts["path_choices"] = path_choices(piece)
-    files = {"cards": dumps({"format_version": FORMAT_VERSION, **card_json}), "pages": dumps(card_page(card_json)),
+    files = {"twin": card_twin(card_json), "pages": card_page_text(card_page(card_json)),
              "runs": card_csv(card_json), "compare": dumps(piece)}
     return parts, files
 
@@ -101,7 +123,7 @@ def site_texts(parts):
                for i, key in enumerate(("form_factor", "bus", "brand"))}
     filters.update(path_filters(parts))
     check_model("leaderboard-filters", filters, "site/leaderboard.json (filters)")
-    leaderboard = '{"rows":[' + ",".join(p["home_row"] for p in by_title) + '],"filters":' + dumps(filters) + "}"
+    leaderboard = dumps({"total": len(parts), "filters": filters})
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
     for suite in KNOWN_SUITES:
@@ -130,7 +152,9 @@ def site_texts(parts):
                                                    for p in parts]})
     compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite, "chart": chart_frame()}
     check_model("compare", compare, "site/compare.json")
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard, "site/compare.json": dumps(compare),
+    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
+            "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
+            "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
             "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
@@ -203,12 +227,14 @@ def publish_raw(out_dir, refs, data_dir=DATA_DIR):
 
 
 def card_file_path(out_dir, folder, slug):
-    """Where a card's file of one kind ('cards', 'pages', 'runs') goes under out_dir."""
+    """Where a card's file of one kind ('twin', 'pages', 'runs') goes under out_dir."""
     if folder == "runs":
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
+    if folder == "twin":
+        return out_dir / CARD_CSV_DIR / slug / TWIN_NAME
     if folder == "compare":
         return out_dir / COMPARE_DIR / f"{slug}.json"
-    return out_dir / folder / f"{slug}.json"
+    return out_dir / folder / f"{slug}.html"
 
 
 def _write_card_file(path, text):
@@ -266,11 +292,15 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
             continue
         count += write_if_changed(out_dir / name, text)
         known[name] = text
-    wanted = {f"{p['slug']}.json" for p in parts}
-    for folder in PER_CARD_DIRS + (COMPARE_DIR,):
+    wanted = {f"{p['slug']}.html" for p in parts}
+    for folder in PER_CARD_DIRS:
         for name in os.listdir(out_dir / folder):
-            if name.endswith(".json") and name not in wanted:
+            if name.endswith((".html", ".json")) and name not in wanted:  # .json: page models of earlier versions
                 os.unlink(out_dir / folder / name)
+    wanted_pieces = {f"{p['slug']}.json" for p in parts}
+    for name in os.listdir(out_dir / COMPARE_DIR):
+        if name.endswith(".json") and name not in wanted_pieces:
+            os.unlink(out_dir / COMPARE_DIR / name)
     slugs = [p["slug"] for p in parts]
     for name in set(os.listdir(out_dir / CARD_CSV_DIR)) - set(slugs):
         shutil.rmtree(out_dir / CARD_CSV_DIR / name)
@@ -282,11 +312,15 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
 def missing_card_files(out_dir, slugs):
     """Slugs whose per-card files are not all in out_dir."""
     present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
-               for folder in PER_CARD_DIRS + (COMPARE_DIR,)]
-    missing = {slug for slug in slugs if any(f"{slug}.json" not in names for names in present)}
+               for folder in PER_CARD_DIRS]
+    missing = {slug for slug in slugs if any(f"{slug}.html" not in names for names in present)}
+    pieces = Path(out_dir) / COMPARE_DIR
+    have_pieces = set(os.listdir(pieces)) if pieces.is_dir() else set()
+    missing |= {slug for slug in slugs if f"{slug}.json" not in have_pieces}
     csv_dir = Path(out_dir) / CARD_CSV_DIR
-    have_csv = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
-    return missing | {slug for slug in slugs if slug not in have_csv}
+    have_dir = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
+    return missing | {slug for slug in slugs if slug not in have_dir or not (csv_dir / slug / TWIN_NAME).is_file()
+                      or not (csv_dir / slug / "runs.csv").is_file()}
 
 
 def write_outputs(result, out_dir):
