@@ -152,3 +152,28 @@ def test_a_removed_cards_comparison_file_goes_with_it(readers, tmp_path):
     write_outputs(fewer, tmp_path)
     assert sorted(p.name for p in (tmp_path / "static/compare/cards").iterdir()) == ["acme-two-readers.json",
                                                                                     "acme-usb2-only.json"]
+
+
+def test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in(tmp_path):
+    """Two aggregations of the same cards under other hash seeds write the same comparison files: a
+    reason naming what a card has instead ("its read: SEQ1M Q8T1, …") follows the card's own order."""
+    import os
+    import subprocess
+    import sys
+
+    from readercards import card, session, write_cards
+
+    root = Path(__file__).resolve().parents[1]
+    tests = ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "SEQ128K Q32T1", "SEQ512K Q1T1", "RND4K Q8T8")
+    full = ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1")
+    cards = write_cards(tmp_path / "data" / "cards", [card("acme-no-q1t1", [session("s1", [40.0, 41.0], tests=tests)]),
+                                                      card("acme-all-four", [session("s1", [40.0, 41.0], tests=full)])])
+    texts = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"out-{seed}"
+        env = {**os.environ, "PYTHONPATH": str(root / "scripts"), "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-m", "cardbench", "aggregate", "--no-cache", "--cards-dir", str(cards),
+                        "--out", str(out)], cwd=root, env=env, check=True, capture_output=True)
+        texts.append({name: (out / name).read_text(encoding="utf-8") for name in ("site/compare.json", "api/compare.json")})
+    assert "its read: SEQ1M Q8T1, SEQ1M Q1T1, SEQ512K Q1T1, SEQ128K Q32T1, RND4K Q32T1, RND4K Q8T8;" in texts[0]["site/compare.json"]
+    assert texts[0] == texts[1] == texts[2]

@@ -92,7 +92,7 @@ def card_parts(card_json, row, members):
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json)}
     # Every card the comparison leaves out is named there with the reason (suites.py says it).
-    pooled = set(card_json.get("pooled") or {})
+    pooled = dict.fromkeys(card_json.get("pooled") or {})  # the card's own order: the reasons list them so
     parts["left_out"] = {suite["id"]: why for suite in KNOWN_SUITES
                          if suite["id"] not in members and (why := why_left_out(suite, pooled))}
     if not members and not parts["left_out"]:
