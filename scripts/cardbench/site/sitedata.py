@@ -100,7 +100,9 @@ def card_parts(card_json, row, members):
     piece = compare_piece(card_json)
     check_model("compare-card", piece, f"{COMPARE_DIR}/{row['slug']}.json")
     parts["path_choices"] = path_choices(piece)
-    files = {"twin": card_twin(card_json), "pages": card_page_text(card_page(card_json)),
+    page = card_page(card_json)
+    check_model("card-page", page, f"pages/{row['slug']}.html (its page model)")
+    files = {"twin": card_twin(card_json), "pages": card_page_text(page),
              "runs": card_csv(card_json), "compare": dumps(piece)}
     return parts, files
 
