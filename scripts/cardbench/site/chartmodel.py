@@ -34,13 +34,8 @@ def upper_first(text):
 
 
 def mib_of(stats):
-    """The MiB/s statistics beside a stats object's MB/s ones: as aggregated (`mib_s`), else stats' MiB/s of them."""
-    if stats.get("mib_s"):
-        return stats["mib_s"]
-    mb = stats.get("mb_s")
-    if not mb:
-        return None
-    return {key: mib_s_of(value) for key, value in mb.items()}
+    """The MiB/s statistics beside a stats object's MB/s ones, as aggregation wrote them."""
+    return stats["mib_s"]
 
 
 def rate_cell(mb_value, mib_value, printed=None):
@@ -53,10 +48,8 @@ def rate_cell(mb_value, mib_value, printed=None):
 
 
 def runs_used(sub):
-    """Runs a subtest's statistics are over: all recorded runs less those the source excluded."""
-    if isinstance(sub.get("run_count"), int):
-        return sub["run_count"]
-    return len(sub.get("runs") or []) - len(sub.get("excluded_runs") or [])
+    """Runs a subtest's statistics are over (all recorded runs less those the source excluded), as aggregated."""
+    return sub["run_count"]
 
 
 def _whisker(stats):

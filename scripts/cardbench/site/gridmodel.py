@@ -49,9 +49,8 @@ def _cell(cell, fmt):
         value = _mean(latency)
         text = f"{fmt(value / 1000)} ms" if value >= 10_000 else f"{fmt(value)} µs"
         out["latency"] = {"text": text, "derived": _derived(cell, "latency_us")}
-    runs = cell.get("runs") if isinstance(cell.get("runs"), int) else cell.get("run_count")
-    if runs:
-        out["runs"] = runs
+    if cell["run_count"]:
+        out["runs"] = cell["run_count"]
     return out
 
 

@@ -248,7 +248,7 @@ def leader_row(row, card=None):
             cells.append({"value": pick["mb_s"], "text": format_by_size(pick["mb_s"]), "from": basis_text(pick)})
     claimed = row.get("claimed") or {}
     seq_read = row.get("seq_read")
-    runs = row.get("run_count", row.get("runs"))
+    runs = row["run_count"]
     return {"slug": row["slug"], "title": row["title"], "brand": row["brand"], "bus": row["bus"],
             "form_factor": row["form_factor"], "markings": row["markings"], "cells": cells,
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
