@@ -11,7 +11,7 @@ from ..core.paths import raw_refs
 from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
-from .grid import card_grid, session_grid
+from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, stated_only
 from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, latency_block, printed_block,
                     runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
