@@ -199,3 +199,17 @@ def test_measuring_and_importing_need_none_of_the_sites_packages(tmp_path):
                               env=env, timeout=120)
         assert done.returncode == 0, (argv[0], done.stderr[-2000:])
         assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("name, bus, form", [
+    ("Acme Fast SDXC 64GB", "UHS-I", "SD"),
+    ("Acme Pro UHS-II SDXC 64GB", "UHS-II", "SD"),
+    ("Acme Express microSD 256GB", "SD Express", "microSD"),
+    ("Acme Fast 64GB", "UHS-I", "microSD"),
+])
+def test_bus_and_form_factor_left_empty_are_read_from_the_name_as_an_import_reads_them(tmp_path, name, bus, form):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    result = submit(body_of(log, name=name, bus="_No response_", form="_No response_"), data_dir(tmp_path))
+    assert result.accepted, result.message
+    card = load_card(result.card_path).data
+    assert (card["bus"], card["form_factor"]) == (bus, form)

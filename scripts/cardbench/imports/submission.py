@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card.identity import capacity_from_name, card_family, make_slug
+from ..card.identity import bus_from_name, capacity_from_name, card_family, form_factor_from_name, make_slug
 from ..card.newcard import normalize_answer
 from ..errors import CardbenchError, CardFileError, ParseError
 from ..parsers.terminal import printable
@@ -181,8 +181,8 @@ def _card_of(fields):
     if capacity is None:
         raise SubmissionRefused("**Capacity** is empty and the card name does not say it: give it, e.g. 64GB or 1TB")
     capacity = normalize_answer("capacity_gb", capacity)
-    bus = values.get("bus") or ("SD Express" if "express" in fields.name.lower() else "UHS-I")
-    form = values.get("form_factor") or "microSD"
+    bus = values.get("bus") or bus_from_name(fields.name)[0]  # as `make import` reads a name
+    form = values.get("form_factor") or form_factor_from_name(fields.name)[0]
     slug = make_slug(words[0], " ".join(words[1:]), capacity, form, card_family(capacity), bus)
     if not slug:
         raise SubmissionRefused("**Card name** has no letters or digits a web address can use; write it in "
