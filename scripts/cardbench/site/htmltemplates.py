@@ -45,16 +45,18 @@ def page_text(value):
 
 def url_attr(url):
     """An address from a card (validated http or https) as an href holds it: %-encoded as Hugo's templates
-    normalise it, then escaped."""
+    normalise it, then escaped; Markup because it is escaped here, once."""
     return Markup(escape("".join(c if c in _URL_KEEP else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in url)))
 
 
 def from_code(fragment):
-    """A fragment the page model wrote (figure cells, chart JSON): its own markup and escaped values."""
+    """A fragment the page model's code wrote (figure cells, rates, chart JSON): Markup, because its tags
+    are the site's own and every value in it was escaped where it was written (figurehtml, chartmodel)."""
     return Markup(fragment or "")
 
 
 def first_upper(text):
+    """The text with its first letter capitalised (where that stays one letter), as the page's notes start."""
     upper = text[:1].upper()
     return (upper if len(upper) == 1 else text[:1]) + text[1:]
 
@@ -64,25 +66,9 @@ def json_text(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-class _ModelEnvironment(jinja2.Environment):
-    """Reads `row.name` from a page model's dicts by key first: Jinja tries the attribute first, and on a
-    dict that fails with an exception for every value printed. dict's own methods (`.get`) stay methods."""
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_METHODS:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-
-_DICT_METHODS = frozenset(dir(dict))
-
-
 @functools.cache
 def environment():
-    env = _ModelEnvironment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -98,8 +84,18 @@ def environment():
     return env
 
 
+def compile_all():
+    """Compile every template now: called before forking workers (incremental.py), which then share them
+    instead of each compiling its own. Returns their names."""
+    env = environment()
+    names = sorted(p.relative_to(TEMPLATES_DIR).as_posix() for p in TEMPLATES_DIR.rglob("*.j2"))
+    for name in names:
+        env.get_template(name)
+    return names
+
+
 def render(name, **values):
     return environment().get_template(name).render(**values)
 
 
-__all__ = ["render", "environment", "page_text", "url_attr", "SPLIT", "REPO"]
+__all__ = ["render", "environment", "compile_all", "page_text", "url_attr", "SPLIT", "REPO"]
