@@ -1,11 +1,11 @@
-"""A card page's body written once as finished HTML (cardhtml.py, sessionhtml.py): every card string
+"""A card page's body written once as finished HTML (cardhtml.py and site/templates/): every card string
 escaped, addresses left for the template to complete, the parts the template splits."""
 
 from html.parser import HTMLParser
 
 from cardbench.site.cardhtml import REPO, SPLIT, card_page_text
 from cardbench.site.figurehtml import BASE
-from cardbench.site.sessionhtml import session_html, url_attr
+from cardbench.site.cardhtml import session_html, url_attr
 
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
 

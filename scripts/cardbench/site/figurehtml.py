@@ -1,11 +1,12 @@
 """Figures as finished HTML for a card page: the page model holds each table's figures as the text the
-page prints, so Hugo places one string per row instead of running a template for each of a page's
-hundreds of figures.
+page prints, so the page templates place one string per row instead of running a template for each of
+a page's hundreds of figures.
 
 Only figures are written here: numbers formatted by formatting.py, a dash, and fixed words of the
 site ("excluded", "n = 3"). Every value still goes through html.escape, so a string can never carry
-markup whatever it holds. Names a card supplies (subtests, tools, hosts, readers) are not written
-here: the templates place them, and Hugo escapes them.
+markup whatever it holds; the templates (site/templates/) place these cells as they are. Names a
+card supplies (subtests, tools, hosts, readers) are not written here: the templates place and escape
+them (htmltemplates.py).
 """
 
 from html import escape

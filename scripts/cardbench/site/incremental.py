@@ -26,6 +26,7 @@ from ..card.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, site_address, write_site_data
+from .htmltemplates import compile_all
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
 from ..card.problems import Finding
 from ..card.validate import check_card, cross_card_findings
@@ -199,6 +200,7 @@ class SiteDataBuilder:
         if len(paths) < PARALLEL_FROM or self.workers < 2:
             return check_files(paths, today, self.data_dir)
         chunks = [(paths[i:i + CHUNK], today, self.data_dir) for i in range(0, len(paths), CHUNK)]
+        compile_all()  # the workers inherit the compiled page templates
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("fork"),
                                  initializer=_worker_setup) as pool:
             return [item for done in pool.map(_check_chunk, chunks) for item in done]

@@ -1,0 +1,101 @@
+"""The one Jinja2 environment that writes the site's finished HTML from site/templates/: a card page's
+body, a leaderboard row, the cards section's list. Built once per process and kept (forked workers of
+incremental.py inherit it, templates already compiled).
+
+Escaping: every value a template prints goes through page_text (the environment's finalize), which
+escapes it as html.escape does, quotes included (&quot; and &#x27;, the bytes the pages always held),
+prints numbers as Hugo prints JSON numbers and none as nothing. Only Markup passes unescaped, and only
+code makes Markup: the `from_code` filter, for fragments the page model built from figures and the
+site's fixed words (figurehtml.py cells, chartmodel.py's chart JSON with <, > and & already escaped),
+and `url_attr`. Templates use no |join, |tojson, ~ or |safe on card text: those escape with other bytes
+or not at all.
+"""
+
+import functools
+import json
+from html import escape
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from .figurehtml import BASE, value_text
+from .formatting import format_number
+
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+SPLIT = "<!--cardbench-->"  # escaped text never holds "<": only these split a card page's text
+REPO = "<repo>"  # the template replaces it with site.Params.repoURL/commits/site.Params.repoBranch
+# Characters Hugo's templates keep in an address (Go html/template's URL normaliser); the rest are %-encoded.
+_URL_KEEP = frozenset("!#$&*+,/:;=?@[]-._~%abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+def page_text(value):
+    """Any printed value as page text: Markup as it is, numbers as Hugo prints them, nothing for none,
+    anything else escaped."""
+    if type(value) is str:  # most values: checked first, a page prints hundreds
+        return Markup(escape(value))
+    if isinstance(value, Markup):
+        return value
+    if value is None:
+        return Markup("")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Markup(escape(value_text(value)))
+    return Markup(escape(str(value)))
+
+
+def url_attr(url):
+    """An address from a card (validated http or https) as an href holds it: %-encoded as Hugo's templates
+    normalise it, then escaped; Markup because it is escaped here, once."""
+    return Markup(escape("".join(c if c in _URL_KEEP else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in url)))
+
+
+def from_code(fragment):
+    """A fragment the page model's code wrote (figure cells, rates, chart JSON): Markup, because its tags
+    are the site's own and every value in it was escaped where it was written (figurehtml, chartmodel)."""
+    return Markup(fragment or "")
+
+
+def first_upper(text):
+    """The text with its first letter capitalised (where that stays one letter), as the page's notes start."""
+    upper = text[:1].upper()
+    return (upper if len(upper) == 1 else text[:1]) + text[1:]
+
+
+def json_text(value):
+    """A list as JSON text for a data attribute; page_text escapes it there."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@functools.cache
+def environment():
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=page_text,
+        auto_reload=False,  # templates ship with the code: no file checks per render
+    )
+    env.filters.update(from_code=from_code, url_attr=url_attr, first_upper=first_upper, json_text=json_text,
+                       whole_number=lambda n: format_number(n, 0))
+    # The site's own addresses and words, written by code: BASE and REPO are replaced by Hugo.
+    env.globals.update(base=Markup(BASE), repo=Markup(REPO), split=Markup(SPLIT))
+    return env
+
+
+def compile_all():
+    """Compile every template now: called before forking workers (incremental.py), which then share them
+    instead of each compiling its own. Returns their names."""
+    env = environment()
+    names = sorted(p.relative_to(TEMPLATES_DIR).as_posix() for p in TEMPLATES_DIR.rglob("*.j2"))
+    for name in names:
+        env.get_template(name)
+    return names
+
+
+def render(name, **values):
+    return environment().get_template(name).render(**values)
+
+
+__all__ = ["render", "environment", "compile_all", "page_text", "url_attr", "SPLIT", "REPO"]
