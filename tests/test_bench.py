@@ -7,7 +7,6 @@ import shutil
 
 import pytest
 
-from cardbench.card import load
 from cardbench.site.aggregate import aggregate
 from cardbench.bench import run_bench
 from cardbench.bench.report import summary_rows
@@ -54,62 +53,6 @@ def test_synthetic_cards_are_valid_and_deterministic(tmp_path):
     assert {len(s["results"]) for s in fio} <= {8, 12}
     device = card["sessions"][2]
     assert device["dd"] and device["dd_sweeps"] and len(device["flashbench_open_au"]) == 4
-
-
-# --- the fast YAML path -------------------------------------------------------------------------
-
-def careful(text, path):
-    original = load._parse_fast
-    load._parse_fast = lambda *_: None
-    try:
-        return load.parse_card_text(text, path)
-    finally:
-        load._parse_fast = original
-
-
-def yaml_files():
-    hostile = ROOT / "tests" / "hostile"
-    return sorted(SHIPPED.glob("*.yaml")) + sorted(hostile.rglob("*.yaml")) + sorted(hostile.rglob("*.yml"))
-
-
-@pytest.mark.parametrize("path", yaml_files(), ids=lambda p: p.name)
-def test_fast_yaml_path_reads_what_the_careful_loader_reads(path):
-    """libyaml only ever accepts: same data, same positions; anything else is the careful loader's."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        pytest.skip("not UTF-8: load_card rejects it before parsing")
-    fast = load._parse_fast(text, path)
-    try:
-        slow = careful(text, path)
-    except load.CardFileError as exc:
-        assert fast is None, f"fast path accepted what the careful loader rejects: {exc}"
-        with pytest.raises(load.CardFileError) as raised:
-            load.parse_card_text(text, path)
-        assert str(raised.value) == str(exc)
-        return
-    if fast is not None:
-        assert repr(fast.data) == repr(slow.data)
-        assert fast.positions == slow.positions
-
-
-@pytest.mark.parametrize("text", [
-    "a: &x [1]\nb: *x\nc: *x\n",                         # aliases: counted, within the limit
-    "".join(f"k{i}: &a{i} [1]\n" for i in range(120)) + "".join(f"r{i}: *a{i}\n" for i in range(120)),
-    "a:" + " [" * 40 + " ]" * 40 + "\n",                 # nesting beyond the limit
-    "a: 1\na: 2\n",
-    "a:\n\t- 1\n",
-])
-def test_fast_path_leaves_limits_and_errors_to_the_careful_loader(text):
-    try:
-        expected = str(careful(text, "t.yaml").data)
-    except load.CardFileError as exc:
-        expected = str(exc)
-    try:
-        got = str(load.parse_card_text(text, "t.yaml").data)
-    except load.CardFileError as exc:
-        got = str(exc)
-    assert got == expected
 
 
 # --- number formatting as Hugo's lang.FormatNumber ------------------------------------------------

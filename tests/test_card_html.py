@@ -1,25 +1,13 @@
 """A card page's body written once as finished HTML (cardhtml.py and site/templates/): every card string
 escaped, addresses left for the template to complete, the parts the template splits."""
 
-from html.parser import HTMLParser
+from htmlaudit import HtmlAudit
 
 from cardbench.site.cardhtml import REPO, SPLIT, card_page_text
 from cardbench.site.figurehtml import BASE
 from cardbench.site.cardhtml import session_html, url_attr
 
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
-
-
-class _Audit(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.tags, self.texts = [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data):
-        self.texts.append(data)
 
 
 def _page(text=HOSTILE):
@@ -45,7 +33,7 @@ def test_the_text_splits_into_title_description_and_the_body_around_a_review():
 def test_every_card_string_is_text_never_markup():
     text = card_page_text(_page())
     assert text.count(SPLIT) == 3  # no card string can add a part: escaped text holds no "<"
-    audit = _Audit()
+    audit = HtmlAudit()
     audit.feed(text.replace(SPLIT, ""))
     assert not {"script", "img"} & {tag for tag, _ in audit.tags}
     assert sum(HOSTILE in t for t in audit.texts) >= 10

@@ -1,7 +1,7 @@
 """The home page's leaderboard rows written once as finished HTML (leaderhtml.py): every card string
 escaped, numbers as the page printed them, rows in rank order."""
 
-from html.parser import HTMLParser
+from htmlaudit import HtmlAudit
 
 from cardbench.site.leaderhtml import BASE, leader_row_html, ranked, value_text
 
@@ -18,22 +18,10 @@ def _row(**changes):
     return row
 
 
-class _Audit(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.tags, self.texts = [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data):
-        self.texts.append(data)
-
-
 def test_every_card_string_is_text_never_markup():
     html = leader_row_html(_row(title=HOSTILE, brand=HOSTILE, markings=[HOSTILE], hosts=[HOSTILE], source=HOSTILE,
                                 cells=[{"value": 1.0, "text": "1.00", "from": HOSTILE}, None, None, None]))
-    audit = _Audit()
+    audit = HtmlAudit()
     audit.feed(html)
     assert "script" not in [tag for tag, _ in audit.tags]
     assert HOSTILE in "".join(audit.texts)

@@ -28,6 +28,14 @@ def careful(text, path="t.yaml"):
         load._parse_fast = original
 
 
+def outcome(read, text, path="t.yaml"):
+    """What reading `text` gives: its data, or the error's message."""
+    try:
+        return repr(read(text, path).data)
+    except load.CardFileError as exc:
+        return str(exc)
+
+
 def pyyaml_tag(value, implicit=(True, False)):
     return yaml.resolver.BaseResolver.resolve(load._FastLoader(""), yaml.ScalarNode, value, implicit)
 
@@ -43,15 +51,7 @@ def test_fast_resolver_tags_every_yaml_1_1_form_as_pyyaml_does():
 
 def test_yaml_1_1_edges_read_alike_in_a_card():
     text = "slug: edge\n" + "".join(f"k{i}: {value}\n" for i, value in enumerate(YAML_1_1_EDGES) if value)
-    try:
-        expected = repr(careful(text).data)
-    except load.CardFileError as exc:
-        expected = str(exc)
-    try:
-        got = repr(load.parse_card_text(text, "t.yaml").data)
-    except load.CardFileError as exc:
-        got = str(exc)
-    assert got == expected
+    assert outcome(load.parse_card_text, text) == outcome(careful, text)
 
 
 def card_files():
@@ -96,12 +96,43 @@ def test_lines_are_found_only_when_asked():
     "a: <<\n", "<<: {b: 1}\n", "- 1\n", "a: !!float 1\n", "a: .inf\n", "a: " + "9" * 41 + "\n",
 ])
 def test_anything_unusual_is_left_to_the_loaders_walk(text):
+    assert outcome(load.parse_card_text, text) == outcome(careful, text)
+
+
+# --- every card file the project holds, and limits ---------------------------------------------
+
+def yaml_files():
+    hostile = ROOT / "tests" / "hostile"
+    return sorted((ROOT / "data" / "cards").glob("*.yaml")) + sorted(hostile.rglob("*.yaml")) + sorted(hostile.rglob("*.yml"))
+
+
+@pytest.mark.parametrize("path", yaml_files(), ids=lambda p: p.name)
+def test_fast_yaml_path_reads_what_the_careful_loader_reads(path):
+    """libyaml only ever accepts: same data, same positions; anything else is the careful loader's."""
     try:
-        expected = repr(careful(text).data)
-    except load.CardFileError as exc:
-        expected = str(exc)
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        pytest.skip("not UTF-8: load_card rejects it before parsing")
+    fast = load._parse_fast(text, path)
     try:
-        got = repr(load.parse_card_text(text, "t.yaml").data)
+        slow = careful(text, path)
     except load.CardFileError as exc:
-        got = str(exc)
-    assert got == expected
+        assert fast is None, f"fast path accepted what the careful loader rejects: {exc}"
+        with pytest.raises(load.CardFileError) as raised:
+            load.parse_card_text(text, path)
+        assert str(raised.value) == str(exc)
+        return
+    if fast is not None:
+        assert repr(fast.data) == repr(slow.data)
+        assert fast.positions == slow.positions
+
+
+@pytest.mark.parametrize("text", [
+    "a: &x [1]\nb: *x\nc: *x\n",                         # aliases: counted, within the limit
+    "".join(f"k{i}: &a{i} [1]\n" for i in range(120)) + "".join(f"r{i}: *a{i}\n" for i in range(120)),
+    "a:" + " [" * 40 + " ]" * 40 + "\n",                 # nesting beyond the limit
+    "a: 1\na: 2\n",
+    "a:\n\t- 1\n",
+])
+def test_fast_path_leaves_limits_and_errors_to_the_careful_loader(text):
+    assert outcome(load.parse_card_text, text) == outcome(careful, text)
