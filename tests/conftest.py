@@ -29,6 +29,25 @@ def shipped_site(tmp_path_factory):
     return sitebuild.built_public(tmp_path_factory.mktemp("site"))
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module (tests/browser.py says how it starts)."""
+    from browser import chromium
+
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def site(shipped_site):
+    """(address, public folder) of the shipped site served over HTTP; a module building its own site
+    defines its own `site`."""
+    from browser import serve_dir
+
+    with serve_dir(shipped_site) as url:
+        yield url, shipped_site
+
+
 def field_paths(value, path=()):
     """Every field path of a nested structure of mappings and lists, the document itself first: (), ("a",), ("a", 0)…"""
     yield path
@@ -60,7 +79,7 @@ def hang_guard(seconds, what):
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
 # not device and not build and not slow"), `make test` runs everything.
 NEEDS = {
-    "browser": {"test_site_browser", "test_chart_text_browser", "test_readers_browser", "test_compare_paths_browser"},  # Chromium
+    "browser": {"test_site_browser", "test_chart_text_browser", "test_readers_browser", "test_compare_paths_browser", "test_compare_browser"},  # Chromium
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_steps", "test_collect_stops",
                "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
     "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench", "test_make_setup", "test_make_variables"},  # Hugo, make, npm

@@ -2,19 +2,12 @@
 show literally in chart hovers, legends and labels on the comparison and card pages, and an ampersand
 reads as one."""
 
-import pytest
 
 import markupcards
 import sitebuild
-from browser import chromium, serve_dir
+from browser import serve_dir
 from markupcards import AMPERSAND_BRAND, LINK, SPAN
 from test_site_browser import drawn_traces, open_page, pytestmark  # noqa: F401 (the same skip rule)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def restyled(element):

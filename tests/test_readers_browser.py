@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import sitebuild
-from browser import chromium, serve_dir
+from browser import serve_dir
 from readercards import HOSTILE_READER, PI, USB2, hostile_reader, one_reader, two_readers, write_cards
 from test_site_browser import AXE, axe_violations, open_page, visible_titles
 
@@ -26,12 +26,6 @@ def site(tmp_path_factory):
     assert hugo.returncode == 0, hugo.stdout + hugo.stderr
     with serve_dir(project / "public") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def slugs_shown(page):
