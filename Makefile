@@ -126,7 +126,7 @@ test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(PY) -m pytest -q
 
-## check: the quick loop (about 40 s on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
+## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
