@@ -86,3 +86,21 @@ def test_site_data_carries_the_filters_the_rows_and_the_readers_page(result):
     assert f'data-readers="{html.escape(json.dumps([UHS, USB2], separators=(",", ":")))}"' in row
     readers = json.loads(texts["site/readers.json"])
     assert [r["name"] for r in readers["readers"]] == [UHS, USB2]
+
+
+def test_a_paths_figures_are_pooled_by_the_statistics_module_as_the_mean_of_all_its_runs():
+    from cardbench.site.stats import pooled_over_sessions
+
+    runs_a, runs_b = [90.0, 92.0], [80.0, 86.0, 83.0]
+    subtests = [{"run_count": len(r), "mb_s": {"mean": sum(r) / len(r), "min": min(r), "max": max(r)},
+                 "mib_s": {"mean": sum(r) / len(r) / 1.048576, "min": min(r) / 1.048576, "max": max(r) / 1.048576}}
+                for r in (runs_a, runs_b)]
+    pool = pooled_over_sessions(subtests)
+    every_run = runs_a + runs_b
+    assert pool["run_count"] == 5
+    assert abs(pool["mb_s"]["mean"] - sum(every_run) / 5) < 1e-9
+    assert (pool["mb_s"]["min"], pool["mb_s"]["max"]) == (80.0, 92.0)
+    assert abs(pool["mib_s"]["mean"] * 1.048576 - sum(every_run) / 5) < 1e-9
+    assert pool["first"] is subtests[0]
+    without_mib = [dict(subtests[0]), dict(subtests[1], mib_s=None)]
+    assert pooled_over_sessions(without_mib)["mib_s"] is None

@@ -4,7 +4,7 @@ filters, and the fastest figures each reader and host reached (the /readers/ pag
 A card's speed depends on the path as much as on the card: a USB 2.0 reader caps at about 40 MB/s, a
 Raspberry Pi's slot runs a card at DDR50 or SDR104. Every figure here comes from the statistics the
 aggregate computed for each session's subtests (their `mb_s` and `mib_s` blocks); the sessions of one
-path are pooled by weighting each session's mean by its run count, which is the mean of all their runs.
+path are pooled by the statistics module (stats.pooled_over_sessions: the mean of all their runs).
 Worked out once per card (card_paths, card_filters, card_reach); the shared page joins the cards' small
 `reach` lists (readers_page), so a changed card costs only its own work.
 """
@@ -14,7 +14,7 @@ import heapq
 from .chartmodel import rate_cell
 from .formatting import DASH, format_by_size
 from .headlines import SEQUENTIAL_RULES
-from .stats import METHOD_NOT_STATED
+from .stats import METHOD_NOT_STATED, pooled_over_sessions
 from .suites import subtest_order
 
 NOT_STATED = "not stated"
@@ -38,34 +38,17 @@ def path_label(path):
 
 
 def _pooled_by_path(sessions):
-    """{path: {(kind, test, op): [Σ mean×runs in MB/s, Σ mean×runs in MiB/s, Σ runs, subtest, slowest, fastest]}}
-    over sessions' rate subtests, paths in the order they first appear; slowest and fastest: the {mb_s, mib_s}
-    of the session whose slowest (fastest) run is the path's."""
+    """{path: {(kind, test, op): pooled figures (stats.pooled_over_sessions)}} over sessions' rate subtests,
+    paths in the order they first appear."""
     paths = {}
     for session in sessions:
         subtests = paths.setdefault(path_of(session), {})
         for sub in session.get("subtests") or []:
-            runs, mb, mib = sub.get("run_count") or 0, sub.get("mb_s"), sub.get("mib_s")
-            if not runs or not mb or mb.get("mean") is None:
+            mb = sub.get("mb_s")
+            if not sub.get("run_count") or not mb or mb.get("mean") is None:
                 continue
-            total = subtests.setdefault((sub["kind"], sub["test"], sub["op"]), [0.0, 0.0, 0, sub, sub, sub])
-            total[0] += mb["mean"] * runs
-            total[1] += (mib or {}).get("mean", 0.0) * runs
-            total[2] += runs
-            if _below(mb.get("min"), total[4]["mb_s"].get("min")):
-                total[4] = sub
-            if _below(total[5]["mb_s"].get("max"), mb.get("max")):
-                total[5] = sub
-    return paths
-
-
-def _below(a, b):
-    return a is not None and (b is None or a < b)
-
-
-def _mean(total):
-    """(MB/s, MiB/s, runs) of a pooled total."""
-    return total[0] / total[2], total[1] / total[2], total[2]
+            subtests.setdefault((sub["kind"], sub["test"], sub["op"]), []).append(sub)
+    return {path: {key: pooled_over_sessions(subs) for key, subs in subtests.items()} for path, subtests in paths.items()}
 
 
 def _sessions_on(sessions, path):
@@ -92,12 +75,11 @@ def card_paths(card):
     for key in keys:
         cells = []
         for path in paths:
-            total = pooled[path].get(key)
-            if total is None:
+            pool = pooled[path].get(key)
+            if pool is None:
                 cells.append({"text": DASH, "runs": 0})
                 continue
-            mb, mib, runs = _mean(total)
-            cells.append({**rate_cell(mb, mib), "runs": runs})
+            cells.append({**rate_cell(pool["mb_s"]["mean"], pool["mib_mean"]), "runs": pool["run_count"]})
         rows.append({"name": f"{key[1]} {key[2]}", "cells": cells})
     columns = [{"host": host, "reader": reader, "not_stated": not host and not reader, "label": path_label((host, reader)),
                 "sessions": _sessions_on(sessions, (host, reader))} for host, reader in paths]
@@ -116,14 +98,8 @@ def path_figures(card):
     out = []
     for path, subtests in pooled.items():
         figures = {}
-        for (_kind, test, op), total in subtests.items():
-            mb, mib, runs = _mean(total)
-            slow, fast = total[4], total[5]
-            has_mib = all(s.get("mib_s") for s in (total[3], slow, fast))
-            figures.setdefault(f"{test} {op}", {
-                "mb_s": {"mean": mb, "min": slow["mb_s"].get("min"), "max": fast["mb_s"].get("max")},
-                "mib_s": {"mean": mib, "min": slow["mib_s"].get("min"), "max": fast["mib_s"].get("max")} if has_mib else None,
-                "run_count": runs})
+        for (_kind, test, op), pool in subtests.items():
+            figures.setdefault(f"{test} {op}", {key: pool[key] for key in ("mb_s", "mib_s", "run_count")})
         out.append({"host": path[0], "reader": path[1], "label": path_label(path),
                     "sessions": _sessions_on(compared, path), "figures": figures})
     return out
@@ -153,12 +129,12 @@ def card_reach(card):
         if not host and not reader:
             continue
         best = {"read": None, "write": None}
-        for (_kind, test, op), total in subtests.items():
-            if op not in best or not _sequential(total[3]):
+        for (_kind, test, op), pool in subtests.items():
+            if op not in best or not _sequential(pool["first"]):
                 continue
-            mb, mib, runs = _mean(total)
+            mb = pool["mb_s"]["mean"]
             if best[op] is None or mb > best[op]["mb_s"]:
-                best[op] = {"mb_s": mb, "mib_s": mib, "runs": runs, "subtest": f"{test} {op}"}
+                best[op] = {"mb_s": mb, "mib_s": pool["mib_mean"], "runs": pool["run_count"], "subtest": f"{test} {op}"}
         out.append({"host": host, "reader": reader, **best})
     return out
 

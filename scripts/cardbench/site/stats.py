@@ -240,6 +240,35 @@ def summary(frame):
     return out
 
 
+def pooled_over_sessions(subtests):
+    """One subtest measured in several sessions (their aggregated subtests, each with runs), pooled: the mean
+    of all their runs (each session's mean weighted by its run count) in MB/s and MiB/s, the run count, and
+    the slowest and fastest run (from the sessions holding them): {"mb_s": {mean, min, max}, "mib_s": {mean,
+    min, max} or None when a session lacks MiB/s, "mib_mean": the MiB/s mean (0 for sessions without), "run_count",
+    "first": the first session's subtest}."""
+    mb_total = mib_total = 0.0
+    runs = 0
+    slow = fast = subtests[0]
+    for sub in subtests:
+        count = sub["run_count"]
+        mb_total += sub["mb_s"]["mean"] * count
+        mib_total += (sub.get("mib_s") or {}).get("mean", 0.0) * count
+        runs += count
+        if _below(sub["mb_s"].get("min"), slow["mb_s"].get("min")):
+            slow = sub
+        if _below(fast["mb_s"].get("max"), sub["mb_s"].get("max")):
+            fast = sub
+    mb, mib = mb_total / runs, mib_total / runs
+    has_mib = all(s.get("mib_s") for s in (subtests[0], slow, fast))
+    return {"mb_s": {"mean": mb, "min": slow["mb_s"].get("min"), "max": fast["mb_s"].get("max")},
+            "mib_s": {"mean": mib, "min": slow["mib_s"].get("min"), "max": fast["mib_s"].get("max")} if has_mib else None,
+            "mib_mean": mib, "run_count": runs, "first": subtests[0]}
+
+
+def _below(a, b):
+    return a is not None and (b is None or a < b)
+
+
 def json_number(value, digits=6):
     """A figure as the card's JSON twin holds it: rounded to `digits` places, whole numbers as integers,
     None for a missing or non-finite figure (NaN, None, infinity)."""
