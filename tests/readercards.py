@@ -51,3 +51,15 @@ def write_cards(folder, cards):
     for c in cards:
         (folder / f"{c['slug']}.yaml").write_text(new_card_text(c), encoding="utf-8")
     return folder
+
+
+def reader_site(work):
+    """The site built from two_readers(), one_reader() and hostile_reader() in `work`: its public/ folder;
+    the build must succeed."""
+    import sitebuild
+
+    cards = write_cards(work / "cards", [two_readers(), one_reader(), hostile_reader()])
+    project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
+    assert agg.returncode == 0, agg.stderr
+    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
+    return project / "public"

@@ -6,9 +6,8 @@ from urllib.parse import unquote
 
 import pytest
 
-import sitebuild
 from browser import chromium, serve_dir
-from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers, write_cards
+from readercards import reader_site, HOSTILE_READER, PI, UHS, USB2
 from test_chart_text_browser import assert_chart_text_only, hover_labels
 from test_site_browser import drawn_traces, open_page, pytestmark  # noqa: F401 (the same skip rule)
 
@@ -16,11 +15,7 @@ from test_site_browser import drawn_traces, open_page, pytestmark  # noqa: F401 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     work = tmp_path_factory.mktemp("compare-paths")
-    cards = write_cards(work / "cards", [two_readers(), one_reader(), hostile_reader()])
-    project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
-    assert agg.returncode == 0, agg.stderr
-    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
-    with serve_dir(project / "public") as url, chromium() as browser:
+    with serve_dir(reader_site(work)) as url, chromium() as browser:
         yield url, browser
 
 

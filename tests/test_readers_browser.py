@@ -7,9 +7,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-import sitebuild
 from browser import serve_dir
-from readercards import HOSTILE_READER, PI, USB2, hostile_reader, one_reader, two_readers, write_cards
+from readercards import reader_site, HOSTILE_READER, PI, USB2
 from test_site_browser import AXE, axe_violations, open_page, visible_titles
 
 pytestmark = [pytest.mark.browser,
@@ -20,11 +19,7 @@ pytestmark = [pytest.mark.browser,
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     work = tmp_path_factory.mktemp("readers")
-    cards = write_cards(work / "cards", [two_readers(), one_reader(), hostile_reader()])
-    project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
-    assert agg.returncode == 0, agg.stderr
-    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
-    with serve_dir(project / "public") as url:
+    with serve_dir(reader_site(work)) as url:
         yield url
 
 

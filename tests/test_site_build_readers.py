@@ -5,8 +5,7 @@ from html import unescape
 
 import pytest
 
-import sitebuild
-from readercards import HOSTILE_READER, UHS, USB2, hostile_reader, one_reader, two_readers, write_cards
+from readercards import reader_site, HOSTILE_READER, UHS, USB2
 from test_site_build import _TagAudit
 
 pytestmark = pytest.mark.build
@@ -15,11 +14,7 @@ pytestmark = pytest.mark.build
 @pytest.fixture(scope="module")
 def public(tmp_path_factory):
     work = tmp_path_factory.mktemp("readers")
-    cards = write_cards(work / "cards", [two_readers(), one_reader(), hostile_reader()])
-    project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
-    assert agg.returncode == 0, agg.stderr
-    assert hugo.returncode == 0, hugo.stdout + hugo.stderr
-    return project / "public"
+    return reader_site(work)
 
 
 def section(html, start, end="</section>"):
