@@ -37,12 +37,18 @@ def test_raw_paths_one_file_apart_only_on_macos_and_windows_are_refused(tmp_path
     assert "differs from 'raw/acme-fast-64gb-microsdxc/s1/fio.json' only in letter case" in found[0][1]
 
 
-def test_sums_lines_naming_files_outside_the_card_are_orphans(tmp_path):
+def card_with_sums_file(tmp_path):
+    """(data folder holding the small valid card, where its SHA256SUMS goes, its folder made)."""
     data_dir = tmp_path / "data"
     (data_dir / "cards").mkdir(parents=True)
     (data_dir / "cards" / f"{SLUG}.yaml").write_text(new_card_text(card_data()), encoding="utf-8")
     sums = data_dir / "raw" / SLUG / "SHA256SUMS"
     sums.parent.mkdir(parents=True)
+    return data_dir, sums
+
+
+def test_sums_lines_naming_files_outside_the_card_are_orphans(tmp_path):
+    data_dir, sums = card_with_sums_file(tmp_path)
     sums.write_text("0" * 64 + "  ../other-card/fio.json\n" + "1" * 64 + "  /etc/passwd\n")
     _, findings = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], today=TODAY)
     orphans = sorted((f.error.line, f.severity) for f in findings if f.rule == "raw-orphan")
@@ -73,11 +79,7 @@ def test_a_symbolic_link_loop_as_raw_file_is_named_not_a_crash(tmp_path):
 
 
 def test_a_huge_or_malformed_sums_file_is_refused_even_when_no_session_names_a_file(tmp_path):
-    data_dir = tmp_path / "data"
-    (data_dir / "cards").mkdir(parents=True)
-    (data_dir / "cards" / f"{SLUG}.yaml").write_text(new_card_text(card_data()), encoding="utf-8")
-    sums = data_dir / "raw" / SLUG / "SHA256SUMS"
-    sums.parent.mkdir(parents=True)
+    data_dir, sums = card_with_sums_file(tmp_path)
     sums.write_text("# x\n" * (1024 * 1024 + 1))
     _, findings = validate_paths([data_dir / "cards" / f"{SLUG}.yaml"], today=TODAY)
     assert [f.rule for f in findings if f.severity == "error"] == ["raw-hash"]
