@@ -71,8 +71,7 @@ def hugo(project, *extra, destination=None):
     if built.returncode != 0:
         return built
     env = dict(os.environ, PYTHONPATH=str(project / "scripts"))
-    placed = subprocess.run([str(BIN / "python"), "-m", "cardbench", "publish", "--cards-dir", str(project / "data" / "cards"),
-                             "--out", str(project / "build" / "hugo-data"), "--public", str(destination)],
+    placed = subprocess.run([str(BIN / "python"), "-m", "cardbench", "publish", "--out", str(project / "build" / "hugo-data"), "--public", str(destination)],
                             capture_output=True, text=True, cwd=project, env=env)
     return built if placed.returncode == 0 else placed
 

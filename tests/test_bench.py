@@ -74,7 +74,7 @@ def test_figures_keep_three_significant_places():
 def test_cached_aggregation_writes_what_a_full_aggregation_writes(tmp_path):
     paths = card_paths(SHIPPED)
     cards, findings = validate_paths(paths)
-    write_outputs(aggregate([c.data for c in cards]), tmp_path / "full")
+    write_outputs(aggregate([c.data for c in cards]), tmp_path / "full", {c.data["slug"]: c.text for c in cards})
     builder = SiteDataBuilder(SHIPPED, tmp_path / "cached", tmp_path / "cached.cache.json", workers=1)
     first = builder.build(paths)
     assert [str(f) for f in first.findings] == [str(f) for f in findings]
@@ -108,7 +108,7 @@ def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
     assert (out / "static" / "cards" / slug_for(6) / "index.json").is_file()
     reference = tmp_path / "reference"
     cards, _ = validate_paths(card_paths(cards_dir))
-    write_outputs(aggregate([c.data for c in cards]), reference)
+    write_outputs(aggregate([c.data for c in cards]), reference, {c.data["slug"]: c.text for c in cards})
     assert different_files(reference, out) == []
 
 

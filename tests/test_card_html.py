@@ -1,11 +1,11 @@
 """A card page's body written once as finished HTML (cardhtml.py and site/templates/): every card string
-escaped, addresses left for the template to complete, the parts the template splits."""
+escaped, addresses relative to the page, the parts the template splits."""
 
 from htmlaudit import HtmlAudit
 
-from cardbench.site.cardhtml import REPO, SPLIT, card_page_text
-from cardbench.site.figurehtml import BASE
-from cardbench.site.cardhtml import session_html, url_attr
+from cardbench.site.cardhtml import PAGE_BASE, SPLIT, card_page_text, session_html, url_attr
+
+REPO = "https://git.example.org/acme/cards/commits/main"
 
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
 
@@ -24,14 +24,19 @@ def _page(text=HOSTILE):
 
 
 def test_the_text_splits_into_title_description_and_the_body_around_a_review():
-    title, description, before, after = card_page_text(_page("Acme & Co 64 GB")).split(SPLIT)
+    title, description, before, after = card_page_text(_page("Acme & Co 64 GB"), REPO).split(SPLIT)
     assert title == description == "Acme &amp; Co 64 GB"
     assert before.startswith('<article class="card-page">') and after.endswith("</article>")
-    assert f'href="{BASE}data/cards/acme.yaml"' in after and f'href="{REPO}/data/cards/acme.yaml"' in after
+    assert 'href="../../data/cards/acme.yaml"' in after and f'href="{REPO}/data/cards/acme.yaml"' in after
+
+
+def test_the_repository_address_is_escaped_where_the_page_prints_it():
+    text = card_page_text(_page("Acme"), 'https://git.example.org/a"b<c>/commits/main')
+    assert 'href="https://git.example.org/a&quot;b&lt;c&gt;/commits/main/data/cards/acme.yaml"' in text
 
 
 def test_every_card_string_is_text_never_markup():
-    text = card_page_text(_page())
+    text = card_page_text(_page(), REPO)
     assert text.count(SPLIT) == 3  # no card string can add a part: escaped text holds no "<"
     audit = HtmlAudit()
     audit.feed(text.replace(SPLIT, ""))
@@ -45,4 +50,4 @@ def test_addresses_from_a_card_are_encoded_as_hugo_encodes_them():
     assert url_attr("https://example.org/ü") == "https://example.org/%C3%BC"
     html = session_html(_page()["sessions"][0])
     assert 'href="https://example.org/a%20b?q=%3Cx%3E"' in html
-    assert f'<a href="{BASE}data/raw/acme/s1/fio.json">' in html
+    assert f'<a href="{PAGE_BASE}data/raw/acme/s1/fio.json">' in html

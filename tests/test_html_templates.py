@@ -73,7 +73,8 @@ def _values():
     session = page["sessions"][0]
     return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"], "grid": page["grid"],
             "paths": page["paths"], "nvme": session["nvme"], "source": page["source"], "row": _row(),
-            "parts": [{"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT}]}
+            "parts": [{"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT}],
+            "repo": "https://git.example.org/cards/commits/main"}  # a card page's (cardhtml.card_page_text)
 
 
 def test_a_card_string_comes_out_escaped_from_every_template():
@@ -88,7 +89,7 @@ def test_a_card_string_comes_out_escaped_from_every_template():
 
 
 def test_only_code_fragments_pass_as_html():
-    html = environment().get_template("card.html.j2").render(page=_page())
+    html = environment().get_template("card.html.j2").render(page=_page(), repo="https://git.example.org/c/commits/main")
     assert RATE in html  # figure cells and rates: written and escaped by figurehtml
     assert '<script type="application/json" class="chart-figure">{"data":[{"name":"\\u003cscript\\u003e"}]}</script>' in html
     assert 'href="https://example.org/?a=%3Cb%3E&amp;c=%27d%27"' in html

@@ -13,46 +13,44 @@ def _tree(root):
     (out / "static" / "cards" / "acme").mkdir(parents=True)
     (out / "static" / "cards" / "acme" / "index.json").write_text("{}", encoding="utf-8")
     (out / "static" / "cards" / "acme" / ".index.json.1.x.tmp").write_text("half", encoding="utf-8")
+    (out / "static" / "data" / "cards").mkdir(parents=True)
+    (out / "static" / "data" / "cards" / "acme.yaml").write_text("slug: acme\n", encoding="utf-8")
+    (out / "static" / "data" / "cards" / "elsewhere.yaml").symlink_to(out / "static" / "data" / "cards" / "acme.yaml")
     (out / "static" / "runs.csv").write_text("a,b\n", encoding="utf-8")
     (out / "raw" / "acme" / "s1").mkdir(parents=True)
     (out / "raw" / "acme" / "s1" / "fio.json").write_text("{}", encoding="utf-8")
-    cards = root / "data" / "cards"
-    cards.mkdir(parents=True)
-    (cards / "acme.yaml").write_text("slug: acme\n", encoding="utf-8")
-    (cards / "notes.txt").write_text("not served", encoding="utf-8")
-    (cards / "elsewhere.yaml").symlink_to(root / "data" / "cards" / "acme.yaml")
-    return out, cards
+    return out
 
 
 def test_files_land_where_hugo_served_them(tmp_path):
-    out, cards = _tree(tmp_path)
+    out = _tree(tmp_path)
     public = tmp_path / "public"
     (public / "cards" / "acme").mkdir(parents=True)
     (public / "cards" / "acme" / "index.json").write_text("stale", encoding="utf-8")  # replaced
-    assert publish(out, cards, public) == 4
+    assert publish(out, public) == 4
     placed = sorted(p.relative_to(public).as_posix() for p in public.rglob("*") if p.is_file())
     assert placed == ["cards/acme/index.json", "data/cards/acme.yaml", "data/raw/acme/s1/fio.json", "runs.csv"]
     assert (public / "cards" / "acme" / "index.json").read_text(encoding="utf-8") == "{}"
+    assert publish(out, public) == 4  # again, over the files it placed
 
 
-def test_generated_files_are_linked_and_card_files_copied(tmp_path):
-    out, cards = _tree(tmp_path)
+def test_files_are_linked_not_copied(tmp_path):
+    out = _tree(tmp_path)
     public = tmp_path / "public"
-    publish(out, cards, public)
-    # aggregate replaces its files whole, so a link is safe; a card file may be edited in place, so a copy
+    publish(out, public)
+    # aggregate replaces its files whole (a new file, then a rename), so a link always shows what was built
     assert os.path.samefile(public / "runs.csv", out / "static" / "runs.csv")
-    assert not os.path.samefile(public / "data" / "cards" / "acme.yaml", cards / "acme.yaml")
+    assert os.path.samefile(public / "data" / "cards" / "acme.yaml", out / "static" / "data" / "cards" / "acme.yaml")
 
 
 def test_the_preview_mounts_the_same_folders(tmp_path):
-    out, cards = _tree(tmp_path)
+    out = _tree(tmp_path)
     (tmp_path / "config.toml").write_text('baseURL = "https://x.example/"\n[module]\n[[module.mounts]]\n'
                                           'source = "layouts"\ntarget = "layouts"\n', encoding="utf-8")
-    assert serve_mounts(out, cards, tmp_path) == [
+    assert serve_mounts(out, tmp_path) == [
         {"source": "build/hugo-data/static", "target": "static"},
-        {"source": "build/hugo-data/raw", "target": "static/data/raw"},
-        {"source": "data/cards", "target": "static/data/cards", "files": ["*.yaml"]}]
-    config = json.loads(serve_config(tmp_path, out, cards).read_text(encoding="utf-8"))
+        {"source": "build/hugo-data/raw", "target": "static/data/raw"}]
+    config = json.loads(serve_config(tmp_path, out).read_text(encoding="utf-8"))
     assert config["baseURL"] == "https://x.example/"
     assert config["module"]["mounts"][0] == {"source": "layouts", "target": "layouts"}
-    assert len(config["module"]["mounts"]) == 4
+    assert len(config["module"]["mounts"]) == 3

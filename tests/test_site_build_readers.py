@@ -23,7 +23,7 @@ def section(html, start, end="</section>"):
 
 
 def test_card_page_shows_both_readers_side_by_side(public):
-    html = (public / "cards" / "acme-two-readers" / "index.html").read_text(encoding="utf-8")
+    html = (public / "cards" / "acme-two-readers" / "index.html").read_text(encoding="utf-8").replace('"', "")
     assert html.index("id=paths") < html.index("id=facts")  # near the top, above the card's facts
     table = unescape(section(html, "id=paths"))
     assert "By host and reader" in table
@@ -33,11 +33,11 @@ def test_card_page_shows_both_readers_side_by_side(public):
     row = row[:row.index("</tr>")]
     assert row.index(">39.0<") < row.index("(n = 3)") < row.index(">92.0<")
     assert "RND4K Q1T1" not in table  # measured through one path only
-    assert 'href="/compare/?cards=acme-two-readers"' in table or "href=/compare/?cards=acme-two-readers" in table
+    assert "href=../../compare/?cards=acme-two-readers" in table
 
 
 def test_a_card_through_one_reader_has_no_paths_table(public):
-    assert "id=paths" not in (public / "cards" / "acme-usb2-only" / "index.html").read_text(encoding="utf-8")
+    assert 'id="paths"' not in (public / "cards" / "acme-usb2-only" / "index.html").read_text(encoding="utf-8")
 
 
 def test_readers_page_lists_the_reader_with_its_fastest_figure(public):

@@ -4,9 +4,11 @@ shipped cards and one card whose names are markup and spreadsheet formulas."""
 
 import csv
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from urllib.parse import urljoin
 
 import pytest
 
@@ -120,12 +122,15 @@ def test_sitemap_robots_and_feed_follow_the_base_url(built, tmp_path):
     assert f"Sitemap: {other}sitemap.xml" in (tmp_path / "public" / "robots.txt").read_text(encoding="utf-8")
     feed = ET.fromstring((tmp_path / "public" / "feed.xml").read_bytes())
     assert all(e.find(f"{ATOM}id").text.startswith(other) for e in feed.iter(f"{ATOM}entry"))
-    # Addresses in the finished HTML cardbench aggregate writes follow the site's path too
+    # Addresses in the finished HTML cardbench aggregate writes follow the site's path too: the lists'
+    # through Hugo, a card page's relative to the page
     slug = slugs(built / "public")[0]
     home = (tmp_path / "public" / "index.html").read_text(encoding="utf-8")
     page = (tmp_path / "public" / "cards" / slug / "index.html").read_text(encoding="utf-8")
     assert f"/cardbench/cards/{slug}/" in home and "<base>" not in home
-    assert f"/cardbench/data/cards/{slug}.yaml" in page and "<base>" not in page and "<repo>" not in page
+    yaml_link = re.search(rf'href="?([^" >]*data/cards/{re.escape(slug)}\.yaml)', page).group(1)
+    assert urljoin(f"{other}cards/{slug}/", yaml_link) == f"{other}data/cards/{slug}.yaml"
+    assert "<base>" not in page and "<repo>" not in page
     assert f"/commits/main/data/cards/{slug}.yaml" in page
 
 
@@ -264,9 +269,9 @@ def test_card_text_in_the_csv_is_never_a_formula(public):
 
 
 def test_home_and_card_pages_link_their_csv(public):
-    assert 'href=/runs.csv' in (public / "index.html").read_text(encoding="utf-8")
+    assert 'href="/runs.csv"' in (public / "index.html").read_text(encoding="utf-8")
     for slug in slugs(public):
-        assert f"href=/cards/{slug}/runs.csv" in (public / "cards" / slug / "index.html").read_text(encoding="utf-8")
+        assert f'href="../../cards/{slug}/runs.csv"' in (public / "cards" / slug / "index.html").read_text(encoding="utf-8")
 
 
 # --- format version ----------------------------------------------------------------------------------

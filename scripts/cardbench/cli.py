@@ -47,7 +47,7 @@ def cmd_aggregate(args):
 def cmd_publish(args):
     from .site.publish import publish
 
-    placed = publish(args.out, args.cards_dir, args.public)
+    placed = publish(args.out, args.public)
     print(f"publish: {placed} file(s) served as they are -> {args.public}", file=sys.stderr)
     return 0
 
@@ -272,7 +272,6 @@ def build_parser():
 
     p = sub.add_parser("publish", help="place the files served as they are (card files, raw outputs, JSON twins, "
                                        "CSV) into the site Hugo built")
-    p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hugo-data")
     p.add_argument("--public", type=Path, default=ROOT / "public")
     p.set_defaults(func=cmd_publish)

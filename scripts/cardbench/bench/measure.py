@@ -67,15 +67,13 @@ def aggregate(project, no_cache=False):
     return run(argv, cwd=project, env=code_env(project))
 
 
-def hugo(project, destination, minify=True, publish=True):
+def hugo(project, destination, publish=True):
     """A site build as `make site` runs it: Hugo, then (with `publish`) `cardbench publish` placing the files
     served as they are. One Measured: the wall times added, the larger peak memory."""
-    flags = HUGO_FLAGS if minify else [f for f in HUGO_FLAGS if f != "--minify"]
-    built = run([HUGO, *flags, "--source", project, "--destination", destination], cwd=project)
+    built = run([HUGO, *HUGO_FLAGS, "--source", project, "--destination", destination], cwd=project)
     if not publish or not built.ok:
         return built
-    placed = run([PYTHON, "-m", "cardbench", "publish", "--cards-dir", Path(project) / "data" / "cards",
-                  "--out", Path(project) / "build" / "hugo-data", "--public", destination], cwd=project, env=code_env(project))
+    placed = run([PYTHON, "-m", "cardbench", "publish", "--out", Path(project) / "build" / "hugo-data", "--public", destination], cwd=project, env=code_env(project))
     return Measured(built.argv + ["&&"] + placed.argv, built.seconds + placed.seconds, max(built.max_rss_kib, placed.max_rss_kib),
                     placed.returncode, built.stdout + placed.stdout, built.stderr + placed.stderr, placed.seconds,
                     built.cpu_seconds + placed.cpu_seconds)

@@ -163,23 +163,22 @@ def _limits(r):
     if ratio > t["ratio"]:
         site, floor = build["site"].seconds, build["floor"].seconds
         parts = ""
-        stub, unminified = build.get("site_stub_pages"), build.get("site_unminified")
-        if stub and unminified:
+        stub = build.get("site_stub_pages")
+        if stub:
             parts = (f" Of the {_s(site - floor)} difference, placing each card page's body (written as finished "
                      f"HTML by `cardbench aggregate`: every session's tables and charts, facts, class checks, sources) "
-                     f"and minifying it take {_s(site - stub.seconds)}: the same site with card pages that only read "
+                     f"takes {_s(site - stub.seconds)}: the same site with card pages that only read "
                      f"their text and print the title builds in {_s(stub.seconds)}, {stub.seconds / floor:.2f}× the "
                      f"floor. That {_s(stub.seconds - floor)} is reading each card page's text, the lists of every "
                      "card (home, cards, comparison, catalogue) and "
                      f"placing the files served as they are ({_s(build['site'].placed_seconds)}: card files, raw "
-                     "outputs, JSON twins and runs.csv, linked or copied into the site after Hugo). Minifying costs "
-                     f"{_s(site - unminified.seconds)} (without `--minify`: {_s(unminified.seconds)}).")
+                     "outputs, JSON twins, comparison pieces and runs.csv, linked into the site after Hugo).")
         notes.append(
             f"- **Full build** {_s(site)} against {_s(floor)} for {r['cards']:,} plain pages: {ratio:.2f}×, "
             f"{ratio / t['ratio']:.2f}× the target.{parts} A card page is {_kb(r['card_parts'][0].raw)} of HTML "
             "(a statistics table per session, charts as Plotly JSON), all of it written once by `cardbench "
             "aggregate` (escaped there) and read by Hugo as text, not decoded; Hugo places it in the site's frame "
-            "(header, footer and scripts rendered once, `partialCached`), minifies it and writes it: the size of "
+            "(header, footer and scripts rendered once, `partialCached`) and writes it, not minified again: the size of "
             "the pages is most of what remains. Each card's JSON twin is written whole by `cardbench aggregate`, "
             "not rendered by Hugo. Meeting 2× would leave "
             f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
@@ -252,8 +251,8 @@ def _stub_verdict(stub, floor, target):
         return (f" Card pages that only read their text already take {stub.seconds / floor:.2f}× the floor: what "
                 "every card adds besides its body (its text read, its files placed, its line in the lists) is past "
                 "the target before any of the page is placed.")
-    return (f" Card pages that only read their text take {stub.seconds / floor:.2f}× the floor: placing, "
-            "minifying and writing each page's body, tens of kB of tables and chart JSON, is what is over the "
+    return (f" Card pages that only read their text take {stub.seconds / floor:.2f}× the floor: placing "
+            "and writing each page's body, tens of kB of tables and chart JSON, is what is over the "
             "target; smaller pages (charts' figures fetched rather than embedded) would be the way to meet it.")
 
 
@@ -276,8 +275,10 @@ def _details(r):
                        + [("**Total**", f"**{sum(r['phases'].values()):.2f} ms**")]), ""]
     build = r["build"]
     ratio = build["site"].seconds / build["floor"].seconds
-    where = ("a folder in memory (`/dev/shm`), for both: the disk of a shared machine varies too much from one "
-             "run to the next to set two builds against each other" if r.get("build_to_memory") else "an empty folder")
+    where = ("a folder in memory (`/dev/shm`), for both, beside the project copy when it fits there too (so the files "
+             "placed after Hugo are hard links, as `make site` makes them): the disk of a shared machine varies too "
+             "much from one run to the next to set two builds against each other" if r.get("build_to_memory")
+             else "an empty folder")
     rows = [("Site (Hugo, then the files served as they are placed)", _s(build["site"].seconds), _cpu(build["site"]),
              _mib(build["site"].max_rss_mib)),
             ("of which placing the files served as they are", _s(build["site"].placed_seconds), "", ""),
@@ -285,7 +286,6 @@ def _details(r):
              _mib(build["floor"].max_rss_mib)),
             ("Ratio", f"{ratio:.2f}×", _cpu_ratio(build), "")]
     for key, label in (("site_stub_pages", "Site, card pages only reading their text"),
-                       ("site_unminified", "Site without `--minify`"),
                        ("site_to_disk", "Site written to disk (`public/` on the machine's disk)")):
         if build.get(key):
             rows.append((label, _s(build[key].seconds), _cpu(build[key]), _mib(build[key].max_rss_mib)))

@@ -4,24 +4,32 @@ Decoding a page model of tens of kB and running Hugo's templates over it for eve
 build at thousands of cards.
 
 The HTML comes from templates/card.html.j2 and its parts in templates/card/ (htmltemplates.py says how
-every card string is escaped); addresses on the site start with BASE (figurehtml) and the repository's
-with REPO, which the page template replaces with the site's own (relURL, site.Params).
+every card string is escaped). Addresses on the site are relative to the page (/cards/<slug>/), so the
+page is right at any baseURL and Hugo places it without rewriting it; the repository's address comes
+from config.toml (sitedata.repo_commits).
 
 card_page_text(page) is the text the template splits at SPLIT: the card's title and description (for
 the head, escaped), the body before a review's prose, the body after it.
 """
 
-from .htmltemplates import REPO, SPLIT, render, url_attr
+from html import escape
+
+from markupsafe import Markup
+
+from .htmltemplates import SPLIT, render, url_attr
+
+PAGE_BASE = Markup("../../")  # from /cards/<slug>/ to the site's root
 
 
-def card_page_text(page):
-    """The card page's text for the template: title, description, body before the review, body after it."""
-    return render("card.html.j2", page=page)
+def card_page_text(page, repo):
+    """The card page's text for the template: title, description, body before the review, body after it.
+    `repo`: where the repository's history of a file starts (sitedata.repo_commits)."""
+    return render("card.html.j2", page=page, base=PAGE_BASE, repo=Markup(escape(repo)))
 
 
 def session_html(session):
-    """One test session of the page model, as its part of the page."""
-    return render("card/session.html.j2", s=session)
+    """One test session of the page model, as its part of the card page."""
+    return render("card/session.html.j2", s=session, base=PAGE_BASE)
 
 
-__all__ = ["card_page_text", "session_html", "url_attr", "SPLIT", "REPO"]
+__all__ = ["card_page_text", "session_html", "url_attr", "SPLIT", "PAGE_BASE"]

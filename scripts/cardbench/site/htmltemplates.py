@@ -24,7 +24,6 @@ from .formatting import format_number
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 SPLIT = "<!--cardbench-->"  # escaped text never holds "<": only these split a card page's text
-REPO = "<repo>"  # the template replaces it with site.Params.repoURL/commits/site.Params.repoBranch
 # Characters Hugo's templates keep in an address (Go html/template's URL normaliser); the rest are %-encoded.
 _URL_KEEP = frozenset("!#$&*+,/:;=?@[]-._~%abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
@@ -79,8 +78,9 @@ def environment():
     )
     env.filters.update(from_code=from_code, url_attr=url_attr, first_upper=first_upper, json_text=json_text,
                        whole_number=lambda n: format_number(n, 0))
-    # The site's own addresses and words, written by code: BASE and REPO are replaced by Hugo.
-    env.globals.update(base=Markup(BASE), repo=Markup(REPO), split=Markup(SPLIT))
+    # The site's own addresses and words, written by code: BASE is replaced by Hugo in the lists of cards;
+    # a card page gives its own (cardhtml.py).
+    env.globals.update(base=Markup(BASE), split=Markup(SPLIT))
     return env
 
 
@@ -98,4 +98,4 @@ def render(name, **values):
     return environment().get_template(name).render(**values)
 
 
-__all__ = ["render", "environment", "compile_all", "page_text", "url_attr", "SPLIT", "REPO"]
+__all__ = ["render", "environment", "compile_all", "page_text", "url_attr", "SPLIT"]

@@ -25,7 +25,7 @@ from .aggregate import aggregate
 from ..card.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
-from .sitedata import card_parts, missing_card_files, replace_text, site_address, write_site_data
+from .sitedata import card_parts, missing_card_files, replace_text, repo_commits, site_address, write_site_data
 from .htmltemplates import compile_all
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
 from ..card.problems import Finding
@@ -70,7 +70,8 @@ def _environment(cards_dir, data_dir):
                             f"{Path(data_dir).resolve()}".encode())
     for source in sorted(PACKAGE.rglob("*.py")) + [SCHEMA_PATH]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    digest.update(site_address().encode())  # the JSON twins carry the site's address
+    digest.update(site_address().encode())  # the JSON twins carry the site's address,
+    digest.update(repo_commits().encode())  # the card pages the repository's
     return digest.hexdigest()
 
 
@@ -118,16 +119,17 @@ def check_files(paths, today, data_dir):
         done.append([entry, None])
         if not any(f.severity == "error" for f in own):
             entry["slug"], entry["slug_at"] = card.data["slug"], card.position(("slug",))
-            valid.append((done[-1], card.data))
+            valid.append((done[-1], card))
     if valid:
-        result = aggregate([data for _, data in valid], data_dir)
+        result = aggregate([card.data for _, card in valid], data_dir)
         members = {}
         for suite in result["compare"]["suites"]:
             for member in suite["cards"]:
                 members.setdefault(member["slug"], {})[suite["id"]] = member
-        for (item, _), row in zip(valid, result["leaderboard"]):
+        for (item, card), row in zip(valid, result["leaderboard"]):
             slug = row["slug"]
             item[0]["parts"], item[1] = card_parts(result["cards"][slug], row, members.get(slug, {}))
+            item[1]["card"] = card.text  # the file as read and checked: the site serves this copy
     return done
 
 

@@ -1,11 +1,11 @@
 """Files the site serves as they are, placed into the built site after Hugo, not copied by Hugo.
 
-Hugo only copies these (the card files, the raw outputs the cards name, every card's JSON twin and
-runs.csv, the all-cards runs.csv: thousands of files, hundreds of MB at thousands of cards); `make
-site` places them into public/ after Hugo has run, as hard links where the files are cardbench
-aggregate's own (always replaced whole, never written in place) and as copies of the card files.
-`make serve` renders in memory: its Hugo server mounts the same folders (serve_mounts), so the
-preview serves the same addresses.
+Hugo only copies these (the card files as they were checked, the raw outputs the cards name, every
+card's JSON twin, comparison piece and runs.csv, the all-cards runs.csv: tens of thousands of files,
+hundreds of MB at thousands of cards); `make site` places them into public/ after Hugo has run, as hard
+links: they are cardbench aggregate's own files, always replaced whole, never written in place.
+`make serve` renders in memory: its Hugo server mounts the same folders (serve_mounts), so the preview
+serves the same addresses.
 """
 
 import os
@@ -13,62 +13,61 @@ import shutil
 from pathlib import Path
 
 
-def as_is(out_dir, cards_dir):
-    """[(source folder, folder in the site, name filter or None, linked)] of what is served as it is."""
+def as_is(out_dir):
+    """[(source folder, folder in the site)] of what is served as it is."""
     out_dir = Path(out_dir)
-    return [(out_dir / "static", "", None, True),        # /cards/<slug>/index.json, runs.csv; /runs.csv
-            (out_dir / "raw", "data/raw", None, True),    # the raw outputs the cards name (sitedata.publish_raw)
-            (Path(cards_dir), "data/cards", ".yaml", False)]  # the card files, every figure's source
+    # /cards/<slug>/index.json and runs.csv, /compare/cards/<slug>.json, /data/cards/<slug>.yaml, /runs.csv
+    return [(out_dir / "static", ""),
+            (out_dir / "raw", "data/raw")]  # the raw outputs the cards name (sitedata.publish_raw)
 
 
-def serve_mounts(out_dir, cards_dir, root):
+def serve_mounts(out_dir, root):
     """The same folders as Hugo module mounts (paths relative to the project root), for the preview."""
-    mounts = []
-    for source, target, suffix, _ in as_is(out_dir, cards_dir):
-        mount = {"source": os.path.relpath(source, root), "target": f"static/{target}".rstrip("/")}
-        if suffix:
-            mount["files"] = [f"*{suffix}"]
-        mounts.append(mount)
-    return mounts
+    return [{"source": os.path.relpath(source, root), "target": f"static/{target}".rstrip("/")}
+            for source, target in as_is(out_dir)]
 
 
-def _place(source, target, link):
-    try:
-        if link:
+def _place(source, target):
+    """Link `target` to `source`, replacing a file already there; a copy where links cannot be made."""
+    for _ in range(2):
+        try:
             os.link(source, target)
             return
-    except OSError:  # another file system, or links not allowed: a copy serves the same
-        pass
+        except FileExistsError:
+            os.unlink(target)
+        except OSError:  # another file system, or links not allowed: a copy serves the same
+            break
     shutil.copyfile(source, target)
 
 
-def _place_folder(source, into, suffix, link, recurse):
-    """Place the files of one folder (and, with `recurse`, of its folders); returns how many."""
+def _place_folder(source, into):
+    """Place the files of one folder and of its folders; returns how many."""
     placed = 0
-    into.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(into)
+    except FileExistsError:
+        pass
     with os.scandir(source) as entries:
         for entry in entries:
             if entry.name.startswith(".") or entry.is_symlink():
                 continue  # a writer's temp files; a link is never followed (aggregate refuses them anyway)
             if entry.is_dir():
-                if recurse:
-                    placed += _place_folder(entry.path, into / entry.name, suffix, link, recurse)
-            elif not suffix or entry.name.endswith(suffix):
-                destination = into / entry.name
-                if os.path.lexists(destination):
-                    os.unlink(destination)
-                _place(entry.path, destination, link)
+                placed += _place_folder(entry.path, os.path.join(into, entry.name))
+            else:
+                _place(entry.path, os.path.join(into, entry.name))
                 placed += 1
     return placed
 
 
-def publish(out_dir, cards_dir, public):
+def publish(out_dir, public):
     """Place every file served as it is into `public` (a site Hugo has just built). A file already there
     is replaced. Returns the number of files placed."""
     placed = 0
-    for source, target, suffix, link in as_is(out_dir, cards_dir):
-        if source.is_dir():  # the card files: that folder only, as Hugo's mount took them
-            placed += _place_folder(source, Path(public) / target, suffix, link, recurse=not suffix)
+    for source, target in as_is(out_dir):
+        if source.is_dir():
+            into = Path(public) / target
+            into.parent.mkdir(parents=True, exist_ok=True)
+            placed += _place_folder(source, str(into))
     return placed
 
 

@@ -48,13 +48,13 @@ def hugo_binary(hugo):
     return binary if binary and binary.is_file() else hugo
 
 
-def serve_config(root, out_dir, cards_dir):
+def serve_config(root, out_dir):
     """The site's config.toml with the folders `make site` places after Hugo (publish.py) mounted as
     static files, written beside out_dir for the preview's Hugo server; returns its path. Hugo takes
     a config file's mounts whole, so the file holds the site's own mounts and these."""
     with open(Path(root) / "config.toml", "rb") as handle:
         config = tomllib.load(handle)
-    config["module"]["mounts"] = config["module"]["mounts"] + serve_mounts(out_dir, cards_dir, root)
+    config["module"]["mounts"] = config["module"]["mounts"] + serve_mounts(out_dir, root)
     path = Path(out_dir).resolve().parent / "hugo-serve.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -79,7 +79,7 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
         return 1
     # No --printPathWarnings here: the server counts a page published again by a full rebuild as a duplicate
     # path (every page twice), and --panicOnWarning would stop the preview; `make site` keeps both.
-    config = serve_config(root, out_dir, cards_dir)
+    config = serve_config(root, out_dir)
     argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--config", str(config),
             "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)

@@ -19,6 +19,10 @@
                            /compare/cards/<slug>.json: the comparison page fetches only the chosen cards'
     static/cards/<slug>/runs.csv, static/runs.csv
                            every run of a card, and of every card, as CSV (runs_csv.py), served as they are
+    static/data/cards/<slug>.yaml
+                           the card file as it was read and checked, byte for byte: the source of every
+                           figure above, served as /data/cards/<slug>.yaml even when the file has changed
+                           since
 
 Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
 changes only when a card is added, removed or renamed. The rest are assets read by the one page
@@ -53,6 +57,7 @@ from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row,
 PER_CARD_DIRS = ("pages",)
 CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<slug>/… on the site
 COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json on the site
+CARD_FILE_DIR = "static/data/cards"  # <slug>.yaml: /data/cards/<slug>.yaml on the site
 TWIN_NAME = "index.json"
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
@@ -65,10 +70,21 @@ def dumps(value):
 
 
 @cache
+def _config():
+    with open(ROOT / "config.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
 def site_address():
     """The site's address (config.toml's baseURL, ending in /), which the JSON twins' addresses start with."""
-    with open(ROOT / "config.toml", "rb") as handle:
-        return tomllib.load(handle)["baseURL"].rstrip("/") + "/"
+    return _config()["baseURL"].rstrip("/") + "/"
+
+
+def repo_commits():
+    """Where the repository's history of a file starts (config.toml's params repoURL and repoBranch): the
+    card pages link each card file's history there."""
+    params = _config()["params"]
+    return f"{params['repoURL'].rstrip('/')}/commits/{params['repoBranch']}"
 
 
 def card_twin(card_json):
@@ -102,7 +118,7 @@ def card_parts(card_json, row, members):
     parts["path_choices"] = path_choices(piece)
     page = card_page(card_json)
     check_model("card-page", page, f"pages/{row['slug']}.html (its page model)")
-    files = {"twin": card_twin(card_json), "pages": card_page_text(page),
+    files = {"twin": card_twin(card_json), "pages": card_page_text(page, repo_commits()),
              "runs": card_csv(card_json), "compare": dumps(piece)}
     return parts, files
 
@@ -176,7 +192,7 @@ def replace_text(path, text):
 def write_if_changed(path, text):
     """Replace the file unless it already holds this text. Returns True when written."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", newline="") as handle:  # as written: "\r\n" stays itself
             if handle.read() == text:
                 return False
     except (FileNotFoundError, UnicodeDecodeError):
@@ -229,13 +245,15 @@ def publish_raw(out_dir, refs, data_dir=DATA_DIR):
 
 
 def card_file_path(out_dir, folder, slug):
-    """Where a card's file of one kind ('twin', 'pages', 'runs') goes under out_dir."""
+    """Where a card's file of one kind ('twin', 'pages', 'runs', 'compare', 'card') goes under out_dir."""
     if folder == "runs":
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
     if folder == "twin":
         return out_dir / CARD_CSV_DIR / slug / TWIN_NAME
     if folder == "compare":
         return out_dir / COMPARE_DIR / f"{slug}.json"
+    if folder == "card":
+        return out_dir / CARD_FILE_DIR / f"{slug}.yaml"
     return out_dir / folder / f"{slug}.html"
 
 
@@ -277,7 +295,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     of files written."""
     out_dir = Path(out_dir)
     shared = site_texts(parts)  # made (and its models checked) before anything is written
-    for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR):
+    for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
     jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
@@ -299,10 +317,11 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
         for name in os.listdir(out_dir / folder):
             if name.endswith((".html", ".json")) and name not in wanted:  # .json: page models of earlier versions
                 os.unlink(out_dir / folder / name)
-    wanted_pieces = {f"{p['slug']}.json" for p in parts}
-    for name in os.listdir(out_dir / COMPARE_DIR):
-        if name.endswith(".json") and name not in wanted_pieces:
-            os.unlink(out_dir / COMPARE_DIR / name)
+    for folder, suffix in ((COMPARE_DIR, ".json"), (CARD_FILE_DIR, ".yaml")):
+        wanted = {f"{p['slug']}{suffix}" for p in parts}
+        for name in os.listdir(out_dir / folder):
+            if name.endswith(suffix) and name not in wanted:
+                os.unlink(out_dir / folder / name)
     slugs = [p["slug"] for p in parts]
     for name in set(os.listdir(out_dir / CARD_CSV_DIR)) - set(slugs):
         shutil.rmtree(out_dir / CARD_CSV_DIR / name)
@@ -316,20 +335,24 @@ def missing_card_files(out_dir, slugs):
     present = [set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
                for folder in PER_CARD_DIRS]
     missing = {slug for slug in slugs if any(f"{slug}.html" not in names for names in present)}
-    pieces = Path(out_dir) / COMPARE_DIR
-    have_pieces = set(os.listdir(pieces)) if pieces.is_dir() else set()
-    missing |= {slug for slug in slugs if f"{slug}.json" not in have_pieces}
+    for folder, suffix in ((COMPARE_DIR, ".json"), (CARD_FILE_DIR, ".yaml")):
+        have = set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
+        missing |= {slug for slug in slugs if f"{slug}{suffix}" not in have}
     csv_dir = Path(out_dir) / CARD_CSV_DIR
     have_dir = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
     return missing | {slug for slug in slugs if slug not in have_dir or not (csv_dir / slug / TWIN_NAME).is_file()
                       or not (csv_dir / slug / "runs.csv").is_file()}
 
 
-def write_outputs(result, out_dir):
+def write_outputs(result, out_dir, card_texts=None):
     """Every card of an aggregate() result written at once, without the cache: the reference the
-    cached build (incremental) is tested against. Replaces the folder's cards."""
+    cached build (incremental) is tested against. Replaces the folder's cards. `card_texts`: slug → the
+    card file's text, served beside its pages (none given: no card files)."""
     pieces = parts_from_result(result)
-    write_site_data(out_dir, [parts for parts, _ in pieces], {parts["slug"]: files for parts, files in pieces})
+    files = {parts["slug"]: files for parts, files in pieces}
+    for slug, text in (card_texts or {}).items():
+        files[slug]["card"] = text
+    write_site_data(out_dir, [parts for parts, _ in pieces], files)
 
 
 __all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps",
