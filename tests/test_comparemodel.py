@@ -174,6 +174,6 @@ def test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in(tmp_p
         env = {**os.environ, "PYTHONPATH": str(root / "scripts"), "PYTHONHASHSEED": seed}
         subprocess.run([sys.executable, "-m", "cardbench", "aggregate", "--no-cache", "--cards-dir", str(cards),
                         "--out", str(out)], cwd=root, env=env, check=True, capture_output=True)
-        texts.append({name: (out / name).read_text(encoding="utf-8") for name in ("site/compare.json", "api/compare.json")})
+        texts.append({name: (out / name).read_text(encoding="utf-8") for name in ("site/compare.json", "static/compare/index.json")})
     assert "its read: SEQ1M Q8T1, SEQ1M Q1T1, SEQ512K Q1T1, SEQ128K Q32T1, RND4K Q32T1, RND4K Q8T8;" in texts[0]["site/compare.json"]
     assert texts[0] == texts[1] == texts[2]

@@ -6,8 +6,9 @@
     site/compare.json      the comparison page's suites with a few members by name, the cards it draws
                            first (their pieces are preloaded) and the frame of its charts (comparemodel.py)
     pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
-    api/index.json         the catalogue (/index.json), api/compare.json (/compare/index.json),
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
+    static/index.json      the catalogue (/index.json), and static/compare/index.json (/compare/index.json):
+                           the site's API, tens of MB at thousands of cards, served as they are
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
@@ -59,6 +60,8 @@ CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<
 COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json on the site
 CARD_FILE_DIR = "static/data/cards"  # <slug>.yaml: /data/cards/<slug>.yaml on the site
 TWIN_NAME = "index.json"
+CATALOGUE = "static/index.json"  # /index.json: every card with its headline figures
+COMPARE_API = "static/compare/index.json"  # /compare/index.json: every suite's cards and figures
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
@@ -173,7 +176,7 @@ def site_texts(parts):
     return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
-            "api/index.json": catalogue, "api/compare.json": '{"suites":[' + ",".join(suites) + "]}",
+            CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
 
