@@ -48,7 +48,7 @@ def test_the_preview_mounts_the_same_folders(tmp_path):
     (tmp_path / "config.toml").write_text('baseURL = "https://x.example/"\n[module]\n[[module.mounts]]\n'
                                           'source = "layouts"\ntarget = "layouts"\n', encoding="utf-8")
     assert serve_mounts(out, tmp_path) == [
-        {"source": "build/hugo-data/static", "target": "static"},
+        {"source": "build/hugo-data/static", "target": "static", "files": ["! runs.csv"]},
         {"source": "build/hugo-data/raw", "target": "static/data/raw"}]
     config = json.loads(serve_config(tmp_path, out).read_text(encoding="utf-8"))
     assert config["baseURL"] == "https://x.example/"

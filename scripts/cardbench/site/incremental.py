@@ -152,7 +152,7 @@ def _check_chunk(args):
 class SiteDataBuilder:
     """Builds Hugo's data for a folder of card files; keeps what it learnt between builds."""
 
-    def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None):
+    def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None, join_all_runs=True):
         self.cards_dir = Path(cards_dir)
         self.out_dir = Path(out_dir)
         self.cache_file = Path(cache_file) if cache_file else None
@@ -161,6 +161,7 @@ class SiteDataBuilder:
         self.environment = None
         self.entries = {}
         self.written = {}  # text of each shared file as last written, so unchanged ones are not read again
+        self.join_all_runs = join_all_runs  # False in the preview: the all-cards runs.csv is left to `make site`
 
     def _load_cache(self, environment):
         if self.environment == environment:
@@ -265,7 +266,8 @@ class SiteDataBuilder:
         published = [entry["parts"] for path, entry in valid if path not in bad]
         result.cards = len(published)
         if not result.errors:
-            result.written = write_site_data(self.out_dir, published, files, self.written)
+            result.written = write_site_data(self.out_dir, published, files, self.written,
+                                             join_all_runs=self.join_all_runs)
         if save:
             self.save_cache()
         return result

@@ -21,10 +21,20 @@ def as_is(out_dir):
             (out_dir / "raw", "data/raw")]  # the raw outputs the cards name (sitedata.publish_raw)
 
 
+# Not in the preview: the all-cards runs.csv (hundreds of MB at thousands of cards), which the preview
+# does not join again after each change (serve.py) and Hugo's server would copy into memory each time.
+PREVIEW_LEAVES_OUT = {"": ["! runs.csv"]}
+
+
 def serve_mounts(out_dir, root):
     """The same folders as Hugo module mounts (paths relative to the project root), for the preview."""
-    return [{"source": os.path.relpath(source, root), "target": f"static/{target}".rstrip("/")}
-            for source, target in as_is(out_dir)]
+    mounts = []
+    for source, target in as_is(out_dir):
+        mount = {"source": os.path.relpath(source, root), "target": f"static/{target}".rstrip("/")}
+        if target in PREVIEW_LEAVES_OUT:
+            mount["files"] = PREVIEW_LEAVES_OUT[target]
+        mounts.append(mount)
+    return mounts
 
 
 def _place(source, target):

@@ -70,7 +70,8 @@ def rebuild(cards_dir, out_dir, builder=None, save=True):
 
 def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     """Run until interrupted. `report(message)` shows what happens (the CLI prints it)."""
-    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data")
+    # The all-cards runs.csv is not joined after each change (publish.PREVIEW_LEAVES_OUT): `make site` does it.
+    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data", join_all_runs=False)
     findings = rebuild(cards_dir, out_dir, builder)
     for finding in findings:
         report(str(finding))

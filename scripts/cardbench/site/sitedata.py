@@ -290,12 +290,12 @@ def join_runs_csv(out_dir, slugs, changed):
     return True
 
 
-def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
+def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
     (from data_dir/raw); remove per-card files of cards no longer present. `written` (name → text),
-    kept by the caller between calls, spares reading unchanged shared files again. Returns the number
-    of files written."""
+    kept by the caller between calls, spares reading unchanged shared files again; `join_all_runs`
+    False leaves the all-cards runs.csv alone (the preview). Returns the number of files written."""
     out_dir = Path(out_dir)
     shared = site_texts(parts)  # made (and its models checked) before anything is written
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
@@ -329,7 +329,10 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
     for name in set(os.listdir(out_dir / CARD_CSV_DIR)) - set(slugs):
         shutil.rmtree(out_dir / CARD_CSV_DIR / name)
         csv_changed = True
-    count += join_runs_csv(out_dir, slugs, csv_changed)
+    if join_all_runs:
+        count += join_runs_csv(out_dir, slugs, csv_changed)
+    elif (out_dir / RUNS_CSV_ORDER).exists():
+        os.unlink(out_dir / RUNS_CSV_ORDER)  # cards may change now: the next full build joins it again
     return count
 
 
