@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from importlib.metadata import distribution
 from pathlib import Path
@@ -181,9 +182,13 @@ def test_the_preview_renders_to_memory_and_leaves_public_alone(tmp_path):
         assert page is not None, "the preview did not answer"
         assert "livereload" in page and "All cards" in page
         slug = sorted(project.glob("data/cards/*.yaml"))[0].stem  # what `make site` places after Hugo, served too
-        for served in (f"cards/{slug}/index.json", f"cards/{slug}/runs.csv", "runs.csv", f"data/cards/{slug}.yaml"):
+        for served in (f"cards/{slug}/index.json", f"cards/{slug}/runs.csv", f"data/cards/{slug}.yaml", "index.json",
+                       "compare/index.json"):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/{served}", timeout=10) as response:
                 assert response.status == 200 and response.read(), served
+        with pytest.raises(urllib.error.HTTPError) as left_out:  # the all-cards CSV: `make site` joins it
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/runs.csv", timeout=10)
+        assert left_out.value.code == 404
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/cards/{slug}/", timeout=10) as response:
             assert "Claimed and measured" in response.read().decode("utf-8")  # its body, from cardbench aggregate
     finally:
