@@ -73,7 +73,7 @@ def _values():
     session = page["sessions"][0]
     return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"], "grid": page["grid"],
             "paths": page["paths"], "nvme": session["nvme"], "source": page["source"], "row": _row(),
-            "parts": [{"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT}],
+            "p": {"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT},
             "repo": "https://git.example.org/cards/commits/main"}  # a card page's (cardhtml.card_page_text)
 
 

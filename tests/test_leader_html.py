@@ -48,8 +48,9 @@ def test_stated_figures_are_marked_and_rows_ranked():
 
 
 def test_the_cards_list_is_escaped_and_by_slug():
-    from cardbench.site.leaderhtml import card_list_html
+    from cardbench.site.leaderhtml import card_list_html, card_list_item_html
 
-    html = card_list_html([{"slug": "b-card", "title": HOSTILE, "bus": "UHS-I"}, {"slug": "a-card", "title": "A", "bus": "SD Express"}])
+    cards = [{"slug": "b-card", "title": HOSTILE, "bus": "UHS-I"}, {"slug": "a-card", "title": "A", "bus": "SD Express"}]
+    html = card_list_html([{**c, "list_item": card_list_item_html(c)} for c in cards])
     assert html.index("a-card") < html.index("b-card") and "<script" not in html
     assert f'<a href="{BASE}cards/a-card/">A</a> <span class="muted">SD Express</span>' in html

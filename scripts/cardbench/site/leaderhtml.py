@@ -4,7 +4,7 @@ aggregated, joined in rank order (sitedata.site_texts), placed by layouts/home.h
 thousands of cards, running the row template for each card made the home page the slowest page of
 the build.
 
-The HTML comes from templates/leaderboard-row.html.j2 and cards-list.html.j2, every text a card
+The HTML comes from templates/leaderboard-row.html.j2 and card-list-item.html.j2, every text a card
 supplies escaped there (htmltemplates.py), quotes included, as Hugo's templates escaped it. Addresses start with
 BASE, which the template replaces with the site's own path (relURL): escaped text never holds "<", so
 only these placeholders are replaced.
@@ -21,9 +21,14 @@ def leader_row_html(row):
     return render("leaderboard-row.html.j2", row=row)
 
 
+def card_list_item_html(parts):
+    """One card's line in the cards section's list, written with the card's other parts."""
+    return render("card-list-item.html.j2", p=parts)
+
+
 def card_list_html(parts):
-    """The cards section's list: every card by slug, linked, with its bus."""
-    return render("cards-list.html.j2", parts=sorted(parts, key=lambda p: p["slug"]))
+    """The cards section's list: every card's line (card_list_item_html) by slug."""
+    return "".join("\n" + p["list_item"] for p in sorted(parts, key=lambda p: p["slug"]))
 
 
 def ranked(parts):
@@ -33,4 +38,4 @@ def ranked(parts):
     return sorted(parts, key=lambda p: (group[p["rank_group"]], -p["rank"]))
 
 
-__all__ = ["leader_row_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]
+__all__ = ["leader_row_html", "card_list_item_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]

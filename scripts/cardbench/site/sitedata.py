@@ -48,7 +48,7 @@ from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_l
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
-from .leaderhtml import card_list_html, leader_row_html, ranked
+from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
@@ -110,6 +110,7 @@ def card_parts(card_json, row, members):
              "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json)}
+    parts["list_item"] = card_list_item_html(parts)
     # Every card the comparison leaves out is named there with the reason (suites.py says it).
     pooled = dict.fromkeys(card_json.get("pooled") or {})  # the card's own order: the reasons list them so
     parts["left_out"] = {suite["id"]: why for suite in KNOWN_SUITES
@@ -344,10 +345,11 @@ def missing_card_files(out_dir, slugs):
     for folder, suffix in ((COMPARE_DIR, ".json"), (CARD_FILE_DIR, ".yaml")):
         have = set(os.listdir(Path(out_dir) / folder)) if (Path(out_dir) / folder).is_dir() else set()
         missing |= {slug for slug in slugs if f"{slug}{suffix}" not in have}
-    csv_dir = Path(out_dir) / CARD_CSV_DIR
-    have_dir = set(os.listdir(csv_dir)) if csv_dir.is_dir() else set()
-    return missing | {slug for slug in slugs if slug not in have_dir or not (csv_dir / slug / TWIN_NAME).is_file()
-                      or not (csv_dir / slug / "runs.csv").is_file()}
+    csv_dir = os.path.join(out_dir, CARD_CSV_DIR)
+    have_dir = set(os.listdir(csv_dir)) if os.path.isdir(csv_dir) else set()
+    isfile, join = os.path.isfile, os.path.join  # tens of thousands of checks at thousands of cards: no Path objects
+    return missing | {slug for slug in slugs if slug not in have_dir or not isfile(join(csv_dir, slug, TWIN_NAME))
+                      or not isfile(join(csv_dir, slug, "runs.csv"))}
 
 
 def write_outputs(result, out_dir, card_texts=None):
