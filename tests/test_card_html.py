@@ -26,7 +26,7 @@ def _page(text=HOSTILE):
 def test_the_text_splits_into_title_description_and_the_body_around_a_review():
     title, description, before, after = card_page_text(_page("Acme & Co 64 GB"), REPO).split(SPLIT)
     assert title == description == "Acme &amp; Co 64 GB"
-    assert before.startswith('<article class="card-page">') and after.endswith("</article>")
+    assert before.startswith('<article class="card-page" data-charts="charts.json">') and after.endswith("</article>")
     assert 'href="../../data/cards/acme.yaml"' in after and f'href="{REPO}/data/cards/acme.yaml"' in after
 
 

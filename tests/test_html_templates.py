@@ -1,8 +1,10 @@
 """The site's finished HTML templates (site/templates/): a card string holding markup, quotes and "&"
 comes out escaped, as html.escape writes it, from every template; only code's fragments pass as HTML."""
 
+import json
 from html import escape
 
+from cardbench.site.cardhtml import card_charts_text
 from cardbench.site.htmltemplates import TEMPLATES_DIR, compile_all, environment, page_text
 
 CARD_TEXT = "<script>alert('x')</script> \"Acme\" & Co"
@@ -91,7 +93,10 @@ def test_a_card_string_comes_out_escaped_from_every_template():
 def test_only_code_fragments_pass_as_html():
     html = environment().get_template("card.html.j2").render(page=_page(), repo="https://git.example.org/c/commits/main")
     assert RATE in html  # figure cells and rates: written and escaped by figurehtml
-    assert '<script type="application/json" class="chart-figure">{"data":[{"name":"\\u003cscript\\u003e"}]}</script>' in html
+    assert "chart-figure" not in html and 'data-charts="charts.json"' in html and "data-figure" in html
+    charts = json.loads(card_charts_text(_page()))  # the figures, in the file the page fetches
+    assert charts and all(f == {"data": [{"name": "<script>"}]} for f in charts.values())
+    assert "<" not in card_charts_text(_page())  # written escaped (\\u003c): no markup even where read as text
     assert 'href="https://example.org/?a=%3Cb%3E&amp;c=%27d%27"' in html
     assert page_text(None) == "" and page_text(3.0) == "3" and page_text(2.5) == "2.5" and page_text(CARD_TEXT) == ESCAPED
 

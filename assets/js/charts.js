@@ -1,4 +1,5 @@
-// Draws every chart on the page from the figure JSON in the data block beside it, in the page's
+// Draws every chart on the page from its figure JSON (a card page's from the charts.json beside it, a
+// chart in a review's prose from the data block beside it), in the page's
 // colours (light or dark, following the reader's system) and in the rate unit the reader picked
 // (a figure carries its MiB/s variant as alt.mib: per-trace patches). A chart is drawn when it comes
 // near the screen, so a page of many charts shows its first at once; its box already has its height,
@@ -231,22 +232,48 @@
     return details;
   }
 
+  // One chart box: the table of a figure that came without one, then the chart, drawn when near the screen.
+  function drawBox(box, figure) {
+    var el = box.querySelector('.chart');
+    if (!box.querySelector('details')) {
+      try {
+        var table = figureTable(figure());
+        if (table) {
+          table.querySelector('[role=region]').setAttribute('aria-label', 'The figures of ' + box.id);
+          box.appendChild(table);
+        }
+      } catch (err) { /* the chart itself reports a figure it cannot read */ }
+    }
+    later(el, figure);
+  }
+
   function drawAll() {
+    // A figure in the page itself (a chart pasted into a review).
     Array.prototype.forEach.call(document.querySelectorAll('.chart-box > script.chart-figure'), function (data) {
-      var box = data.parentNode;
-      var el = box.querySelector('.chart');
       if (!data.textContent.trim()) return;
-      if (!box.querySelector('details')) {
-        try {
-          var table = figureTable(JSON.parse(data.textContent));
-          if (table) {
-            table.querySelector('[role=region]').setAttribute('aria-label', 'The figures of ' + box.id);
-            box.appendChild(table);
-          }
-        } catch (err) { /* the chart itself reports a figure it cannot read */ }
-      }
-      later(el, function () { return JSON.parse(data.textContent); });
+      drawBox(data.parentNode, function () { return JSON.parse(data.textContent); });
     });
+    // A card page's charts: their figures in one file beside the page (data-charts), asked for once.
+    var boxes = document.querySelectorAll('[data-charts] .chart-box[data-figure]');
+    if (!boxes.length) return;
+    var source = new URL(document.querySelector('[data-charts]').getAttribute('data-charts'), document.baseURI);
+    fetch(source, { credentials: 'same-origin' })
+      .then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.json();
+      })
+      .then(function (figures) {
+        Array.prototype.forEach.call(boxes, function (box) {
+          var figure = Object.prototype.hasOwnProperty.call(figures, box.id) ? figures[box.id] : null;
+          if (!figure) return;
+          drawBox(box, function () { return JSON.parse(JSON.stringify(figure)); });  // Plotly keeps what it is given
+        });
+      })
+      .catch(function (err) {
+        Array.prototype.forEach.call(boxes, function (box) {
+          box.querySelector('.chart').textContent = 'The chart could not be loaded (' + err.message + '); its figures are in the table.';
+        });
+      });
   }
 
   // Every string a figure brings is Plotly plain text already (scripts/cardbench/site/plottext.py).

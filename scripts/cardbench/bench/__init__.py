@@ -104,7 +104,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
             results["public"] = tree_size(public)
             card_url = f"/cards/{slug_for(0)}/"
             results["card_url"] = card_url
-            results["card_parts"] = page_parts(public, card_url)
+            charts = [card_url + "charts.json"] if (public / card_url.strip("/") / "charts.json").is_file() else []
+            results["card_parts"] = page_parts(public, card_url, charts)  # the page fetches its charts' figures
             picker = next(iter(public.glob("generated/api/picker.*.json")), None)
             picker_bytes = picker.read_bytes() if picker else b""
             results["picker_bytes"] = (len(picker_bytes), gzip_size(picker_bytes))

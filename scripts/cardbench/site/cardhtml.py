@@ -17,6 +17,7 @@ from html import escape
 from markupsafe import Markup
 
 from .htmltemplates import SPLIT, render, url_attr
+from .plottext import figure_json
 
 PAGE_BASE = Markup("../../")  # from /cards/<slug>/ to the site's root
 
@@ -27,9 +28,25 @@ def card_page_text(page, repo):
     return render("card.html.j2", page=page, base=PAGE_BASE, repo=Markup(escape(repo)))
 
 
+def page_charts(page):
+    """Every chart of a card page's model, in page order: each session's, then the curves."""
+    for session in page.get("sessions") or []:
+        for key in ("chart", "other_tools_chart"):
+            if session.get(key):
+                yield session[key]
+    yield from page.get("curves") or []
+
+
+def card_charts_text(page):
+    """The figures of a card page's charts, {chart id: figure}, as the JSON file the page fetches
+    (charts.json beside it): a page carries its tables, and its charts' figures come once the page is
+    there. Each figure is chartmodel's JSON text as it is, each id written as safely (plottext.figure_json)."""
+    return "{" + ",".join(f"{figure_json(c['id'])}:{c['figure']}" for c in page_charts(page)) + "}"
+
+
 def session_html(session):
     """One test session of the page model, as its part of the card page."""
     return render("card/session.html.j2", s=session, base=PAGE_BASE)
 
 
-__all__ = ["card_page_text", "session_html", "url_attr", "SPLIT", "PAGE_BASE"]
+__all__ = ["card_page_text", "card_charts_text", "page_charts", "session_html", "url_attr", "SPLIT", "PAGE_BASE"]

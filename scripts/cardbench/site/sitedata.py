@@ -12,6 +12,8 @@
     site/feed.json         the newest sessions of every card, for the Atom feed (/feed.xml; feed.py)
     site/readers.json      every reader and host, its cards and the fastest figures through it (readers.py)
     raw/<slug>/…           copies of the raw tool outputs the cards name, served as /data/raw/<slug>/…
+    static/cards/<slug>/charts.json
+                           the figures of the card page's charts (Plotly JSON), which the page fetches
     static/cards/<slug>/index.json
                            a card's statistics: the JSON twin of its page (public API; fields in
                            docs/card-json.md), with its addresses on the site; served as it is
@@ -50,7 +52,7 @@ from ..core.paths import DATA_DIR, ROOT, raw_refs
 from ..card.raw_files import raw_type_allowed
 from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
-from .cardhtml import card_page_text
+from .cardhtml import card_charts_text, card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
 from .modelcheck import check_model
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
@@ -60,6 +62,7 @@ CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<
 COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json on the site
 CARD_FILE_DIR = "static/data/cards"  # <slug>.yaml: /data/cards/<slug>.yaml on the site
 TWIN_NAME = "index.json"
+CHARTS_NAME = "charts.json"  # the figures of a card page's charts, fetched by the page (cardhtml.card_charts_text)
 CATALOGUE = "static/index.json"  # /index.json: every card with its headline figures
 COMPARE_API = "static/compare/index.json"  # /compare/index.json: every suite's cards and figures
 ALL_RUNS_CSV = "static/runs.csv"
@@ -122,7 +125,7 @@ def card_parts(card_json, row, members):
     parts["path_choices"] = path_choices(piece)
     page = card_page(card_json)
     check_model("card-page", page, f"pages/{row['slug']}.html (its page model)")
-    files = {"twin": card_twin(card_json), "pages": card_page_text(page, repo_commits()),
+    files = {"twin": card_twin(card_json), "pages": card_page_text(page, repo_commits()), "charts": card_charts_text(page),
              "runs": card_csv(card_json), "compare": dumps(piece)}
     return parts, files
 
@@ -249,11 +252,13 @@ def publish_raw(out_dir, refs, data_dir=DATA_DIR):
 
 
 def card_file_path(out_dir, folder, slug):
-    """Where a card's file of one kind ('twin', 'pages', 'runs', 'compare', 'card') goes under out_dir."""
+    """Where a card's file of one kind ('twin', 'pages', 'runs', 'charts', 'compare', 'card') goes under out_dir."""
     if folder == "runs":
         return out_dir / CARD_CSV_DIR / slug / "runs.csv"
     if folder == "twin":
         return out_dir / CARD_CSV_DIR / slug / TWIN_NAME
+    if folder == "charts":
+        return out_dir / CARD_CSV_DIR / slug / CHARTS_NAME
     if folder == "compare":
         return out_dir / COMPARE_DIR / f"{slug}.json"
     if folder == "card":
@@ -349,7 +354,7 @@ def missing_card_files(out_dir, slugs):
     have_dir = set(os.listdir(csv_dir)) if os.path.isdir(csv_dir) else set()
     isfile, join = os.path.isfile, os.path.join  # tens of thousands of checks at thousands of cards: no Path objects
     return missing | {slug for slug in slugs if slug not in have_dir or not isfile(join(csv_dir, slug, TWIN_NAME))
-                      or not isfile(join(csv_dir, slug, "runs.csv"))}
+                      or not isfile(join(csv_dir, slug, "runs.csv")) or not isfile(join(csv_dir, slug, CHARTS_NAME))}
 
 
 def write_outputs(result, out_dir, card_texts=None):
