@@ -7,7 +7,7 @@ display unit), in MiB/s, and as the source printed them; headline figures follow
 headlines.py.
 """
 
-from ..core.paths import raw_refs
+from ..core.paths import raw_strings
 from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
@@ -122,11 +122,11 @@ def _card_json(card, figures):
         s_out["grid"] = session_grid(subtests, session["label"])
         if session.get("tool_results"):
             s_out["tool_results"] = tool_result_stats(session["tool_results"])
-        s_out["raw_files"] = sorted({ref for _, ref in raw_refs(session)})
+        s_out["raw_files"] = sorted(set(raw_strings(session)))
         sessions.append(s_out)
     out["sessions"] = sessions
     out["figure_raw"] = {figure: sorted({ref for s in card.get("sessions") or [] for kind in kinds
-                                         for _, ref in raw_refs(s.get(kind) or [])})
+                                         for ref in raw_strings(s.get(kind) or [])})
                          for figure, kinds in FIGURE_SOURCES.items()}
     return out
 

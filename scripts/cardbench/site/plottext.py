@@ -11,19 +11,24 @@ import json
 
 # Figure keys whose strings are Plotly templates written by the chart code, not text to show.
 TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate"})
+# Values a figure holds by the thousand that are copied as they are (no call per number).
+_AS_THEY_ARE = frozenset({int, float, bool, type(None)})
 
 
 def plot_text(text):
     """Text Plotly shows literally ("A & B" still reads "A & B"; "<b>" reads "<b>", not bold)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = str(text)
+    if "&" in text or "<" in text or ">" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text
 
 
 def plain_figure(value, key=None):
     """A copy of a figure (or any part of one) with every string but its templates made plain text."""
     if isinstance(value, dict):
-        return {k: plain_figure(v, k) for k, v in value.items()}
+        return {k: v if v.__class__ in _AS_THEY_ARE else plain_figure(v, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain_figure(v, key) for v in value]
+        return [v if v.__class__ in _AS_THEY_ARE else plain_figure(v, key) for v in value]
     if isinstance(value, str) and key not in TEMPLATE_KEYS:
         return plot_text(value)
     return value

@@ -41,7 +41,7 @@ from .feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
-from ..core.paths import DATA_DIR, ROOT, raw_refs
+from ..core.paths import DATA_DIR, ROOT, raw_strings
 from ..card.raw_files import raw_type_allowed
 from .leaderhtml import card_list_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
@@ -88,7 +88,7 @@ def card_parts(card_json, row, members):
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
+             "raw": sorted(set(raw_strings(card_json))), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json)}
     # Every card the comparison leaves out is named there with the reason (suites.py says it).

@@ -274,9 +274,10 @@ def json_number(value, digits=6):
     None for a missing or non-finite figure (NaN, None, infinity)."""
     if isinstance(value, float) or value.__class__ is int:  # the common case, without pandas' isna
         value = float(value)
-        if not math.isfinite(value):
+        if value - value != 0:  # infinite or NaN
             return None
-    elif value is None or pd.isna(value) or not math.isfinite(float(value)):
+        return int(value) if value.is_integer() else round(value, digits)
+    if value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)
