@@ -34,15 +34,14 @@ def plain_figure(value, key=None):
     return value
 
 
-_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
-
-
 def figure_json(figure):
     """Compact JSON of a figure that is safe inside a <script type="application/json"> data block:
     <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
     if not figure:
         return ""
-    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
+    text = json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # str.replace thrice: several times faster than str.translate over a figure's long JSON
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 __all__ = ["TEMPLATE_KEYS", "plot_text", "plain_figure", "figure_json"]

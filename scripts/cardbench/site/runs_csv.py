@@ -41,17 +41,19 @@ def subtest_tool(session, subtest):
 def card_rows(card):
     """One row per run of every subtest of every session, in page order."""
     rows = []
+    card_cells = [text_cell(card["slug"]), text_cell(card["title"])]
     for session in card["sessions"]:
+        session_cells = card_cells + [text_cell(session["id"]), text_cell(session.get("date"))]
         for subtest in session["subtests"]:
             in_mb_s = (subtest.get("mb_s") or {}).get("runs") or []
             excluded = set(subtest.get("excluded_runs") or [])
+            # the cells every run of a subtest shares, made once
+            same = session_cells + [text_cell(subtest_tool(session, subtest)), text_cell(subtest["test"]),
+                                    text_cell(subtest["op"]), text_cell(subtest["unit"])]
             for index, value in enumerate(subtest["runs"]):
-                rows.append([text_cell(card["slug"]), text_cell(card["title"]), text_cell(session["id"]),
-                             text_cell(session.get("date")), text_cell(subtest_tool(session, subtest)),
-                             text_cell(subtest["test"]), text_cell(subtest["op"]), text_cell(subtest["unit"]),
-                             str(index + 1), number_cell(value),
-                             number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
-                             "yes" if index in excluded else ""])
+                rows.append(same + [str(index + 1), number_cell(value),
+                                    number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
+                                    "yes" if index in excluded else ""])
     return rows
 
 
