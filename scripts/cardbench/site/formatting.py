@@ -6,9 +6,22 @@ import math
 DASH = "–"
 
 
+# 10 ** digits and the format of each common number of decimals, made once (a page formats thousands of figures).
+_POWERS = tuple(10.0 ** digits for digits in range(10))
+_FORMATS = tuple(f",.{digits}f" for digits in range(10))
+
+
 def format_number(value, digits):
     """Hugo's lang.FormatNumber for English: rounded half away from zero, thousands separated."""
     value = float(value)
+    if digits.__class__ is int and 0 <= digits < 10:
+        power = _POWERS[digits]
+        scaled = abs(value) * power
+        rounded = math.floor(scaled)
+        if scaled - rounded >= 0.5:
+            rounded += 1
+        text = format(rounded / power, _FORMATS[digits])
+        return "-" + text if value < 0 else text
     scaled = abs(value) * 10.0 ** digits
     rounded = math.floor(scaled)
     if scaled - rounded >= 0.5:

@@ -33,7 +33,7 @@ def page_text(value):
     """Any printed value as page text: Markup as it is, numbers as Hugo prints them, nothing for none,
     anything else escaped."""
     if type(value) is str:  # most values: checked first, a page prints hundreds
-        return Markup(escape(value))
+        return _escaped_text(value)
     if isinstance(value, Markup):
         return value
     if value is None:
@@ -41,6 +41,12 @@ def page_text(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return Markup(escape(value_text(value)))
     return Markup(escape(str(value)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _escaped_text(text):
+    """A text as page text; remembered, as pages print the same words, units and figures again and again."""
+    return Markup(escape(text))
 
 
 def url_attr(url):
