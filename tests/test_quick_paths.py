@@ -1,0 +1,115 @@
+"""The quicker ways the build reads and writes a card give what the plain ways give, value for value."""
+
+import json
+import statistics
+
+import jsonschema
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cardbench.bench.synth import card_data
+from cardbench.card.load import load_card
+from cardbench.card.schemacheck import compile_schema
+from cardbench.card.validate import card_paths
+from cardbench.core.paths import raw_refs, raw_strings
+from cardbench.site.findings.stability import sample_stdev
+from cardbench.site.formatting import format_number
+from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
+
+from conftest import ROOT
+
+SHIPPED = card_paths(ROOT / "data" / "cards")
+
+
+def test_raw_strings_are_the_raw_refs_of_every_card():
+    values = [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(5)]
+    values.append({"raw": ["raw/a/x.out", 5, {"raw": ["not/this.out"]}], "s": [[{"raw": ["raw/a/y.out"]}], {"raw": "z"}]})
+    for value in values:
+        assert sorted(raw_strings(value)) == sorted(raw for _, raw in raw_refs(value))
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(FINITE, st.integers(0, 10**4).map(float), st.sampled_from([0.5, 1.5, 5e-324, -0.0])),
+                min_size=2, max_size=40))
+def test_sample_stdev_is_statistics_stdev(values):
+    assert sample_stdev(values) == statistics.stdev(values)
+
+
+def _outcome(stdev, values):
+    try:
+        result = stdev(values)
+    except Exception as exc:  # noqa: BLE001 - the same failure is part of the same behaviour
+        return type(exc)
+    return "nan" if result != result else result
+
+
+def test_sample_stdev_of_odd_values_is_statistics_stdev():
+    for values in ([1.0, float("inf")], [float("nan"), 2.0], [1e308, -1e308, 1e308], [1.0], [2, 3.5]):
+        assert _outcome(sample_stdev, values) == _outcome(statistics.stdev, values)
+
+
+def _plain_reference(value, key=None):
+    """plain_figure as first written: every string but the templates escaped, one call per value."""
+    if isinstance(value, dict):
+        return {k: _plain_reference(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_reference(v, key) for v in value]
+    if isinstance(value, str) and key not in TEMPLATE_KEYS:
+        return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return value
+
+
+TEXT = st.text(alphabet=st.sampled_from("a<>&;é \"'\\/%{}"), max_size=8)
+FIGURE = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), FINITE, TEXT),
+                      lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                              st.dictionaries(st.one_of(TEXT, st.sampled_from(sorted(TEMPLATE_KEYS))),
+                                                              inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(FIGURE)
+def test_figures_are_made_plain_and_script_safe_as_before(figure):
+    plain = plain_figure(figure)
+    assert plain == _plain_reference(figure)
+    safe = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+    expected = json.dumps(plain, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(safe)
+    assert figure_json(plain) == (expected if plain else "")
+
+
+def _format_reference(value, digits):
+    value = float(value)
+    scaled = abs(value) * 10.0 ** digits
+    rounded = int(scaled // 1)
+    if scaled - rounded >= 0.5:
+        rounded += 1
+    return ("-" if value < 0 else "") + f"{rounded / 10.0 ** digits:,.{digits}f}"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.one_of(st.floats(-1e12, 1e12), st.integers(-10**9, 10**9), st.sampled_from([0.5, 2.5, -0.5, 0.125, -0.0])),
+       st.integers(0, 12))
+def test_numbers_are_formatted_as_before(value, digits):
+    assert format_number(value, digits) == _format_reference(value, digits)
+
+
+def _nested(depth):
+    schema = {"type": "integer", "minimum": 0}
+    for level in range(depth):
+        schema = {"type": "object", "required": ["n"], "additionalProperties": False,
+                  "properties": {"n": {"type": "array", "maxItems": 2, "items": schema}, f"x{level}": {"const": 1}}}
+    return schema
+
+
+@pytest.mark.parametrize("depth", [1, 8, 20])
+def test_deeply_nested_schemas_compile_to_the_same_verdicts(depth):
+    schema = _nested(depth)
+    check, reference = compile_schema(schema), jsonschema.Draft202012Validator(schema)
+    good = 3
+    for _ in range(depth):
+        good = {"n": [good]}
+    instances = [good, json.loads(json.dumps(good).replace("3", "-3")), json.loads(json.dumps(good).replace("[3]", "[3, 3, 3]")),
+                 json.loads(json.dumps(good).replace("3", "true")), {"n": []}, [], "x"]
+    assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
