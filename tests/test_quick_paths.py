@@ -1,6 +1,7 @@
 """The quicker ways the build reads and writes a card give what the plain ways give, value for value."""
 
 import json
+import math
 import statistics
 
 import jsonschema
@@ -11,6 +12,7 @@ from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
 from cardbench.card.schemacheck import compile_schema
 from cardbench.card.validate import card_paths
+from cardbench.card.walk import non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings
 from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
@@ -113,3 +115,42 @@ def test_deeply_nested_schemas_compile_to_the_same_verdicts(depth):
     instances = [good, json.loads(json.dumps(good).replace("3", "-3")), json.loads(json.dumps(good).replace("[3]", "[3, 3, 3]")),
                  json.loads(json.dumps(good).replace("3", "true")), {"n": []}, [], "x"]
     assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
+
+
+def _non_finite_reference(value, path=()):
+    """non_finite_paths as first written, one generator per value."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path
+    elif isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite_reference(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite_reference(item, path + (index,))
+
+
+CARD_VALUE = st.recursive(st.one_of(st.none(), st.booleans(), st.floats(), TEXT,
+                                    st.sampled_from([2 ** 1024, -2 ** 1024, 2 ** 1000, 2 ** 1023 * 3, 10 ** 400, 7])),
+                          lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                  st.dictionaries(st.one_of(TEXT, st.integers(0, 3), st.booleans()),
+                                                                  inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(CARD_VALUE)
+def test_non_finite_and_text_walks_give_the_plain_walks_paths(value):
+    assert non_finite_paths(value) == list(_non_finite_reference(value))
+    assert text_values(value) == [(path, key, item) for path, key, item in walk_values(value)
+                                  if isinstance(key, str) or isinstance(item, str)]
+
+
+@pytest.mark.parametrize("data", [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])
+def test_text_walk_of_cards_is_the_plain_walks(data):
+    assert text_values(data) == [(p, k, v) for p, k, v in walk_values(data) if isinstance(k, str) or isinstance(v, str)]

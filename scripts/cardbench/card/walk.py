@@ -53,21 +53,68 @@ def walk_values(value, path=()):
                 yield path + (index,), None, item
 
 
+def text_values(value):
+    """The (path, key, value) of walk_values(value) whose key or value is text, in the same order, without
+    making a path for each number in between (the rules on text read only these)."""
+    out = [((), None, value)] if isinstance(value, str) else []
+    _texts_in(value, (), out)
+    return out
+
+
+def _texts_in(value, path, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) or isinstance(item, str):
+                out.append((path + (key,), key, item))
+            if isinstance(item, (dict, list)):
+                _texts_in(item, path + (key,), out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                _texts_in(item, path + (index,), out)
+            elif isinstance(item, str):
+                out.append((path + (index,), None, item))
+
+
+_SURELY_A_FLOAT = 2 ** 1000  # integers below this in size are floats too
+
+
 def non_finite_paths(value, path=()):
-    """Yield field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of
-    integers too large for a float."""
-    if isinstance(value, bool):
+    """Field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of integers too
+    large for a float, in the card's order."""
+    out = []
+    _non_finite_in(value, path, out)
+    return out
+
+
+def _non_finite_in(value, path, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if item.__class__ is float:  # most values: no call each
+                if item - item != 0:  # infinite or NaN
+                    out.append(path + (key,))
+            elif item.__class__ is int:
+                if not -_SURELY_A_FLOAT < item < _SURELY_A_FLOAT:
+                    _non_finite_in(item, path + (key,), out)
+            else:
+                _non_finite_in(item, path + (key,), out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if item.__class__ is float:
+                if item - item != 0:
+                    out.append(path + (index,))
+            elif item.__class__ is int:
+                if not -_SURELY_A_FLOAT < item < _SURELY_A_FLOAT:
+                    _non_finite_in(item, path + (index,), out)
+            else:
+                _non_finite_in(item, path + (index,), out)
+    elif isinstance(value, bool):
         return
-    if isinstance(value, float) and not math.isfinite(value):
-        yield path
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            out.append(path)
     elif isinstance(value, int):
         try:
             float(value)
         except OverflowError:
-            yield path
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from non_finite_paths(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from non_finite_paths(item, path + (index,))
+            out.append(path)
