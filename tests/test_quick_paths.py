@@ -5,6 +5,7 @@ import math
 import statistics
 
 import jsonschema
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -16,6 +17,7 @@ from cardbench.card.walk import non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings
 from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
+from cardbench.site.stats import json_number, json_numbers
 from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
 
 from conftest import ROOT
@@ -154,3 +156,10 @@ def test_non_finite_and_text_walks_give_the_plain_walks_paths(value):
 @pytest.mark.parametrize("data", [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])
 def test_text_walk_of_cards_is_the_plain_walks(data):
     assert text_values(data) == [(p, k, v) for p, k, v in walk_values(data) if isinstance(k, str) or isinstance(v, str)]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.none(), st.floats(), st.integers(-10**6, 10**6), st.booleans(),
+                          st.floats(0, 1e6).map(np.float64), st.integers(0, 100).map(np.int64))), st.integers(0, 6))
+def test_json_numbers_are_each_json_number(values, digits):
+    assert repr(json_numbers(values, digits)) == repr([json_number(v, digits) for v in values])

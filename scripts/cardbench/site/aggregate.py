@@ -13,8 +13,8 @@ from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, stated_only
-from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, latency_block, printed_block,
-                    runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
+from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, json_numbers, latency_block,
+                    printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
@@ -69,7 +69,7 @@ def aggregate(cards, data_dir=None):
 def _entry_obj(kind, entry, test, row, iops_runs):
     """A subtest of the twin: its runs as recorded and their statistics in every unit (row: its statistics,
     iops_runs: the IOPS of every run, as stats computed them)."""
-    runs = [json_number(v) for v in entry["runs"]]
+    runs = json_numbers(entry["runs"])
     obj = {"kind": kind, "test": test, "op": entry["op"], "unit": entry["unit"], "runs": runs}
     if entry.get("excluded_runs"):
         obj["excluded_runs"] = entry["excluded_runs"]
@@ -82,7 +82,7 @@ def _entry_obj(kind, entry, test, row, iops_runs):
                     "std": json_number(row["value_std"])})
         obj.update(unit_figures(row, entry["runs"]))
         obj["printed"] = printed_block(row)
-        obj["iops"] = iops_block(row, None if iops_runs is None else [json_number(v, 1) for v in iops_runs])
+        obj["iops"] = iops_block(row, None if iops_runs is None else json_numbers(iops_runs, 1))
         latency = entry.get("latency_us") or {}
         obj["latency_us"] = latency_block(row, {name: latency[name] for name in LATENCY_STATS if name in latency})
     for stored, shown in ENTRY_PASS_THROUGH.items():

@@ -283,6 +283,18 @@ def json_number(value, digits=6):
     return int(value) if value.is_integer() else round(value, digits)
 
 
+def json_numbers(values, digits=6):
+    """json_number of each figure of a list; plain floats and integers without a call each."""
+    out = []
+    for value in values:
+        if value.__class__ is float or value.__class__ is int:
+            value = float(value)
+            out.append(None if value - value != 0 else int(value) if value.is_integer() else round(value, digits))
+        else:
+            out.append(json_number(value, digits))
+    return out
+
+
 def printed_decimals(values):
     """Decimals a tool printed its runs with: the most of any stored value (744 -> 0, 86.6 -> 1,
     54.0 -> 1), at most MAX_PRINTED_DECIMALS."""
@@ -299,7 +311,7 @@ def printed_decimals(values):
 def round_half_even(value, decimals):
     """`value` rounded to `decimals` places, ties to the even digit, as decimal text would round
     (a float mean of 518.5 gives 518, of 13.25 at one place 13.2)."""
-    if value is None or pd.isna(value):
+    if value is None or (value != value if isinstance(value, float) else pd.isna(value)):  # NaN: no pandas call
         return None
     exact = Decimal(repr(round(float(value), 9)))  # drop binary noise: 743.8 is 743.799999… in float
     rounded = float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN))
@@ -350,15 +362,15 @@ def unit_figures(row, runs=None):
     if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
     in_mb_s = [mb_s_of(float(v), unit) for v in runs] if runs is not None else None
-    mb_runs = [json_number(v, 3) for v in in_mb_s] if runs is not None else None
-    mib_runs = [json_number(mib_s_of(v), 3) for v in in_mb_s] if runs is not None else None
+    mb_runs = json_numbers(in_mb_s, 3) if runs is not None else None
+    mib_runs = json_numbers(mib_s_of(in_mb_s), 3) if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
     if unit == "MiB/s":  # the unit the tool printed: its own figures, never a round trip through MB/s
         shown = printed_block(row)
         mib.update({key: shown[key] for key in ("mean", "min", "max")})
         mib["std"] = json_number(row["value_std"], 3)
         if runs is not None:
-            mib["runs"] = [json_number(v) for v in runs]
+            mib["runs"] = json_numbers(runs)
     return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": mib}
 
 
@@ -383,6 +395,6 @@ def tool_result_stats(entries):
 
 
 __all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals",
-           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures",
+           "json_numbers", "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures",
            "dd_test_name", "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS",
            "CardFigures", "mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
