@@ -34,7 +34,6 @@ import os
 import shutil
 import tomllib
 from functools import cache
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .feed import card_entries, feed_data
@@ -281,8 +280,9 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
     jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
-    with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
-        done = list(pool.map(lambda job: _write_card_file(*job), jobs, chunksize=64))
+    # One after another: without fsync each write only fills the page cache, and threads here cost more
+    # (locks, one future per file) than the writes they would overlap.
+    done = [_write_card_file(path, text) for path, text in jobs]
     written_now = sum(done)
     csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
     # Card files first, then the lists that name them, then removals: a running Hugo server never
