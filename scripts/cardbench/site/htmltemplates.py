@@ -72,9 +72,26 @@ def json_text(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _PageEnvironment(jinja2.Environment):
+    """Jinja2's environment, reading `x.name` of a plain dict (every page model) as its key straight away:
+    the same value Jinja2 finds after asking for the attribute first, which a dict has only for its
+    methods' names (those still go Jinja2's way)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @functools.cache
 def environment():
-    env = jinja2.Environment(
+    env = _PageEnvironment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
