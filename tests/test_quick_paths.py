@@ -163,3 +163,19 @@ def test_text_walk_of_cards_is_the_plain_walks(data):
                           st.floats(0, 1e6).map(np.float64), st.integers(0, 100).map(np.int64))), st.integers(0, 6))
 def test_json_numbers_are_each_json_number(values, digits):
     assert repr(json_numbers(values, digits)) == repr([json_number(v, digits) for v in values])
+
+
+class _Card(dict):
+    title = "attribute"
+
+
+@pytest.mark.parametrize("source", ["{{ d.title }}", "{{ d.items is defined }}|{{ d.get is defined }}",
+                                    "{{ d.missing is defined }}", "{{ d.n + 1 }}", "{{ e.title }}|{{ e.n }}"])
+def test_page_environment_reads_fields_as_jinja_does(source):
+    import jinja2
+
+    from cardbench.site.htmltemplates import _PageEnvironment
+
+    values = {"d": {"title": "<b>", "items": 3, "n": 1}, "e": _Card(title="key", n=2)}
+    assert _PageEnvironment(autoescape=True).from_string(source).render(**values) == \
+        jinja2.Environment(autoescape=True).from_string(source).render(**values)

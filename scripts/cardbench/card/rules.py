@@ -37,6 +37,7 @@ FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_a
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_CONTROL_OR_DIRECTION = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # one search for most texts
 # RFC 3986: unreserved, reserved and '%' (quotes, '<', '>', spaces and the like must be percent-encoded)
 _URL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
@@ -101,7 +102,7 @@ def dates(check):
 def text_control(check):
     for path, key, value in check.texts:
         for text, what in ((key, "key"), (value, "text")):
-            if not isinstance(text, str):
+            if not isinstance(text, str) or not _CONTROL_OR_DIRECTION.search(text):
                 continue
             control = _CONTROL.search(text)
             direction = _DIRECTION.search(text)
