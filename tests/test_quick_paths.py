@@ -179,3 +179,4 @@ def test_page_environment_reads_fields_as_jinja_does(source):
     values = {"d": {"title": "<b>", "items": 3, "n": 1}, "e": _Card(title="key", n=2)}
     assert _PageEnvironment(autoescape=True).from_string(source).render(**values) == \
         jinja2.Environment(autoescape=True).from_string(source).render(**values)
+
