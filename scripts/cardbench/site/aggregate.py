@@ -46,7 +46,7 @@ def aggregate(cards, data_dir=None):
     for row in entry_stats.to_dict("records"):
         entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
-    out_cards, leaderboard = {}, []
+    out_cards, leaderboard, suite_stats = {}, [], {}
     for card in cards:
         slug = card["slug"]
         runs = by_slug.get(slug, frame.iloc[0:0])
@@ -55,14 +55,18 @@ def aggregate(cards, data_dir=None):
         pooled = pooled_lookup.get(slug, {})
         picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
-        card_json["pooled"] = {f"{test} {op}": pooled_obj(r) for (test, op), r in
-                               sorted(pooled.items(), key=lambda item: subtest_order(*item[0]))}
+        objs = {key: pooled_obj(r) for key, r in pooled.items()}
+        card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
+                               sorted(pooled, key=lambda key: subtest_order(*key))}
+        # the comparison's copies, taken before anything else reads (or could change) the card's own
+        suite_stats[slug] = {suite["id"]: {f"{test} {op}": _copied(objs[(test, op)]) for test, op in keys}
+                             for suite, keys in _SUITE_KEYS if all(key in objs for key in keys)}
         card_json["grid"] = card_grid(card_json["pooled"], [s["label"] for s in card_json["sessions"] if s["compare"]])
         attach_findings(card, card_json, figures, data_dir)
         card_json["class_checks"] = class_checks(card, picks, pooled, figures, card_json["findings"])
         out_cards[slug] = card_json
         leaderboard.append(_leader_row(card, card_json, picks))
-    compare = _compare(cards, out_cards, pooled_lookup)
+    compare = _compare(cards, out_cards, suite_stats)
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
@@ -188,15 +192,26 @@ def pooled_obj(r):
     return obj
 
 
-def _compare(cards, out_cards, pooled_lookup):
+def _copied(value):
+    """A copy of a statistics object (dicts and lists of plain values): made in a fraction of pooled_obj's time."""
+    if value.__class__ is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if value.__class__ is list:
+        return [_copied(item) for item in value]
+    return value
+
+
+_SUITE_KEYS = [(suite, [(t, o) for t in suite["tests"] for o in suite["ops"]]) for suite in KNOWN_SUITES]
+
+
+def _compare(cards, out_cards, suite_stats):
+    """The comparison's suites: `suite_stats` {slug: {suite id: {subtest: pooled_obj}}} of each card in a suite."""
     suites = []
-    for suite in KNOWN_SUITES:
-        keys = [(t, o) for t in suite["tests"] for o in suite["ops"]]
+    for suite, keys in _SUITE_KEYS:
         members = []
         for card in cards:
-            pooled = pooled_lookup.get(card["slug"], {})
-            if all(k in pooled for k in keys):
-                stats = {f"{test} {op}": pooled_obj(pooled[(test, op)]) for test, op in keys}
+            stats = suite_stats[card["slug"]].get(suite["id"])
+            if stats is not None:
                 sessions = [s["label"] for s in out_cards[card["slug"]]["sessions"] if s["compare"]]
                 members.append({"slug": card["slug"], "title": out_cards[card["slug"]]["title"],
                                 "brand": card["brand"], "sessions": sessions, "stats": stats})
