@@ -69,12 +69,17 @@ def trend(runs):
         return None
     # plain Python over the n(n-1)/2 pairs: for ten runs numpy's set-up per call costs more than the sums,
     # and each difference, quotient and product is the same IEEE operation either way
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    s = float(sum((values[j] > values[i]) - (values[j] < values[i]) for i, j in pairs))
+    signs, slopes = 0, []
+    for i, earlier in enumerate(values):  # every pair (i < j) once, in one loop
+        for j in range(i + 1, n):
+            later = values[j]
+            signs += (later > earlier) - (later < earlier)
+            slopes.append((later - earlier) / (j - i))
+    s = float(signs)
     ties = Counter(values).values()
     variance = (n * (n - 1) * (2 * n + 5) - float(sum(c * (c - 1) * (2 * c + 5) for c in ties))) / 18.0
     z = 0.0 if variance <= 0 or s == 0 else (s - math.copysign(1, s)) / math.sqrt(variance)
-    slope = statistics.median([(values[j] - values[i]) / (j - i) for i, j in pairs])
+    slope = statistics.median(slopes)
     # Theil–Sen intercept: the line through the median of value - slope × run index
     first = statistics.median([value - slope * k for k, value in enumerate(values)])
     last = max(first + slope * (n - 1), 0.0)
