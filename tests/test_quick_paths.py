@@ -17,7 +17,7 @@ from cardbench.card.walk import non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings
 from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
-from cardbench.site.stats import json_number, json_numbers
+from cardbench.site.stats import json_number, json_numbers, round_half_even
 from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
 
 from conftest import ROOT
@@ -180,3 +180,10 @@ def test_page_environment_reads_fields_as_jinja_does(source):
     assert _PageEnvironment(autoescape=True).from_string(source).render(**values) == \
         jinja2.Environment(autoescape=True).from_string(source).render(**values)
 
+
+
+def test_remembered_roundings_are_the_roundings():
+    values = [518.5, 13.25, 744, 744.0, np.float64(13.25), True, 0, -0.0, 2.675, float("nan"), None, 1e16 + 1]
+    for decimals in (0, 1, 2):
+        for value in values + values:  # the second pass is answered from memory
+            assert repr(round_half_even(value, decimals)) == repr(round_half_even.__wrapped__(value, decimals))

@@ -285,14 +285,9 @@ def json_number(value, digits=6):
 
 def json_numbers(values, digits=6):
     """json_number of each figure of a list; plain floats and integers without a call each."""
-    out = []
-    for value in values:
-        if value.__class__ is float or value.__class__ is int:
-            value = float(value)
-            out.append(None if value - value != 0 else int(value) if value.is_integer() else round(value, digits))
-        else:
-            out.append(json_number(value, digits))
-    return out
+    return [json_number(value, digits) if value.__class__ is not float and value.__class__ is not int
+            else None if (number := float(value)) - number != 0  # infinite or NaN
+            else int(number) if number.is_integer() else round(number, digits) for value in values]
 
 
 def printed_decimals(values):
@@ -308,6 +303,7 @@ def printed_decimals(values):
     return min(most, MAX_PRINTED_DECIMALS)
 
 
+@functools.lru_cache(maxsize=1 << 16, typed=True)  # the same figures and decimals, card after card
 def round_half_even(value, decimals):
     """`value` rounded to `decimals` places, ties to the even digit, as decimal text would round
     (a float mean of 518.5 gives 518, of 13.25 at one place 13.2)."""
@@ -394,7 +390,7 @@ def tool_result_stats(entries):
     return out
 
 
-__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals",
-           "json_numbers", "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures",
-           "dd_test_name", "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS",
-           "CardFigures", "mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
+__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
+           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name",
+           "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS", "CardFigures", "mb_s_of",
+           "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
