@@ -187,3 +187,10 @@ def test_remembered_roundings_are_the_roundings():
     for decimals in (0, 1, 2):
         for value in values + values:  # the second pass is answered from memory
             assert repr(round_half_even(value, decimals)) == repr(round_half_even.__wrapped__(value, decimals))
+
+
+def test_remembered_decimals_of_a_run_are_its_printed_decimals():
+    from cardbench.site.stats import _decimals_of, printed_decimals
+
+    for stored in [1, 1.0, True, 86.6, 54.0, 1e-7, 744, np.float64(2.5), "3.25", 1, 1.0, 86.6]:
+        assert _decimals_of(stored) == printed_decimals([stored])

@@ -96,7 +96,7 @@ def runs_frame(cards):
                     iops, derived = run_iops(entry, kind, test, r_index, value)
                     lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS] if latency else _NO_LATENCY
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
-                                 r_index, value, printed_decimals([stored]), r_index in excluded, mb_s_of(value, entry["unit"]),
+                                 r_index, value, _decimals_of(stored), r_index in excluded, mb_s_of(value, entry["unit"]),
                                  iops, derived, *lats))
     frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
     for column in ["mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]:
@@ -108,6 +108,7 @@ def runs_frame(cards):
 
 
 _NO_LATENCY = (None,) * len(LATENCY_STATS)  # an entry without recorded latencies (most)
+_decimals_of = functools.lru_cache(maxsize=1 << 16, typed=True)(lambda stored: printed_decimals([stored]))  # runs repeat
 
 
 def _nth(values, index):
