@@ -16,8 +16,6 @@ import re
 import jsonschema
 from jsonschema._utils import equal as _json_equal  # jsonschema's equality: true is not 1, 1 is 1.0
 
-from .walk import is_number
-
 ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
 SUPPORTED = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "items", "enum", "const",
                            "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
@@ -54,8 +52,8 @@ class _Source:
 
     def __init__(self, format_checker):
         self.format_checker = format_checker
-        self.lines, self.names, self.count = [], {"_eq": _json_equal, "_is_number": is_number,
-                                                  "_has_equal_items": _has_equal_items, "_ABSENT": _ABSENT}, 0
+        self.lines, self.count = [], 0
+        self.names = {"_eq": _json_equal, "_has_equal_items": _has_equal_items, "_ABSENT": _ABSENT}
 
     def value(self, value):
         if value.__class__ in (str, int) or (value.__class__ is float and math.isfinite(value)):
@@ -119,7 +117,10 @@ def _emit(src, schema, v, depth, where):
     bounds = [(op, schema[key]) for key, op in _BOUNDS if key in schema]
     if bounds:
         test = " and ".join(f"{v} {op} {src.value(bound)}" for op, bound in bounds)
-        src.add(depth, f"if _is_number({v}) and not ({test}): return False")
+        if known in ("number", "integer"):  # the type test made sure it is a number
+            src.add(depth, f"if not ({test}): return False")
+        else:
+            src.add(depth, f"if {_TYPES['number'].format(v=v)} and not ({test}): return False")
     _emit_array(src, schema, v, depth, where, _guarded(src, known, "array", v, depth))
     _emit_mapping(src, schema, v, depth, where, _guarded(src, known, "object", v, depth))
 
