@@ -13,7 +13,7 @@ from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
 from cardbench.card.schemacheck import compile_schema
 from cardbench.card.validate import card_paths
-from cardbench.card.walk import non_finite_paths, text_values, walk_values
+from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings
 from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
@@ -194,3 +194,14 @@ def test_remembered_decimals_of_a_run_are_its_printed_decimals():
 
     for stored in [1, 1.0, True, 86.6, 54.0, 1e-7, 744, np.float64(2.5), "3.25", 1, 1.0, 86.6]:
         assert _decimals_of(stored) == printed_decimals([stored])
+
+
+def _finite_reference(values):
+    return [(j, v) for j, v in enumerate(values) if finite_number(v)] if isinstance(values, list) else []
+
+
+def test_finite_numbers_of_a_list_are_those_finite_number_passes():
+    values = [1, 1.5, -0.0, True, None, "1", float("nan"), float("inf"), -float("inf"), 2 ** 1000, 2 ** 1023,
+              -2 ** 1023, 2 ** 1024, -2 ** 1030, 10 ** 400, np.float64(2.5), np.float64("nan"), np.int64(3), [1], {}]
+    assert finite_numbers(values) == _finite_reference(values)
+    assert finite_numbers("not a list") == _finite_reference("not a list") == []

@@ -24,6 +24,9 @@ def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_SURELY_A_FLOAT = 2 ** 1000  # integers below this in size are floats too
+
+
 def finite_number(value):
     if not is_number(value):
         return False
@@ -35,7 +38,12 @@ def finite_number(value):
 
 def finite_numbers(values):
     """(index, value) of the finite numbers of a list (other items are the schema's to report)."""
-    return [(j, v) for j, v in enumerate(values) if finite_number(v)] if isinstance(values, list) else []
+    if not isinstance(values, list):
+        return []
+    return [(j, v) for j, v in enumerate(values)  # plain floats and integers told in place, others by finite_number
+            if (v - v == 0 if v.__class__ is float
+                else -_SURELY_A_FLOAT < v < _SURELY_A_FLOAT or finite_number(v) if v.__class__ is int
+                else finite_number(v))]
 
 
 def walk_values(value, path=()):
@@ -74,9 +82,6 @@ def _texts_in(value, path, out):
                 _texts_in(item, path + (index,), out)
             elif isinstance(item, str):
                 out.append((path + (index,), None, item))
-
-
-_SURELY_A_FLOAT = 2 ** 1000  # integers below this in size are floats too
 
 
 def non_finite_paths(value, path=()):
