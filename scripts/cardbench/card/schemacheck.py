@@ -157,18 +157,13 @@ def _emit_array(src, schema, v, depth, where, inner):
 
 
 def _emit_mapping(src, schema, v, depth, where, inner):
+    # subschemas in the order the closures compiled them, so an unsupported keyword is reported at the same place
     start = len(src.lines)
     if "minProperties" in schema:
         src.add(inner, f"if len({v}) < {src.value(schema['minProperties'])}: return False")
     if "maxProperties" in schema:
         src.add(inner, f"if len({v}) > {src.value(schema['maxProperties'])}: return False")
     properties = schema.get("properties") or {}
-    if "propertyNames" in schema:
-        key = src.variable()
-        src.add(inner, f"for {key} in {v}:")
-        loop = len(src.lines)
-        _emit(src, schema["propertyNames"], key, inner + 1, where + "/propertyNames")
-        _close(src, loop, True)
     required = list(schema.get("required") or [])
     if len(required) == 1:
         src.add(inner, f"if {src.value(required[0])} not in {v}: return False")
@@ -193,6 +188,12 @@ def _emit_mapping(src, schema, v, depth, where, inner):
         _emit(src, extra, item, inner + 2, where + "/additionalProperties")
         if len(src.lines) == opened:
             del src.lines[-2:]
+    if "propertyNames" in schema:
+        key = src.variable()
+        src.add(inner, f"for {key} in {v}:")
+        loop = len(src.lines)
+        _emit(src, schema["propertyNames"], key, inner + 1, where + "/propertyNames")
+        _close(src, loop, True)
     _close(src, start, inner > depth)
 
 
