@@ -19,6 +19,7 @@ from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
 from cardbench.site.stats import json_number, json_numbers, round_half_even
 from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
+from cardbench.site.runs_csv import HEADER, card_csv, card_rows, csv_body
 
 from conftest import ROOT
 
@@ -205,3 +206,19 @@ def test_finite_numbers_of_a_list_are_those_finite_number_passes():
               -2 ** 1023, 2 ** 1024, -2 ** 1030, 10 ** 400, np.float64(2.5), np.float64("nan"), np.int64(3), [1], {}]
     assert finite_numbers(values) == _finite_reference(values)
     assert finite_numbers("not a list") == _finite_reference("not a list") == []
+
+
+CELL_TEXT = st.text(alphabet=st.sampled_from('a ,"\r\n=+-@\t;é'), max_size=6)
+RUN = st.one_of(st.none(), st.integers(-5, 10**6), st.floats(allow_nan=True), CELL_TEXT)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(CELL_TEXT, st.lists(st.tuples(CELL_TEXT, CELL_TEXT, st.lists(RUN, max_size=5),
+                                                        st.lists(RUN, max_size=5), st.lists(st.integers(0, 5))),
+                                              max_size=3)), max_size=3), CELL_TEXT, CELL_TEXT)
+def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
+    card = {"slug": slug, "title": title, "sessions": [
+        {"id": sid, "date": sid, "tools": [{"name": sid}], "subtests": [
+            {"kind": "fio", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
+            for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
+    assert card_csv(card) == HEADER + csv_body(card_rows(card))
