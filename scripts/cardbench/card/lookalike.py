@@ -43,6 +43,7 @@ def _allowed(scripts):
     return len(scripts) <= 1 or any(scripts <= together for together in _TOGETHER)
 
 
+@lru_cache(maxsize=4096)  # the same names (brands, hosts, readers) come again on card after card
 def mixed_script(text):
     """None, or the first problem: a word of `text` (split at white space) whose letters mix scripts,
     or a character drawn as blank space that is no space, as a message naming the character and its

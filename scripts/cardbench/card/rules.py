@@ -17,7 +17,7 @@ from .problems import Finding
 from .load import format_field
 from .lookalike import field_pattern, mixed_script, name_fields
 from .raw_files import raw_references
-from .walk import entries_of, finite_number, finite_numbers, non_finite_paths, sessions_of, walk_values
+from .walk import entries_of, finite_number, finite_numbers, non_finite_paths, sessions_of, text_values
 from .wording import shorten
 
 FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be a day ahead
@@ -37,6 +37,7 @@ FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_a
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_CONTROL_OR_DIRECTION = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # one search for most texts
 # RFC 3986: unreserved, reserved and '%' (quotes, '<', '>', spaces and the like must be percent-encoded)
 _URL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
@@ -50,14 +51,15 @@ class CardCheck:
         self.today = today
         self.data_dir = Path(data_dir)
         self.findings = []
-        self._values = None
+        self._texts = None
 
     @property
-    def values(self):
-        """Every (path, key-or-None, value) of the card (walk.walk_values), walked once for all the rules."""
-        if self._values is None:
-            self._values = list(walk_values(self.data))
-        return self._values
+    def texts(self):
+        """Every (path, key-or-None, value) of the card whose key or value is text (walk.text_values),
+        walked once for all the rules on text."""
+        if self._texts is None:
+            self._texts = text_values(self.data)
+        return self._texts
 
     def add(self, path, message, rule, severity="error"):
         self.findings.append(Finding(severity, self.card.error(path, message, rule=rule)))
@@ -87,7 +89,7 @@ def slug_equals_filename(check):
 
 def dates(check):
     latest = check.today + FUTURE_SLACK
-    for path, key, value in check.values:
+    for path, key, value in check.texts:
         if key == "date" and isinstance(value, str):
             try:
                 when = datetime.date.fromisoformat(value)
@@ -98,9 +100,9 @@ def dates(check):
 
 
 def text_control(check):
-    for path, key, value in check.values:
+    for path, key, value in check.texts:
         for text, what in ((key, "key"), (value, "text")):
-            if not isinstance(text, str):
+            if not isinstance(text, str) or not _CONTROL_OR_DIRECTION.search(text):
                 continue
             control = _CONTROL.search(text)
             direction = _DIRECTION.search(text)
@@ -115,7 +117,7 @@ def text_control(check):
 def name_scripts(check):
     """Names whose words mix scripts ('SanDisk' with a Cyrillic 'а') pose as other names."""
     fields = name_fields()
-    for path, key, value in check.values:
+    for path, key, value in check.texts:
         if key is not None and isinstance(value, str) and field_pattern(path) in fields:
             problem = mixed_script(value)
             if problem:
@@ -123,7 +125,7 @@ def name_scripts(check):
 
 
 def urls(check):
-    for path, key, value in check.values:
+    for path, key, value in check.texts:
         if key != "url" or not isinstance(value, str) or not re.match(r"^https?://", value):
             continue  # not an address: the schema's pattern reports it
         bad = next((c for c in value if c not in _URL_CHARS), None)

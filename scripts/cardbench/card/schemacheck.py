@@ -1,21 +1,20 @@
-"""A quick yes/no check of a card against the JSON Schema, compiled once into plain Python functions.
+"""A quick yes/no check of a card against the JSON Schema, compiled once into plain Python.
 
 jsonschema walks the schema afresh for every value it checks; with thousands of cards that walk is
-most of the time `cardbench aggregate` spends. compile_schema() turns the schema into nested
-closures that answer only "valid or not", with jsonschema's own meaning of every keyword it
-accepts (its equality for enum, const and uniqueItems, its format checker). It refuses a schema
-with any other keyword (UnsupportedSchema), so a keyword added to the schema later is never
-silently skipped. Only a card it calls valid skips jsonschema; for any other card jsonschema runs
-and its messages are the ones reported.
+most of the time `cardbench aggregate` spends. compile_schema() writes the schema out once as the
+source of one Python function of straight-line tests (a loop per list, a guard per type) and runs
+it, answering only "valid or not", with jsonschema's own meaning of every keyword it accepts (its
+equality for enum, const and uniqueItems, its format checker). It refuses a schema with any other
+keyword (UnsupportedSchema), so a keyword added to the schema later is never silently skipped. Only
+a card it calls valid skips jsonschema; for any other card jsonschema runs and its messages are the
+ones reported.
 """
 
-import operator
+import math
 import re
 
 import jsonschema
 from jsonschema._utils import equal as _json_equal  # jsonschema's equality: true is not 1, 1 is 1.0
-
-from .walk import is_number
 
 ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
 SUPPORTED = ANNOTATIONS | {"type", "properties", "required", "additionalProperties", "items", "enum", "const",
@@ -28,108 +27,184 @@ class UnsupportedSchema(ValueError):
     """The schema uses a keyword the quick check does not implement."""
 
 
+# Each JSON type as a Python test of the value named {v}: true and false are no numbers; 2.0 is an integer.
 _TYPES = {
-    "string": lambda v: isinstance(v, str),
-    "number": is_number,
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-    "null": lambda v: v is None,
+    "string": "isinstance({v}, str)",
+    "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
+    "integer": "((isinstance({v}, int) and not isinstance({v}, bool)) or (isinstance({v}, float) and {v}.is_integer()))",
+    "boolean": "isinstance({v}, bool)",
+    "array": "isinstance({v}, list)",
+    "object": "isinstance({v}, dict)",
+    "null": "{v} is None",
 }
+_GUARDS = {"string": "str", "array": "list", "object": "dict"}
+_BOUNDS = (("minimum", ">="), ("maximum", "<="), ("exclusiveMinimum", ">"), ("exclusiveMaximum", "<"))
+_MAX_DEPTH = 12  # nested blocks in one function (Python allows 20); deeper parts become functions of their own
+_ABSENT = object()
 
 
-def compile_schema(schema, format_checker=None, where="#"):
-    """A function instance -> bool for `schema` (a dict, or a boolean schema)."""
+def _has_equal_items(items):
+    return any(_json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
+
+
+class _Source:
+    """The lines of one generated function and the values its code names (_k0, _k1…)."""
+
+    def __init__(self, format_checker):
+        self.format_checker = format_checker
+        self.lines, self.count = [], 0
+        self.names = {"_eq": _json_equal, "_has_equal_items": _has_equal_items, "_ABSENT": _ABSENT}
+
+    def value(self, value):
+        if value.__class__ in (str, int) or (value.__class__ is float and math.isfinite(value)):
+            return repr(value)  # a literal: read faster than a name
+        name = f"_k{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def variable(self):
+        self.count += 1
+        return f"v{self.count}"
+
+    def add(self, depth, line):
+        self.lines.append("    " * depth + line)
+
+
+def _emit(src, schema, v, depth, where):
+    """Lines that return False from the function when the value named `v` does not match `schema`."""
     if schema is True:
-        return lambda value: True
+        return
     if schema is False:
-        return lambda value: False
+        src.add(depth, "return False")
+        return
     if not isinstance(schema, dict):
         raise UnsupportedSchema(f"{where}: a schema is a mapping or a boolean")
     unknown = set(schema) - SUPPORTED
     if unknown:
         raise UnsupportedSchema(f"{where}: keyword(s) {', '.join(sorted(unknown))} not supported")
-    checks = []
-
+    if depth >= _MAX_DEPTH:
+        src.add(depth, f"if not {src.value(compile_schema(schema, src.format_checker, where))}({v}): return False")
+        return
+    known = None  # the one type the value has past the type test
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        tests = [_TYPES[name] for name in names]
-        checks.append(lambda v, tests=tests: any(test(v) for test in tests))
+        src.add(depth, f"if not ({' or '.join(_TYPES[name].format(v=v) for name in names)}): return False")
+        known = names[0] if len(names) == 1 else None
     if "enum" in schema:
         options = list(schema["enum"])
-        checks.append(lambda v: any(_json_equal(v, option) for option in options))
+        if all(option.__class__ is str for option in options):  # the same verdict as _eq: text equals only text
+            src.add(depth, f"if {v}.__class__ is str:")
+            src.add(depth + 1, f"if {v} not in {src.value(frozenset(options))}: return False")
+            src.add(depth, f"elif not any(_eq({v}, o) for o in {src.value(options)}): return False")
+        else:
+            src.add(depth, f"if not any(_eq({v}, o) for o in {src.value(options)}): return False")
     if "const" in schema:
-        checks.append(lambda v, const=schema["const"]: _json_equal(v, const))
+        src.add(depth, f"if not _eq({v}, {src.value(schema['const'])}): return False")
     if "not" in schema:
-        forbidden = compile_schema(schema["not"], format_checker, where + "/not")
-        checks.append(lambda v: not forbidden(v))
-
-    # text
-    low, high = schema.get("minLength"), schema.get("maxLength")
-    pattern = re.compile(schema["pattern"]).search if "pattern" in schema else None
-    if low is not None or high is not None or pattern:
-        def text(v):
-            if not isinstance(v, str):
-                return True
-            if (low is not None and len(v) < low) or (high is not None and len(v) > high):
-                return False
-            return pattern is None or pattern(v) is not None
-        checks.append(text)
-    if "format" in schema and format_checker is not None:
-        checks.append(lambda v, form=schema["format"]: format_checker.conforms(v, form))
-
-    # numbers
-    bounds = [(compare, schema[key]) for key, compare in (("minimum", operator.ge), ("maximum", operator.le),
-                                                          ("exclusiveMinimum", operator.gt),
-                                                          ("exclusiveMaximum", operator.lt)) if key in schema]
+        forbidden = compile_schema(schema["not"], src.format_checker, where + "/not")
+        src.add(depth, f"if {src.value(forbidden)}({v}): return False")
+    inner = _guarded(src, known, "string", v, depth)
+    start = len(src.lines)
+    if "minLength" in schema:
+        src.add(inner, f"if len({v}) < {src.value(schema['minLength'])}: return False")
+    if "maxLength" in schema:
+        src.add(inner, f"if len({v}) > {src.value(schema['maxLength'])}: return False")
+    if "pattern" in schema:
+        src.add(inner, f"if {src.value(re.compile(schema['pattern']).search)}({v}) is None: return False")
+    _close(src, start, inner > depth)
+    if "format" in schema and src.format_checker is not None:
+        src.add(depth, f"if not {src.value(src.format_checker)}.conforms({v}, {src.value(schema['format'])}): return False")
+    bounds = [(op, schema[key]) for key, op in _BOUNDS if key in schema]
     if bounds:
-        checks.append(lambda v: not is_number(v) or all(compare(v, bound) for compare, bound in bounds))
+        test = " and ".join(f"{v} {op} {src.value(bound)}" for op, bound in bounds)
+        if known in ("number", "integer"):  # the type test made sure it is a number
+            src.add(depth, f"if not ({test}): return False")
+        else:
+            src.add(depth, f"if {_TYPES['number'].format(v=v)} and not ({test}): return False")
+    _emit_array(src, schema, v, depth, where, _guarded(src, known, "array", v, depth))
+    _emit_mapping(src, schema, v, depth, where, _guarded(src, known, "object", v, depth))
 
-    # lists
-    each = compile_schema(schema["items"], format_checker, where + "/items") if "items" in schema else None
-    fewest, most, unique = schema.get("minItems"), schema.get("maxItems"), schema.get("uniqueItems", False)
-    if each or fewest is not None or most is not None or unique:
-        def array(v):
-            if not isinstance(v, list):
-                return True
-            if (fewest is not None and len(v) < fewest) or (most is not None and len(v) > most):
-                return False
-            if unique and any(_json_equal(a, b) for i, a in enumerate(v) for b in v[i + 1:]):
-                return False
-            return each is None or all(each(item) for item in v)
-        checks.append(array)
 
-    # mappings
-    props = {key: compile_schema(sub, format_checker, f"{where}/properties/{key}")
-             for key, sub in (schema.get("properties") or {}).items()}
+def _guarded(src, known, kind, v, depth):
+    """Opens `if isinstance(v, <kind>):` unless the type test already made sure; returns the depth inside."""
+    if known == kind:
+        return depth
+    src.add(depth, f"if isinstance({v}, {_GUARDS[kind]}):")
+    return depth + 1
+
+
+def _close(src, start, opened):
+    """Drops a guard that got nothing inside it."""
+    if opened and len(src.lines) == start:
+        src.lines.pop()
+
+
+def _emit_array(src, schema, v, depth, where, inner):
+    start = len(src.lines)
+    if "minItems" in schema:
+        src.add(inner, f"if len({v}) < {src.value(schema['minItems'])}: return False")
+    if "maxItems" in schema:
+        src.add(inner, f"if len({v}) > {src.value(schema['maxItems'])}: return False")
+    if schema.get("uniqueItems", False):
+        src.add(inner, f"if _has_equal_items({v}): return False")
+    if "items" in schema:
+        item = src.variable()
+        src.add(inner, f"for {item} in {v}:")
+        loop = len(src.lines)
+        _emit(src, schema["items"], item, inner + 1, where + "/items")
+        _close(src, loop, True)
+    _close(src, start, inner > depth)
+
+
+def _emit_mapping(src, schema, v, depth, where, inner):
+    # subschemas in the order the closures compiled them, so an unsupported keyword is reported at the same place
+    start = len(src.lines)
+    if "minProperties" in schema:
+        src.add(inner, f"if len({v}) < {src.value(schema['minProperties'])}: return False")
+    if "maxProperties" in schema:
+        src.add(inner, f"if len({v}) > {src.value(schema['maxProperties'])}: return False")
+    properties = schema.get("properties") or {}
     required = list(schema.get("required") or [])
+    if len(required) == 1:
+        src.add(inner, f"if {src.value(required[0])} not in {v}: return False")
+    elif required:
+        src.add(inner, f"if not {v}.keys() >= {src.value(frozenset(required))}: return False")
+    for name, sub in properties.items():
+        item = src.variable()
+        src.add(inner, f"{item} = {v}.get({src.value(name)}, _ABSENT)")
+        src.add(inner, f"if {item} is not _ABSENT:")
+        opened = len(src.lines)
+        _emit(src, sub, item, inner + 1, f"{where}/properties/{name}")
+        if len(src.lines) == opened:
+            del src.lines[-2:]
     extra = schema.get("additionalProperties", True)
-    extra_check = None if extra is True else compile_schema(extra, format_checker, where + "/additionalProperties")
-    names = compile_schema(schema["propertyNames"], format_checker, where + "/propertyNames") \
-        if "propertyNames" in schema else None
-    least, most_keys = schema.get("minProperties"), schema.get("maxProperties")
-    if props or required or extra_check or names or least is not None or most_keys is not None:
-        def mapping(v):
-            if not isinstance(v, dict):
-                return True
-            if (least is not None and len(v) < least) or (most_keys is not None and len(v) > most_keys):
-                return False
-            if names is not None and not all(names(key) for key in v):
-                return False
-            for key in required:
-                if key not in v:
-                    return False
-            for key, item in v.items():
-                check = props.get(key, extra_check)
-                if check is not None and not check(item):
-                    return False
-            return True
-        checks.append(mapping)
+    if extra is False:
+        src.add(inner, f"if not {src.value(frozenset(properties))}.issuperset({v}): return False")
+    elif extra is not True:
+        key, item = src.variable(), src.variable()
+        src.add(inner, f"for {key}, {item} in {v}.items():")
+        src.add(inner + 1, f"if {key} not in {src.value(frozenset(properties))}:")
+        opened = len(src.lines)
+        _emit(src, extra, item, inner + 2, where + "/additionalProperties")
+        if len(src.lines) == opened:
+            del src.lines[-2:]
+    if "propertyNames" in schema:
+        key = src.variable()
+        src.add(inner, f"for {key} in {v}:")
+        loop = len(src.lines)
+        _emit(src, schema["propertyNames"], key, inner + 1, where + "/propertyNames")
+        _close(src, loop, True)
+    _close(src, start, inner > depth)
 
-    if len(checks) == 1:
-        return checks[0]
-    return lambda value: all(check(value) for check in checks)
+
+def compile_schema(schema, format_checker=None, where="#"):
+    """A function instance -> bool for `schema` (a dict, or a boolean schema)."""
+    src = _Source(format_checker)
+    _emit(src, schema, "v0", 1, where)
+    code = "\n".join(["def check(v0):", *src.lines, "    return True"])
+    namespace = dict(src.names)
+    exec(compile(code, f"<schema {where}>", "exec"), namespace)  # noqa: S102 - source written above from the schema
+    return namespace["check"]
 
 
 def quick_check(schema):

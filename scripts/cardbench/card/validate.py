@@ -9,7 +9,7 @@ card's rules), review_pages.py (content/cards/), changed.py (which cards a git c
 import os
 from pathlib import Path
 
-from ..core.paths import DATA_DIR, raw_refs
+from ..core.paths import DATA_DIR, raw_strings
 from ..errors import CardFileError
 from .problems import Finding
 from .load import load_card
@@ -150,7 +150,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
         if data_dir or folder.name == "cards":
             projects.add(own_dir)
         slug = card.data.get("slug") if isinstance(card.data, dict) else None
-        named.update(ref for _, ref in raw_refs(card.data))
+        named.update(raw_strings(card.data))
         unfinished.update(unfinished_folders(card.data))
         if isinstance(slug, str) and SLUG_FORM.match(slug) and (own_dir / "raw" / slug).is_dir():
             raw_files.update((own_dir, f) for f in _files_under(own_dir / "raw" / slug))
@@ -175,7 +175,7 @@ def beside_cards_findings(cards, paths=(), data_dir=None):
             checked.add(own.resolve())
             try:
                 own_data = load_card(own).data
-                named.update(ref for _, ref in raw_refs(own_data))
+                named.update(raw_strings(own_data))
                 unfinished.update(unfinished_folders(own_data))
             except CardFileError:
                 pass  # the card's own findings say why

@@ -24,6 +24,9 @@ def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_SURELY_A_FLOAT = 2 ** 1000  # integers below this in size are floats too
+
+
 def finite_number(value):
     if not is_number(value):
         return False
@@ -35,7 +38,12 @@ def finite_number(value):
 
 def finite_numbers(values):
     """(index, value) of the finite numbers of a list (other items are the schema's to report)."""
-    return [(j, v) for j, v in enumerate(values) if finite_number(v)] if isinstance(values, list) else []
+    if not isinstance(values, list):
+        return []
+    return [(j, v) for j, v in enumerate(values)  # plain floats and integers told in place, others by finite_number
+            if (v - v == 0 if v.__class__ is float
+                else -_SURELY_A_FLOAT < v < _SURELY_A_FLOAT or finite_number(v) if v.__class__ is int
+                else finite_number(v))]
 
 
 def walk_values(value, path=()):
@@ -53,21 +61,65 @@ def walk_values(value, path=()):
                 yield path + (index,), None, item
 
 
+def text_values(value):
+    """The (path, key, value) of walk_values(value) whose key or value is text, in the same order, without
+    making a path for each number in between (the rules on text read only these)."""
+    out = [((), None, value)] if isinstance(value, str) else []
+    _texts_in(value, (), out)
+    return out
+
+
+def _texts_in(value, path, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) or isinstance(item, str):
+                out.append((path + (key,), key, item))
+            if isinstance(item, (dict, list)):
+                _texts_in(item, path + (key,), out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                _texts_in(item, path + (index,), out)
+            elif isinstance(item, str):
+                out.append((path + (index,), None, item))
+
+
 def non_finite_paths(value, path=()):
-    """Yield field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of
-    integers too large for a float."""
-    if isinstance(value, bool):
+    """Field paths of NaN/Inf numbers (YAML .nan/.inf), which JSON cannot carry, and of integers too
+    large for a float, in the card's order."""
+    out = []
+    _non_finite_in(value, path, out)
+    return out
+
+
+def _non_finite_in(value, path, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if item.__class__ is float:  # most values: no call each
+                if item - item != 0:  # infinite or NaN
+                    out.append(path + (key,))
+            elif item.__class__ is int:
+                if not -_SURELY_A_FLOAT < item < _SURELY_A_FLOAT:
+                    _non_finite_in(item, path + (key,), out)
+            else:
+                _non_finite_in(item, path + (key,), out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if item.__class__ is float:
+                if item - item != 0:
+                    out.append(path + (index,))
+            elif item.__class__ is int:
+                if not -_SURELY_A_FLOAT < item < _SURELY_A_FLOAT:
+                    _non_finite_in(item, path + (index,), out)
+            else:
+                _non_finite_in(item, path + (index,), out)
+    elif isinstance(value, bool):
         return
-    if isinstance(value, float) and not math.isfinite(value):
-        yield path
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            out.append(path)
     elif isinstance(value, int):
         try:
             float(value)
         except OverflowError:
-            yield path
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from non_finite_paths(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from non_finite_paths(item, path + (index,))
+            out.append(path)

@@ -50,10 +50,40 @@ def raw_refs(value, path=()):
                 yield from raw_refs(item, path + (i,))
 
 
+def raw_strings(value):
+    """The strings of raw_refs(value) without their field paths, found without building any path (the
+    site asks for them of every card and session, each holding thousands of figures)."""
+    found = []
+    if isinstance(value, dict):
+        _raw_in_mapping(value, found)
+    elif isinstance(value, list):
+        _raw_in_list(value, found)
+    return found
+
+
+def _raw_in_mapping(value, found):
+    for key, item in value.items():
+        if isinstance(item, dict):
+            _raw_in_mapping(item, found)
+        elif isinstance(item, list):
+            if key == "raw":
+                found += [raw for raw in item if isinstance(raw, str)]
+            else:
+                _raw_in_list(item, found)
+
+
+def _raw_in_list(value, found):
+    for item in value:
+        if isinstance(item, dict):
+            _raw_in_mapping(item, found)
+        elif isinstance(item, list):
+            _raw_in_list(item, found)
+
+
 def raw_names(value, slug):
     """Paths relative to data/raw/<slug>/ of the raw files a card or session names in that folder."""
     prefix = f"raw/{slug}/"
-    return sorted({raw[len(prefix):] for _, raw in raw_refs(value) if raw.startswith(prefix)})
+    return sorted({raw[len(prefix):] for raw in raw_strings(value) if raw.startswith(prefix)})
 
 
 def unportable_name(part):

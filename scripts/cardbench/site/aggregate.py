@@ -7,14 +7,14 @@ display unit), in MiB/s, and as the source printed them; headline figures follow
 headlines.py.
 """
 
-from ..core.paths import raw_refs
+from ..core.paths import raw_strings
 from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, stated_only
-from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, latency_block, printed_block,
-                    runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
+from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, json_numbers, latency_block,
+                    printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
@@ -46,7 +46,7 @@ def aggregate(cards, data_dir=None):
     for row in entry_stats.to_dict("records"):
         entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
-    out_cards, leaderboard = {}, []
+    out_cards, leaderboard, suite_stats = {}, [], {}
     for card in cards:
         slug = card["slug"]
         runs = by_slug.get(slug, frame.iloc[0:0])
@@ -55,21 +55,25 @@ def aggregate(cards, data_dir=None):
         pooled = pooled_lookup.get(slug, {})
         picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
-        card_json["pooled"] = {f"{test} {op}": pooled_obj(r) for (test, op), r in
-                               sorted(pooled.items(), key=lambda item: subtest_order(*item[0]))}
+        objs = {key: pooled_obj(r) for key, r in pooled.items()}
+        card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
+                               sorted(pooled, key=lambda key: subtest_order(*key))}
+        # the comparison's copies, taken before anything else reads (or could change) the card's own
+        suite_stats[slug] = {suite["id"]: {f"{test} {op}": _copied(objs[(test, op)]) for test, op in keys}
+                             for suite, keys in _SUITE_KEYS if all(key in objs for key in keys)}
         card_json["grid"] = card_grid(card_json["pooled"], [s["label"] for s in card_json["sessions"] if s["compare"]])
         attach_findings(card, card_json, figures, data_dir)
         card_json["class_checks"] = class_checks(card, picks, pooled, figures, card_json["findings"])
         out_cards[slug] = card_json
         leaderboard.append(_leader_row(card, card_json, picks))
-    compare = _compare(cards, out_cards, pooled_lookup)
+    compare = _compare(cards, out_cards, suite_stats)
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
 def _entry_obj(kind, entry, test, row, iops_runs):
     """A subtest of the twin: its runs as recorded and their statistics in every unit (row: its statistics,
     iops_runs: the IOPS of every run, as stats computed them)."""
-    runs = [json_number(v) for v in entry["runs"]]
+    runs = json_numbers(entry["runs"])
     obj = {"kind": kind, "test": test, "op": entry["op"], "unit": entry["unit"], "runs": runs}
     if entry.get("excluded_runs"):
         obj["excluded_runs"] = entry["excluded_runs"]
@@ -82,7 +86,7 @@ def _entry_obj(kind, entry, test, row, iops_runs):
                     "std": json_number(row["value_std"])})
         obj.update(unit_figures(row, entry["runs"]))
         obj["printed"] = printed_block(row)
-        obj["iops"] = iops_block(row, None if iops_runs is None else [json_number(v, 1) for v in iops_runs])
+        obj["iops"] = iops_block(row, None if iops_runs is None else json_numbers(iops_runs, 1))
         latency = entry.get("latency_us") or {}
         obj["latency_us"] = latency_block(row, {name: latency[name] for name in LATENCY_STATS if name in latency})
     for stored, shown in ENTRY_PASS_THROUGH.items():
@@ -122,11 +126,11 @@ def _card_json(card, figures):
         s_out["grid"] = session_grid(subtests, session["label"])
         if session.get("tool_results"):
             s_out["tool_results"] = tool_result_stats(session["tool_results"])
-        s_out["raw_files"] = sorted({ref for _, ref in raw_refs(session)})
+        s_out["raw_files"] = sorted(set(raw_strings(session)))
         sessions.append(s_out)
     out["sessions"] = sessions
     out["figure_raw"] = {figure: sorted({ref for s in card.get("sessions") or [] for kind in kinds
-                                         for _, ref in raw_refs(s.get(kind) or [])})
+                                         for ref in raw_strings(s.get(kind) or [])})
                          for figure, kinds in FIGURE_SOURCES.items()}
     return out
 
@@ -188,15 +192,26 @@ def pooled_obj(r):
     return obj
 
 
-def _compare(cards, out_cards, pooled_lookup):
+def _copied(value):
+    """A copy of a statistics object (dicts and lists of plain values): made in a fraction of pooled_obj's time."""
+    if value.__class__ is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if value.__class__ is list:
+        return [_copied(item) for item in value]
+    return value
+
+
+_SUITE_KEYS = [(suite, [(t, o) for t in suite["tests"] for o in suite["ops"]]) for suite in KNOWN_SUITES]
+
+
+def _compare(cards, out_cards, suite_stats):
+    """The comparison's suites: `suite_stats` {slug: {suite id: {subtest: pooled_obj}}} of each card in a suite."""
     suites = []
-    for suite in KNOWN_SUITES:
-        keys = [(t, o) for t in suite["tests"] for o in suite["ops"]]
+    for suite, keys in _SUITE_KEYS:
         members = []
         for card in cards:
-            pooled = pooled_lookup.get(card["slug"], {})
-            if all(k in pooled for k in keys):
-                stats = {f"{test} {op}": pooled_obj(pooled[(test, op)]) for test, op in keys}
+            stats = suite_stats[card["slug"]].get(suite["id"])
+            if stats is not None:
                 sessions = [s["label"] for s in out_cards[card["slug"]]["sessions"] if s["compare"]]
                 members.append({"slug": card["slug"], "title": out_cards[card["slug"]]["title"],
                                 "brand": card["brand"], "sessions": sessions, "stats": stats})

@@ -32,7 +32,7 @@ def page_text(value):
     """Any printed value as page text: Markup as it is, numbers as Hugo prints them, nothing for none,
     anything else escaped."""
     if type(value) is str:  # most values: checked first, a page prints hundreds
-        return Markup(escape(value))
+        return _escaped_text(value)
     if isinstance(value, Markup):
         return value
     if value is None:
@@ -40,6 +40,12 @@ def page_text(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return Markup(escape(value_text(value)))
     return Markup(escape(str(value)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _escaped_text(text):
+    """A text as page text; remembered, as pages print the same words, units and figures again and again."""
+    return Markup(escape(text))
 
 
 def url_attr(url):
@@ -65,9 +71,26 @@ def json_text(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _PageEnvironment(jinja2.Environment):
+    """Jinja2's environment, reading `x.name` of a plain dict (every page model) as its key straight away:
+    the same value Jinja2 finds after asking for the attribute first, which a dict has only for its
+    methods' names (those still go Jinja2's way)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @functools.cache
 def environment():
-    env = jinja2.Environment(
+    env = _PageEnvironment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

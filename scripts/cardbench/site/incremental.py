@@ -27,7 +27,7 @@ from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, repo_commits, site_address, write_site_data
 from .htmltemplates import compile_all
-from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_refs
+from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_strings
 from ..card.problems import Finding
 from ..card.validate import check_card, cross_card_findings
 from ..card.site_links import project_link_findings
@@ -85,7 +85,7 @@ def _signature(path):
 
 def _raw_signature(data, data_dir):
     """Size and time of every raw output a card names and of its folder's SHA256SUMS."""
-    refs = sorted({raw for _, raw in raw_refs(data)})
+    refs = sorted(set(raw_strings(data)))
     folders = sorted({r.split("/")[1] for r in refs if r.count("/") >= 2})
     files = refs + [f"raw/{folder}/{SUMS_NAME}" for folder in folders]
     return [[name, _signature(Path(data_dir) / name)] for name in files]

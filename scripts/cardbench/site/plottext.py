@@ -11,25 +11,27 @@ import json
 
 # Figure keys whose strings are Plotly templates written by the chart code, not text to show.
 TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate"})
+# Values a figure holds by the thousand that are copied as they are (no call per number).
+_AS_THEY_ARE = frozenset({int, float, bool, type(None)})
 
 
 def plot_text(text):
     """Text Plotly shows literally ("A & B" still reads "A & B"; "<b>" reads "<b>", not bold)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = str(text)
+    if "&" in text or "<" in text or ">" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text
 
 
 def plain_figure(value, key=None):
     """A copy of a figure (or any part of one) with every string but its templates made plain text."""
     if isinstance(value, dict):
-        return {k: plain_figure(v, k) for k, v in value.items()}
+        return {k: v if v.__class__ in _AS_THEY_ARE else plain_figure(v, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain_figure(v, key) for v in value]
+        return [v if v.__class__ in _AS_THEY_ARE else plain_figure(v, key) for v in value]
     if isinstance(value, str) and key not in TEMPLATE_KEYS:
         return plot_text(value)
     return value
-
-
-_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
 def figure_json(figure):
@@ -37,7 +39,9 @@ def figure_json(figure):
     <, > and & are written as \\u escapes (the same JSON value), so no text can close the element."""
     if not figure:
         return ""
-    return json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_SCRIPT_SAFE)
+    text = json.dumps(figure, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # str.replace thrice: several times faster than str.translate over a figure's long JSON
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 __all__ = ["TEMPLATE_KEYS", "plot_text", "plain_figure", "figure_json"]

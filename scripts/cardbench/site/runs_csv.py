@@ -8,6 +8,7 @@ would run a cell starting with =, +, - or @, so such a cell gets a leading apost
 
 import csv
 import io
+import re
 
 COLUMNS = ["card_slug", "card_name", "session_id", "date", "tool", "test", "op", "unit", "run", "value", "value_mb_s",
            "excluded"]
@@ -38,21 +39,24 @@ def subtest_tool(session, subtest):
     return ", ".join(dict.fromkeys(names)) or "fio"
 
 
-def card_rows(card):
-    """One row per run of every subtest of every session, in page order."""
-    rows = []
+def _subtest_rows(card):
+    """(the cells every run of a subtest shares, [the cells of each run]) of every subtest, in page order."""
+    card_cells = [text_cell(card["slug"]), text_cell(card["title"])]
     for session in card["sessions"]:
+        session_cells = card_cells + [text_cell(session["id"]), text_cell(session.get("date"))]
         for subtest in session["subtests"]:
             in_mb_s = (subtest.get("mb_s") or {}).get("runs") or []
             excluded = set(subtest.get("excluded_runs") or [])
-            for index, value in enumerate(subtest["runs"]):
-                rows.append([text_cell(card["slug"]), text_cell(card["title"]), text_cell(session["id"]),
-                             text_cell(session.get("date")), text_cell(subtest_tool(session, subtest)),
-                             text_cell(subtest["test"]), text_cell(subtest["op"]), text_cell(subtest["unit"]),
-                             str(index + 1), number_cell(value),
-                             number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
-                             "yes" if index in excluded else ""])
-    return rows
+            same = session_cells + [text_cell(subtest_tool(session, subtest)), text_cell(subtest["test"]),
+                                    text_cell(subtest["op"]), text_cell(subtest["unit"])]
+            yield same, [[str(index + 1), number_cell(value),
+                          number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
+                          "yes" if index in excluded else ""] for index, value in enumerate(subtest["runs"])]
+
+
+def card_rows(card):
+    """One row per run of every subtest of every session, in page order."""
+    return [same + own for same, runs in _subtest_rows(card) for own in runs]
 
 
 def csv_body(rows):
@@ -62,9 +66,22 @@ def csv_body(rows):
     return out.getvalue()
 
 
+# Cells a CSV writer prints as they are: no delimiter, quote or line end in them (numbers, run counts, "yes").
+_PLAIN_CELL = re.compile(r'[^,"\r\n]*')
+
+
 def card_csv(card):
-    """A card's runs.csv: the header, then every run."""
-    return HEADER + csv_body(card_rows(card))
+    """A card's runs.csv: the header, then every run: csv_body(card_rows(card)), with a subtest's shared cells
+    written (and quoted where needed) once and each run's own plain cells joined to them."""
+    out = [HEADER]
+    for same, runs in _subtest_rows(card):
+        shared = csv_body([same])[:-1]
+        for own in runs:
+            if _PLAIN_CELL.fullmatch(own[1]) and _PLAIN_CELL.fullmatch(own[2]):  # the run number and "yes" always are
+                out.append(f"{shared},{','.join(own)}\n")
+            else:
+                out.append(csv_body([same + own]))
+    return "".join(out)
 
 
 __all__ = ["COLUMNS", "HEADER", "card_csv", "card_rows", "text_cell", "subtest_tool"]

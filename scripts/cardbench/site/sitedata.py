@@ -41,14 +41,13 @@ import os
 import shutil
 import tomllib
 from functools import cache
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
-from ..core.paths import DATA_DIR, ROOT, raw_refs
+from ..core.paths import DATA_DIR, ROOT, raw_strings
 from ..card.raw_files import raw_type_allowed
 from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
@@ -110,7 +109,7 @@ def card_parts(card_json, row, members):
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted({ref for _, ref in raw_refs(card_json)}), "feed": card_entries(card_json),
+             "raw": sorted(set(raw_strings(card_json))), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json)}
     parts["list_item"] = card_list_item_html(parts)
@@ -308,8 +307,9 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
     jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
-    with ThreadPoolExecutor(max_workers=8) as pool:  # file system calls release the GIL
-        done = list(pool.map(lambda job: _write_card_file(*job), jobs, chunksize=64))
+    # One after another: without fsync each write only fills the page cache, and threads here cost more
+    # (locks, one future per file) than the writes they would overlap.
+    done = [_write_card_file(path, text) for path, text in jobs]
     written_now = sum(done)
     csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
     # Card files first, then the lists that name them, then removals: a running Hugo server never

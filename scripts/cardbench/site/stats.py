@@ -96,7 +96,7 @@ def runs_frame(cards):
                     iops, derived = run_iops(entry, kind, test, r_index, value)
                     lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS] if latency else _NO_LATENCY
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
-                                 r_index, value, printed_decimals([stored]), r_index in excluded, mb_s_of(value, entry["unit"]),
+                                 r_index, value, _decimals_of(stored), r_index in excluded, mb_s_of(value, entry["unit"]),
                                  iops, derived, *lats))
     frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
     for column in ["mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]:
@@ -108,6 +108,7 @@ def runs_frame(cards):
 
 
 _NO_LATENCY = (None,) * len(LATENCY_STATS)  # an entry without recorded latencies (most)
+_decimals_of = functools.lru_cache(maxsize=1 << 16, typed=True)(lambda stored: printed_decimals([stored]))  # runs repeat
 
 
 def _nth(values, index):
@@ -274,12 +275,20 @@ def json_number(value, digits=6):
     None for a missing or non-finite figure (NaN, None, infinity)."""
     if isinstance(value, float) or value.__class__ is int:  # the common case, without pandas' isna
         value = float(value)
-        if not math.isfinite(value):
+        if value - value != 0:  # infinite or NaN
             return None
-    elif value is None or pd.isna(value) or not math.isfinite(float(value)):
+        return int(value) if value.is_integer() else round(value, digits)
+    if value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
     return int(value) if value.is_integer() else round(value, digits)
+
+
+def json_numbers(values, digits=6):
+    """json_number of each figure of a list; plain floats and integers without a call each."""
+    return [json_number(value, digits) if value.__class__ is not float and value.__class__ is not int
+            else None if (number := float(value)) - number != 0  # infinite or NaN
+            else int(number) if number.is_integer() else round(number, digits) for value in values]
 
 
 def printed_decimals(values):
@@ -295,10 +304,11 @@ def printed_decimals(values):
     return min(most, MAX_PRINTED_DECIMALS)
 
 
+@functools.lru_cache(maxsize=1 << 16, typed=True)  # the same figures and decimals, card after card
 def round_half_even(value, decimals):
     """`value` rounded to `decimals` places, ties to the even digit, as decimal text would round
     (a float mean of 518.5 gives 518, of 13.25 at one place 13.2)."""
-    if value is None or pd.isna(value):
+    if value is None or (value != value if isinstance(value, float) else pd.isna(value)):  # NaN: no pandas call
         return None
     exact = Decimal(repr(round(float(value), 9)))  # drop binary noise: 743.8 is 743.799999… in float
     rounded = float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN))
@@ -349,15 +359,15 @@ def unit_figures(row, runs=None):
     if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
     in_mb_s = [mb_s_of(float(v), unit) for v in runs] if runs is not None else None
-    mb_runs = [json_number(v, 3) for v in in_mb_s] if runs is not None else None
-    mib_runs = [json_number(mib_s_of(v), 3) for v in in_mb_s] if runs is not None else None
+    mb_runs = json_numbers(in_mb_s, 3) if runs is not None else None
+    mib_runs = json_numbers(mib_s_of(in_mb_s), 3) if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
     if unit == "MiB/s":  # the unit the tool printed: its own figures, never a round trip through MB/s
         shown = printed_block(row)
         mib.update({key: shown[key] for key in ("mean", "min", "max")})
         mib["std"] = json_number(row["value_std"], 3)
         if runs is not None:
-            mib["runs"] = [json_number(v) for v in runs]
+            mib["runs"] = json_numbers(runs)
     return {"mb_s": rate_block(row, "mb_s", mb_runs), "mib_s": mib}
 
 
@@ -381,7 +391,7 @@ def tool_result_stats(entries):
     return out
 
 
-__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals",
-           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures",
-           "dd_test_name", "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS",
-           "CardFigures", "mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
+__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
+           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name",
+           "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS", "CardFigures", "mb_s_of",
+           "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]

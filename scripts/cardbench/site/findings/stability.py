@@ -3,6 +3,7 @@
 import math
 import statistics
 from collections import Counter
+from fractions import Fraction
 
 from ..stats import dd_block_name, json_number, mb_s_of, session_entries
 from . import thresholds as t
@@ -14,6 +15,27 @@ def cv_verdict(cv):
         if cv < bound:
             return words
     return t.CV_VERDICTS[-1][1]
+
+
+# statistics.stdev's last step: the correctly rounded square root of an exact fraction.
+_SQRT_OF_FRACTION = getattr(statistics, "_float_sqrt_of_frac", None)
+
+
+def sample_stdev(values):
+    """statistics.stdev of a list of floats, the very same float, from integer sums over the values on
+    one binary scale instead of a Fraction per value (a card has thousands of runs)."""
+    if _SQRT_OF_FRACTION is None or len(values) < 2:
+        return statistics.stdev(values)
+    try:
+        ratios = [value.as_integer_ratio() for value in values]
+    except (OverflowError, ValueError, AttributeError):  # infinite or NaN, or not a float
+        return statistics.stdev(values)
+    scale = max(d for _, d in ratios)  # every denominator is a power of two: the largest is a multiple of all
+    numerators = [n * (scale // d) for n, d in ratios]
+    count, total = len(numerators), sum(numerators)
+    # stdev's exact sample variance: (n·Σx² − (Σx)²) / (n·(n−1)), each x = numerator / scale
+    variance = Fraction(count * sum(n * n for n in numerators) - total * total, count * (count - 1) * scale * scale)
+    return _SQRT_OF_FRACTION(variance.numerator, variance.denominator)
 
 
 def _robust_sd(values, median):
@@ -47,12 +69,17 @@ def trend(runs):
         return None
     # plain Python over the n(n-1)/2 pairs: for ten runs numpy's set-up per call costs more than the sums,
     # and each difference, quotient and product is the same IEEE operation either way
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    s = float(sum((values[j] > values[i]) - (values[j] < values[i]) for i, j in pairs))
+    signs, slopes = 0, []
+    for i, earlier in enumerate(values):  # every pair (i < j) once, in one loop
+        for j in range(i + 1, n):
+            later = values[j]
+            signs += (later > earlier) - (later < earlier)
+            slopes.append((later - earlier) / (j - i))
+    s = float(signs)
     ties = Counter(values).values()
     variance = (n * (n - 1) * (2 * n + 5) - float(sum(c * (c - 1) * (2 * c + 5) for c in ties))) / 18.0
     z = 0.0 if variance <= 0 or s == 0 else (s - math.copysign(1, s)) / math.sqrt(variance)
-    slope = statistics.median([(values[j] - values[i]) / (j - i) for i, j in pairs])
+    slope = statistics.median(slopes)
     # Theil–Sen intercept: the line through the median of value - slope × run index
     first = statistics.median([value - slope * k for k, value in enumerate(values)])
     last = max(first + slope * (n - 1), 0.0)
@@ -93,7 +120,7 @@ def subtest_stability(name, entry):
     if len(used) < t.STABILITY_MIN_RUNS:
         return None
     mean = statistics.fmean(used)
-    cv = statistics.stdev(used) / mean if mean else math.inf
+    cv = sample_stdev(used) / mean if mean else math.inf
     detail = {"subtest": name, "runs": len(used), "cv_pct": json_number(100 * cv, 1), "verdict": cv_verdict(cv)}
     flagged = outliers(runs)
     unit = entry.get("unit")

@@ -1,0 +1,224 @@
+"""The quicker ways the build reads and writes a card give what the plain ways give, value for value."""
+
+import json
+import math
+import statistics
+
+import jsonschema
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cardbench.bench.synth import card_data
+from cardbench.card.load import load_card
+from cardbench.card.schemacheck import compile_schema
+from cardbench.card.validate import card_paths
+from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
+from cardbench.core.paths import raw_refs, raw_strings
+from cardbench.site.findings.stability import sample_stdev
+from cardbench.site.formatting import format_number
+from cardbench.site.stats import json_number, json_numbers, round_half_even
+from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
+from cardbench.site.runs_csv import HEADER, card_csv, card_rows, csv_body
+
+from conftest import ROOT
+
+SHIPPED = card_paths(ROOT / "data" / "cards")
+
+
+def test_raw_strings_are_the_raw_refs_of_every_card():
+    values = [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(5)]
+    values.append({"raw": ["raw/a/x.out", 5, {"raw": ["not/this.out"]}], "s": [[{"raw": ["raw/a/y.out"]}], {"raw": "z"}]})
+    for value in values:
+        assert sorted(raw_strings(value)) == sorted(raw for _, raw in raw_refs(value))
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(FINITE, st.integers(0, 10**4).map(float), st.sampled_from([0.5, 1.5, 5e-324, -0.0])),
+                min_size=2, max_size=40))
+def test_sample_stdev_is_statistics_stdev(values):
+    assert sample_stdev(values) == statistics.stdev(values)
+
+
+def _outcome(stdev, values):
+    try:
+        result = stdev(values)
+    except Exception as exc:  # noqa: BLE001 - the same failure is part of the same behaviour
+        return type(exc)
+    return "nan" if result != result else result
+
+
+def test_sample_stdev_of_odd_values_is_statistics_stdev():
+    for values in ([1.0, float("inf")], [float("nan"), 2.0], [1e308, -1e308, 1e308], [1.0], [2, 3.5]):
+        assert _outcome(sample_stdev, values) == _outcome(statistics.stdev, values)
+
+
+def _plain_reference(value, key=None):
+    """plain_figure as first written: every string but the templates escaped, one call per value."""
+    if isinstance(value, dict):
+        return {k: _plain_reference(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_reference(v, key) for v in value]
+    if isinstance(value, str) and key not in TEMPLATE_KEYS:
+        return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return value
+
+
+TEXT = st.text(alphabet=st.sampled_from("a<>&;é \"'\\/%{}"), max_size=8)
+FIGURE = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), FINITE, TEXT),
+                      lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                              st.dictionaries(st.one_of(TEXT, st.sampled_from(sorted(TEMPLATE_KEYS))),
+                                                              inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(FIGURE)
+def test_figures_are_made_plain_and_script_safe_as_before(figure):
+    plain = plain_figure(figure)
+    assert plain == _plain_reference(figure)
+    safe = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+    expected = json.dumps(plain, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(safe)
+    assert figure_json(plain) == (expected if plain else "")
+
+
+def _format_reference(value, digits):
+    value = float(value)
+    scaled = abs(value) * 10.0 ** digits
+    rounded = int(scaled // 1)
+    if scaled - rounded >= 0.5:
+        rounded += 1
+    return ("-" if value < 0 else "") + f"{rounded / 10.0 ** digits:,.{digits}f}"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.one_of(st.floats(-1e12, 1e12), st.integers(-10**9, 10**9), st.sampled_from([0.5, 2.5, -0.5, 0.125, -0.0])),
+       st.integers(0, 12))
+def test_numbers_are_formatted_as_before(value, digits):
+    assert format_number(value, digits) == _format_reference(value, digits)
+
+
+def _nested(depth):
+    schema = {"type": "integer", "minimum": 0}
+    for level in range(depth):
+        schema = {"type": "object", "required": ["n"], "additionalProperties": False,
+                  "properties": {"n": {"type": "array", "maxItems": 2, "items": schema}, f"x{level}": {"const": 1}}}
+    return schema
+
+
+@pytest.mark.parametrize("depth", [1, 8, 20])
+def test_deeply_nested_schemas_compile_to_the_same_verdicts(depth):
+    schema = _nested(depth)
+    check, reference = compile_schema(schema), jsonschema.Draft202012Validator(schema)
+    good = 3
+    for _ in range(depth):
+        good = {"n": [good]}
+    instances = [good, json.loads(json.dumps(good).replace("3", "-3")), json.loads(json.dumps(good).replace("[3]", "[3, 3, 3]")),
+                 json.loads(json.dumps(good).replace("3", "true")), {"n": []}, [], "x"]
+    assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
+
+
+def _non_finite_reference(value, path=()):
+    """non_finite_paths as first written, one generator per value."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path
+    elif isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite_reference(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite_reference(item, path + (index,))
+
+
+CARD_VALUE = st.recursive(st.one_of(st.none(), st.booleans(), st.floats(), TEXT,
+                                    st.sampled_from([2 ** 1024, -2 ** 1024, 2 ** 1000, 2 ** 1023 * 3, 10 ** 400, 7])),
+                          lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                  st.dictionaries(st.one_of(TEXT, st.integers(0, 3), st.booleans()),
+                                                                  inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(CARD_VALUE)
+def test_non_finite_and_text_walks_give_the_plain_walks_paths(value):
+    assert non_finite_paths(value) == list(_non_finite_reference(value))
+    assert text_values(value) == [(path, key, item) for path, key, item in walk_values(value)
+                                  if isinstance(key, str) or isinstance(item, str)]
+
+
+@pytest.mark.parametrize("data", [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])
+def test_text_walk_of_cards_is_the_plain_walks(data):
+    assert text_values(data) == [(p, k, v) for p, k, v in walk_values(data) if isinstance(k, str) or isinstance(v, str)]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.none(), st.floats(), st.integers(-10**6, 10**6), st.booleans(),
+                          st.floats(0, 1e6).map(np.float64), st.integers(0, 100).map(np.int64))), st.integers(0, 6))
+def test_json_numbers_are_each_json_number(values, digits):
+    assert repr(json_numbers(values, digits)) == repr([json_number(v, digits) for v in values])
+
+
+class _Card(dict):
+    title = "attribute"
+
+
+@pytest.mark.parametrize("source", ["{{ d.title }}", "{{ d.items is defined }}|{{ d.get is defined }}",
+                                    "{{ d.missing is defined }}", "{{ d.n + 1 }}", "{{ e.title }}|{{ e.n }}"])
+def test_page_environment_reads_fields_as_jinja_does(source):
+    import jinja2
+
+    from cardbench.site.htmltemplates import _PageEnvironment
+
+    values = {"d": {"title": "<b>", "items": 3, "n": 1}, "e": _Card(title="key", n=2)}
+    assert _PageEnvironment(autoescape=True).from_string(source).render(**values) == \
+        jinja2.Environment(autoescape=True).from_string(source).render(**values)
+
+
+
+def test_remembered_roundings_are_the_roundings():
+    values = [518.5, 13.25, 744, 744.0, np.float64(13.25), True, 0, -0.0, 2.675, float("nan"), None, 1e16 + 1]
+    for decimals in (0, 1, 2):
+        for value in values + values:  # the second pass is answered from memory
+            assert repr(round_half_even(value, decimals)) == repr(round_half_even.__wrapped__(value, decimals))
+
+
+def test_remembered_decimals_of_a_run_are_its_printed_decimals():
+    from cardbench.site.stats import _decimals_of, printed_decimals
+
+    for stored in [1, 1.0, True, 86.6, 54.0, 1e-7, 744, np.float64(2.5), "3.25", 1, 1.0, 86.6]:
+        assert _decimals_of(stored) == printed_decimals([stored])
+
+
+def _finite_reference(values):
+    return [(j, v) for j, v in enumerate(values) if finite_number(v)] if isinstance(values, list) else []
+
+
+def test_finite_numbers_of_a_list_are_those_finite_number_passes():
+    values = [1, 1.5, -0.0, True, None, "1", float("nan"), float("inf"), -float("inf"), 2 ** 1000, 2 ** 1023,
+              -2 ** 1023, 2 ** 1024, -2 ** 1030, 10 ** 400, np.float64(2.5), np.float64("nan"), np.int64(3), [1], {}]
+    assert finite_numbers(values) == _finite_reference(values)
+    assert finite_numbers("not a list") == _finite_reference("not a list") == []
+
+
+CELL_TEXT = st.text(alphabet=st.sampled_from('a ,"\r\n=+-@\t;é'), max_size=6)
+RUN = st.one_of(st.none(), st.integers(-5, 10**6), st.floats(allow_nan=True), CELL_TEXT)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(CELL_TEXT, st.lists(st.tuples(CELL_TEXT, CELL_TEXT, st.lists(RUN, max_size=5),
+                                                        st.lists(RUN, max_size=5), st.lists(st.integers(0, 5))),
+                                              max_size=3)), max_size=3), CELL_TEXT, CELL_TEXT)
+def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
+    card = {"slug": slug, "title": title, "sessions": [
+        {"id": sid, "date": sid, "tools": [{"name": sid}], "subtests": [
+            {"kind": "fio", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
+            for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
+    assert card_csv(card) == HEADER + csv_body(card_rows(card))
