@@ -265,3 +265,20 @@ def test_a_lock_left_by_a_killed_writer_is_taken_and_removed(data):
 
 def stat_mode(path):
     return os.lstat(path).st_mode
+
+
+def test_a_written_file_gets_the_mode_open_gives_without_the_umask_ever_changing(tmp_path, monkeypatch):
+    from cardbench.card.atomicfile import atomic_write_text
+
+    def no_umask_change(mask):
+        raise AssertionError("the umask was changed while writing")
+
+    old = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", no_umask_change)  # other threads may create files meanwhile
+        atomic_write_text(tmp_path / "a.txt", "text")
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert stat_mode(tmp_path / "a.txt") & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]

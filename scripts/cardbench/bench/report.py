@@ -220,7 +220,7 @@ def _limits(r):
             f"{_ms(compare['longTaskMs'])} in all ({compare['longTasks']:.0f}), most of it parsing and starting Plotly "
             f"(1.2 MB of script) and drawing the {compare.get('drawn', compare['charts']):.0f} charts within a screen "
             "of the view, one per task so a click or a key is handled between them; the other charts wait for "
-            "scrolling. The issue's own bar for this page, loading only the chosen cards' data, is met.")
+            "scrolling. The target set for this page, loading only the chosen cards' data, is met.")
     collector = r["collector"]
     if collector and not collector.not_measured and collector.ratio > t["collector_ratio"]:
         notes.append(f"- **Collector** {collector.ratio:.3f}×: {_s(collector.seconds)} against "
@@ -303,7 +303,8 @@ def _details(r):
     out += ["### Site size", "", f"`public/`: {_mb(size)} in {files:,} files.", ""]
     out += ["### Page weight", "",
             f"Card page `{r['card_url']}` with everything it loads; gzip level 6, as a web server sends it; "
-            "kB = 1000 bytes. Charts are drawn from the figure JSON in the page; the page fetches nothing else.", "",
+            "kB = 1000 bytes. Charts are drawn from the figure JSON the page fetches beside it (`charts.json`); it "
+            "fetches nothing else.", "",
             _table(["Part", "Raw", "gzip"], [(f"{p.kind} `{p.path}`", _kb(p.raw), _kb(p.gzip)) for p in r["card_parts"]]
                    + [("**Total**", _kb(sum(p.raw for p in r["card_parts"])),
                        f"**{_kb(sum(p.gzip for p in r['card_parts']))}**")]), ""]

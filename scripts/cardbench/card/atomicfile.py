@@ -3,14 +3,24 @@ so a reader never sees half a file; temp files a killed writer left behind are c
 
 import os
 import re
-import tempfile
+import secrets
 from pathlib import Path
 
 
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _create_beside(folder, name):
+    """A new, empty temp file in `folder` for `name`: (fd, path). Created with mode 0666 for the kernel to
+    apply the umask, as open() would: the umask is never set and restored (that would race with other
+    threads creating files or folders)."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, _NEW_FILE, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temp file name beside {name} in {folder}")
 
 
 def write_temp_beside(path, text, fsync=True):
@@ -22,11 +32,10 @@ def write_temp_beside(path, text, fsync=True):
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create_beside(path.parent, path.name)
     try:
         with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w",
                        **({} if isinstance(text, bytes) else {"encoding": "utf-8"})) as handle:
-            os.fchmod(handle.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
             handle.write(text)
             handle.flush()
             if fsync:
