@@ -177,3 +177,21 @@ def test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in(tmp_p
         texts.append({name: (out / name).read_text(encoding="utf-8") for name in ("site/compare.json", "static/compare/index.json")})
     assert "its read: SEQ1M Q8T1, SEQ1M Q1T1, SEQ512K Q1T1, SEQ128K Q32T1, RND4K Q32T1, RND4K Q8T8;" in texts[0]["site/compare.json"]
     assert texts[0] == texts[1] == texts[2]
+
+
+def test_a_long_list_of_cards_left_out_is_named_whole_on_its_own_page():
+    from cardbench.bench.synth import card_data
+    from cardbench.site.sitedata import LEFT_OUT_SHOWN
+
+    cards = [card_data(i) for i in range(40)]  # two suites' worth: each leaves out the other's cards
+    texts = site_texts([p for p, _ in parts_from_result(aggregate(cards, data_dir="/nonexistent"))])
+    compare, every = json.loads(texts["site/compare.json"]), json.loads(texts["site/left-out.json"])
+    whole = {s["id"]: s["left_out"] for s in every["suites"]}
+    long = [s for s in compare["suites"] if s["left_out_count"] > LEFT_OUT_SHOWN]
+    assert long, "some suite leaves out more cards than the page names"
+    for suite in compare["suites"]:
+        listed = whole.get(suite["id"], [])
+        assert suite["left_out_count"] == len(listed) and suite["left_out"] == listed[:LEFT_OUT_SHOWN]
+    check_model("left-out", every, "site/left-out.json")
+    with pytest.raises(PageModelError, match="left_out"):
+        check_model("left-out", {"suites": [{"id": "x", "name": "X", "left_out": []}], "in_no_suite": []}, "site/left-out.json")

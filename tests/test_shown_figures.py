@@ -46,7 +46,8 @@ def test_iops_derived_from_whole_mib_figures_show_only_the_precision_they_have(r
 
 def test_comparison_names_every_card_it_leaves_out_and_why(result):
     pieces = parts_from_result(result)
-    compare = json.loads(site_texts([p for p, _ in pieces])["site/compare.json"])
+    texts = site_texts([p for p, _ in pieces])
+    compare, every = json.loads(texts["site/compare.json"]), json.loads(texts["site/left-out.json"])
     suites = {s["id"]: s for s in compare["suites"]}
     left = suites["dd-4m-method-not-stated"]["left_out"]
     assert [c["slug"] for c in left] == ["sandisk-ultra-plus-128gb-microsdxc"]
@@ -54,8 +55,10 @@ def test_comparison_names_every_card_it_leaves_out_and_why(result):
     label = suites["dd-4m-method-not-stated"]["labels"]["dd bs=4M (method not stated)"]
     assert "not stated" in label and "method not stated" not in label
     members = {m["slug"] for s in compare["suites"] for m in s["members"]}
-    named = members | {c["slug"] for s in compare["suites"] for c in s["left_out"]} | {c["slug"] for c in compare["in_no_suite"]}
+    named = members | {c["slug"] for s in every["suites"] for c in s["left_out"]} | {c["slug"] for c in every["in_no_suite"]}
     assert named == set(result["cards"])  # no card silently missing
+    assert [s["left_out"] for s in every["suites"]] == [s["left_out"] for s in compare["suites"] if s["left_out"]]
+    assert all(s["left_out_count"] == len(s["left_out"]) for s in compare["suites"])  # few: all named on the page
     sm2708 = next(c for c in compare["in_no_suite"] if c["slug"].startswith("silicon-motion"))
     assert "stated" in sm2708["why"]
     express = next(m for m in suites["cdm-fio-sh-1g"]["members"] if m["slug"] == EXPRESS)

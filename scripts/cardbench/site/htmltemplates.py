@@ -6,7 +6,7 @@ Escaping: every value a template prints goes through page_text (the environment'
 escapes it as html.escape does, quotes included (&quot; and &#x27;, the bytes the pages always held),
 prints numbers as Hugo prints JSON numbers and none as nothing. Only Markup passes unescaped, and only
 code makes Markup: the `from_code` filter, for fragments the page model built from figures and the
-site's fixed words (figurehtml.py cells, chartmodel.py's chart JSON with <, > and & already escaped),
+site's fixed words (figurehtml.py cells; a chart's JSON is not in the page but in its charts.json),
 and `url_attr`. Templates use no |join, |tojson, ~ or |safe on card text: those escape with other bytes
 or not at all.
 """
@@ -55,8 +55,8 @@ def url_attr(url):
 
 
 def from_code(fragment):
-    """A fragment the page model's code wrote (figure cells, rates, chart JSON): Markup, because its tags
-    are the site's own and every value in it was escaped where it was written (figurehtml, chartmodel)."""
+    """A fragment the page model's code wrote (figure cells, rates): Markup, because its tags are the
+    site's own and every value in it was escaped where it was written (figurehtml)."""
     return Markup(fragment or "")
 
 

@@ -5,6 +5,7 @@
                            ranked, as finished HTML (leaderhtml.py); site/cards.html the cards section's list
     site/compare.json      the comparison page's suites with a few members by name, the cards it draws
                            first (their pieces are preloaded) and the frame of its charts (comparemodel.py)
+    site/left-out.json     every card each comparison chart leaves out, and why (/compare/left-out/)
     pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     static/index.json      the catalogue (/index.json), and static/compare/index.json (/compare/index.json):
@@ -63,6 +64,7 @@ CARD_FILE_DIR = "static/data/cards"  # <slug>.yaml: /data/cards/<slug>.yaml on t
 TWIN_NAME = "index.json"
 CHARTS_NAME = "charts.json"  # the figures of a card page's charts, fetched by the page (cardhtml.card_charts_text)
 CATALOGUE = "static/index.json"  # /index.json: every card with its headline figures
+LEFT_OUT_SHOWN = 12  # cards a comparison page's list of those left out names before linking the whole list
 COMPARE_API = "static/compare/index.json"  # /compare/index.json: every suite's cards and figures
 ALL_RUNS_CSV = "static/runs.csv"
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
@@ -167,6 +169,14 @@ def site_texts(parts):
                         "left_out": [{"slug": p["slug"], "title": p["title"], "why": p["left_out"][suite["id"]]}
                                      for p in by_title if suite["id"] in p.get("left_out", {})]})
     in_no_suite = [{"slug": p["slug"], "title": p["title"], "why": p["no_suite"]} for p in by_title if p.get("no_suite")]
+    # Every card left out of a chart is named with the reason on /compare/left-out/; the comparison page names
+    # the first LEFT_OUT_SHOWN of each list and links the rest (thousands of lines would make it MBs).
+    left_out_page = {"suites": [{"id": s["id"], "name": s["name"], "left_out": s["left_out"]} for s in summary
+                                if s["left_out"]], "in_no_suite": in_no_suite}
+    check_model("left-out", left_out_page, "site/left-out.json")
+    for s in summary:
+        s["left_out_count"], s["left_out"] = len(s["left_out"]), s["left_out"][:LEFT_OUT_SHOWN]
+    in_no_suite_count, in_no_suite = len(in_no_suite), in_no_suite[:LEFT_OUT_SHOWN]
     # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
     drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))
     # Each card: [slug, title, its suites by index], and the names of its (host, reader) paths when it has several.
@@ -174,10 +184,12 @@ def site_texts(parts):
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]],
                                                     *([p["path_choices"]] if p.get("path_choices") else [])]
                                                    for p in parts]})
-    compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite, "chart": chart_frame()}
+    compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite,
+               "in_no_suite_count": in_no_suite_count, "chart": chart_frame()}
     check_model("compare", compare, "site/compare.json")
     return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
+            "site/left-out.json": dumps(left_out_page),
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
