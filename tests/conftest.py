@@ -80,8 +80,8 @@ def hang_guard(seconds, what):
 # not device and not build and not slow"), `make test` runs everything.
 NEEDS = {
     "browser": {"test_site_browser", "test_chart_text_browser", "test_readers_browser", "test_compare_paths_browser", "test_compare_browser"},  # Chromium
-    "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_steps", "test_collect_stops",
-               "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
+    "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_pinned", "test_collect_steps",
+               "test_collect_stops", "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
     "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench", "test_make_setup", "test_make_variables"},  # Hugo, make, npm
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
@@ -90,7 +90,8 @@ SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
                                         "test_the_same_file_imported_in_parallel_lands_once"},
               "test_import_hostile": {"test_as_many_lines_as_allowed", "test_more_dd_commands_than_a_session_holds"},
               "test_schemacheck": {"test_one_changed_value_gets_the_same_verdict"},
-              "test_schema": {"test_a_card_at_the_bounds_is_valid"}}
+              "test_schema": {"test_a_card_at_the_bounds_is_valid"},
+              "test_parsers_fio_bwlog": {"test_a_live_fio_log"}}  # runs fio
 
 
 def pytest_configure(config):
