@@ -139,12 +139,17 @@ def _close(src, start, opened):
         src.lines.pop()
 
 
+def _emit_size(src, schema, v, inner, least, most):
+    """The checks of a length bound pair (minItems/maxItems, minProperties/maxProperties)."""
+    if least in schema:
+        src.add(inner, f"if len({v}) < {src.value(schema[least])}: return False")
+    if most in schema:
+        src.add(inner, f"if len({v}) > {src.value(schema[most])}: return False")
+
+
 def _emit_array(src, schema, v, depth, where, inner):
     start = len(src.lines)
-    if "minItems" in schema:
-        src.add(inner, f"if len({v}) < {src.value(schema['minItems'])}: return False")
-    if "maxItems" in schema:
-        src.add(inner, f"if len({v}) > {src.value(schema['maxItems'])}: return False")
+    _emit_size(src, schema, v, inner, "minItems", "maxItems")
     if schema.get("uniqueItems", False):
         src.add(inner, f"if _has_equal_items({v}): return False")
     if "items" in schema:
@@ -159,10 +164,7 @@ def _emit_array(src, schema, v, depth, where, inner):
 def _emit_mapping(src, schema, v, depth, where, inner):
     # subschemas in the order the closures compiled them, so an unsupported keyword is reported at the same place
     start = len(src.lines)
-    if "minProperties" in schema:
-        src.add(inner, f"if len({v}) < {src.value(schema['minProperties'])}: return False")
-    if "maxProperties" in schema:
-        src.add(inner, f"if len({v}) > {src.value(schema['maxProperties'])}: return False")
+    _emit_size(src, schema, v, inner, "minProperties", "maxProperties")
     properties = schema.get("properties") or {}
     required = list(schema.get("required") or [])
     if len(required) == 1:
