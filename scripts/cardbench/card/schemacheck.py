@@ -147,17 +147,22 @@ def _emit_size(src, schema, v, inner, least, most):
         src.add(inner, f"if len({v}) > {src.value(schema[most])}: return False")
 
 
+def _emit_each(src, schema, collection, inner, where):
+    """The checks of every element of `collection` (a list's items, a mapping's keys) against `schema`."""
+    item = src.variable()
+    src.add(inner, f"for {item} in {collection}:")
+    loop = len(src.lines)
+    _emit(src, schema, item, inner + 1, where)
+    _close(src, loop, True)
+
+
 def _emit_array(src, schema, v, depth, where, inner):
     start = len(src.lines)
     _emit_size(src, schema, v, inner, "minItems", "maxItems")
     if schema.get("uniqueItems", False):
         src.add(inner, f"if _has_equal_items({v}): return False")
     if "items" in schema:
-        item = src.variable()
-        src.add(inner, f"for {item} in {v}:")
-        loop = len(src.lines)
-        _emit(src, schema["items"], item, inner + 1, where + "/items")
-        _close(src, loop, True)
+        _emit_each(src, schema["items"], v, inner, where + "/items")
     _close(src, start, inner > depth)
 
 
@@ -191,11 +196,7 @@ def _emit_mapping(src, schema, v, depth, where, inner):
         if len(src.lines) == opened:
             del src.lines[-2:]
     if "propertyNames" in schema:
-        key = src.variable()
-        src.add(inner, f"for {key} in {v}:")
-        loop = len(src.lines)
-        _emit(src, schema["propertyNames"], key, inner + 1, where + "/propertyNames")
-        _close(src, loop, True)
+        _emit_each(src, schema["propertyNames"], v, inner, where + "/propertyNames")
     _close(src, start, inner > depth)
 
 
