@@ -93,8 +93,8 @@ def non_finite_paths(value, path=()):
 
 
 def _non_finite_in(value, path, out):
-    if isinstance(value, dict):
-        for key, item in value.items():
+    if isinstance(value, (dict, list)):
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             if item.__class__ is float:  # most values: no call each
                 if item - item != 0:  # infinite or NaN
                     out.append(path + (key,))
@@ -103,16 +103,6 @@ def _non_finite_in(value, path, out):
                     _non_finite_in(item, path + (key,), out)
             else:
                 _non_finite_in(item, path + (key,), out)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            if item.__class__ is float:
-                if item - item != 0:
-                    out.append(path + (index,))
-            elif item.__class__ is int:
-                if not -_SURELY_A_FLOAT < item < _SURELY_A_FLOAT:
-                    _non_finite_in(item, path + (index,), out)
-            else:
-                _non_finite_in(item, path + (index,), out)
     elif isinstance(value, bool):
         return
     elif isinstance(value, float):
