@@ -184,3 +184,16 @@ def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
         compare = results["browser"]["compare"]
         assert len(compare["fetched"]) <= results["compare_chosen"]  # only the chosen cards' data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmarks.md"]  # the project copy is gone
+
+
+def test_step_timings_pace_the_collector_as_the_build_workers_do(tmp_path, monkeypatch):
+    import gc
+
+    import cardbench.bench.phases as phases
+    from cardbench.site.incremental import WORKER_GC_THRESHOLD
+
+    seen = []
+    monkeypatch.setattr(phases, "_time_phases", lambda *args: seen.append(gc.get_threshold()) or {})
+    before = gc.get_threshold()
+    phases.time_phases(tmp_path, tmp_path)
+    assert seen == [WORKER_GC_THRESHOLD] and gc.get_threshold() == before
