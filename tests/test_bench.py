@@ -163,6 +163,16 @@ def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
     assert different_files(tmp_path / "one", tmp_path / "two") == []
 
 
+def test_chunks_keep_the_order_and_shrink_towards_the_end():
+    from cardbench.site.incremental import CHUNK, LAST_CHUNK, chunked
+
+    paths = list(range(30 * CHUNK + 7))
+    sizes = [len(chunk) for chunk in chunked(paths, 2)]
+    assert [p for chunk in chunked(paths, 2) for p in chunk] == paths
+    assert sizes[0] == CHUNK and max(sizes) == CHUNK and sizes == sorted(sizes, reverse=True)
+    assert sizes[-2] == LAST_CHUNK and sizes[-1] <= LAST_CHUNK
+
+
 # --- the benchmark itself -----------------------------------------------------------------------
 
 def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
