@@ -313,3 +313,18 @@ def test_random_iops_runs_below_an_application_class_minimum_are_counted():
     read = next(p for p in a1["parts"] if p["what"] == "random 4K read")
     assert read["measured"] == 1550 and read["short_runs"]["below"] == 1 and read["short_runs"]["of"] == 2
     assert a1["verdict"]["id"] == "meets_on_mean"
+
+
+def test_statistics_rows_are_read_as_pandas_gives_them():
+    from cardbench.site.aggregate import POOL_KEYS, _records
+    from cardbench.site.stats import ENTRY_KEYS, runs_frame, statistics
+
+    cards = [card("acme-a", [fio_session(runs=[80.0, 90.5, 100.0])]),
+             card("acme-b", [fio_session(unit="MiB/s", runs=[7, 8]), fio_session("s2", runs=[1.25])])]
+    cards[1]["sessions"][0]["results"][0]["excluded_runs"] = [0]
+    frame = runs_frame(cards)
+    for table in (statistics(frame, ENTRY_KEYS), statistics(frame, POOL_KEYS), statistics(frame.iloc[0:0], ENTRY_KEYS)):
+        want, got = table.to_dict("records"), _records(table)
+        assert [list(row) for row in got] == [list(row) for row in want]
+        assert [[(type(v), v if v == v else "nan") for v in row.values()] for row in got] == \
+            [[(type(v), v if v == v else "nan") for v in row.values()] for row in want]

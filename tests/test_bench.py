@@ -163,6 +163,16 @@ def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
     assert different_files(tmp_path / "one", tmp_path / "two") == []
 
 
+def test_chunks_keep_the_order_and_shrink_towards_the_end():
+    from cardbench.site.incremental import CHUNK, LAST_CHUNK, chunked
+
+    paths = list(range(30 * CHUNK + 7))
+    sizes = [len(chunk) for chunk in chunked(paths, 2)]
+    assert [p for chunk in chunked(paths, 2) for p in chunk] == paths
+    assert sizes[0] == CHUNK and max(sizes) == CHUNK and sizes == sorted(sizes, reverse=True)
+    assert sizes[-2] == LAST_CHUNK and sizes[-1] <= LAST_CHUNK
+
+
 # --- the benchmark itself -----------------------------------------------------------------------
 
 def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
@@ -184,3 +194,16 @@ def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
         compare = results["browser"]["compare"]
         assert len(compare["fetched"]) <= results["compare_chosen"]  # only the chosen cards' data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmarks.md"]  # the project copy is gone
+
+
+def test_step_timings_pace_the_collector_as_the_build_workers_do(tmp_path, monkeypatch):
+    import gc
+
+    import cardbench.bench.phases as phases
+    from cardbench.site.incremental import WORKER_GC_THRESHOLD
+
+    seen = []
+    monkeypatch.setattr(phases, "_time_phases", lambda *args: seen.append(gc.get_threshold()) or {})
+    before = gc.get_threshold()
+    phases.time_phases(tmp_path, tmp_path)
+    assert seen == [WORKER_GC_THRESHOLD] and gc.get_threshold() == before

@@ -32,6 +32,12 @@ POOL_KEYS = ["slug", "test", "op", "unit"]
 FIGURE_SOURCES = {"sweeps": ("dd_sweeps", "flashbench_open_au", "flashbench_find_fat"),
                   "align": ("flashbench_align",), "fill": ("fill",)}
 
+def _records(table):
+    """table.to_dict("records"), the same Python values, read a column at a time (half the time)."""
+    columns = table.columns.tolist()
+    return [dict(zip(columns, row)) for row in zip(*(table[name].tolist() for name in columns))]
+
+
 def aggregate(cards, data_dir=None):
     """Return {'cards': {slug: card_json}, 'leaderboard': [...], 'compare': {...}}. data_dir holds the
     raw files the findings read (the collector's device facts); None means the project's data folder."""
@@ -39,11 +45,11 @@ def aggregate(cards, data_dir=None):
     entry_stats = statistics(frame, ENTRY_KEYS)
     compared = frame[frame["compare"]]
     pooled_lookup = {}
-    for r in statistics(compared, POOL_KEYS).to_dict("records"):
+    for r in _records(statistics(compared, POOL_KEYS)):
         pooled_lookup.setdefault(r["slug"], {})[(r["test"], r["op"])] = r
     by_slug = dict(tuple(frame.groupby("slug", sort=False))) if not frame.empty else {}
     entry_rows = {}
-    for row in entry_stats.to_dict("records"):
+    for row in _records(entry_stats):
         entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
     out_cards, leaderboard, suite_stats = {}, [], {}

@@ -7,7 +7,7 @@ is kept in a cache file beside the output folder (<out>.cache.json): its finding
 pieces of text it adds to the shared files (sitedata.card_parts). A card whose file is unchanged —
 same size, modification time and inode, or failing that the same SHA-256 — is not read again;
 its own output files are already in place. Changed cards are checked in worker processes (one per
-core) when there are many. Findings and outputs are the same as `validate_paths` + `aggregate` +
+core) when there are many; they write the card files they make into a staging folder (staging.py). Findings and outputs are the same as `validate_paths` + `aggregate` +
 `write_outputs` on every card; as there, nothing is written while any card has an error.
 """
 
@@ -16,6 +16,7 @@ import gc
 import hashlib
 import json
 import os
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -27,6 +28,7 @@ from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, repo_commits, site_address, write_site_data
 from .htmltemplates import compile_all
+from .staging import place_staged, remove_stale_staging, stage_card_files, staging_dir_for
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_strings
 from ..card.problems import Finding
 from ..card.validate import check_card, cross_card_findings
@@ -35,6 +37,7 @@ from ..card.site_links import project_link_findings
 CACHE_VERSION = 2
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
 CHUNK = 100
+LAST_CHUNK = 25  # the smallest chunk, towards the end: a chunk costs ~15 ms besides its cards
 FUTURE_RULE = "date-not-future"  # the one rule whose verdict depends on the day
 PACKAGE = Path(__file__).resolve().parents[1]  # the whole package: any change to it may change the output
 
@@ -101,8 +104,10 @@ def _finding(record, path):
     return Finding(severity, CardFileError(path, message, line=line, column=column, field=field_name, rule=rule))
 
 
-def check_files(paths, today, data_dir):
-    """Check and aggregate card files. Returns [(entry, files or None)] in the order given."""
+def check_files(paths, today, data_dir, stage=None):
+    """Check and aggregate card files. Returns [(entry, files or None)] in the order given: a valid
+    card's files as {kind: text}, or with `stage` (out_dir, staging folder) written there instead
+    (staging.stage_card_files) and given as the kinds staged."""
     done, valid = [], []
     for path in paths:
         entry = {"sig": _signature(path), "sha": None, "raw": [], "slug": None, "checked": today.isoformat()}
@@ -130,6 +135,8 @@ def check_files(paths, today, data_dir):
             slug = row["slug"]
             item[0]["parts"], item[1] = card_parts(result["cards"][slug], row, members.get(slug, {}))
             item[1]["card"] = card.text  # the file as read and checked: the site serves this copy
+            if stage:  # written here, in the worker: only the kinds' names travel back
+                item[1] = stage_card_files(stage[0], stage[1], slug, item[1])
     return done
 
 
@@ -144,9 +151,21 @@ def _worker_setup():
     gc.set_threshold(*WORKER_GC_THRESHOLD)
 
 
+def chunked(paths, workers):
+    """The paths in order, in chunks of CHUNK that shrink towards the end (to a quarter of what is left
+    per worker, no smaller than LAST_CHUNK): the workers then finish nearly together, none left
+    alone with a last whole chunk."""
+    chunks, start = [], 0
+    while start < len(paths):
+        size = max(min(CHUNK, -(-(len(paths) - start) // (2 * workers))), min(LAST_CHUNK, CHUNK))
+        chunks.append(paths[start:start + size])
+        start += size
+    return chunks
+
+
 def _check_chunk(args):
-    paths, today, data_dir = args
-    return check_files(paths, today, data_dir)
+    paths, today, data_dir, stage = args
+    return check_files(paths, today, data_dir, stage)
 
 
 class SiteDataBuilder:
@@ -162,6 +181,7 @@ class SiteDataBuilder:
         self.entries = {}
         self.written = {}  # text of each shared file as last written, so unchanged ones are not read again
         self.join_all_runs = join_all_runs  # False in the preview: the all-cards runs.csv is left to `make site`
+        self.staging = None  # where this build's worker processes write card files (staging.py)
 
     def _load_cache(self, environment):
         if self.environment == environment:
@@ -202,7 +222,12 @@ class SiteDataBuilder:
     def _check(self, paths, today):
         if len(paths) < PARALLEL_FROM or self.workers < 2:
             return check_files(paths, today, self.data_dir)
-        chunks = [(paths[i:i + CHUNK], today, self.data_dir) for i in range(0, len(paths), CHUNK)]
+        # The workers write the card files they make beside the output folder, on its file system;
+        # they are renamed into place once the build has no error (build()).
+        self.staging = staging_dir_for(self.out_dir)
+        self.staging.mkdir(parents=True)
+        stage = (self.out_dir, self.staging)
+        chunks = [(part, today, self.data_dir, stage) for part in chunked(paths, self.workers)]
         compile_all()  # the workers inherit the compiled page templates
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("fork"),
                                  initializer=_worker_setup) as pool:
@@ -211,6 +236,15 @@ class SiteDataBuilder:
     def build(self, paths=None, today=None, save=True):
         """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
         them) and write Hugo's data unless there are errors."""
+        remove_stale_staging(self.out_dir)  # a killed build's
+        try:
+            return self._build(paths, today, save)
+        finally:
+            if self.staging:
+                shutil.rmtree(self.staging, ignore_errors=True)
+                self.staging = None
+
+    def _build(self, paths, today, save):
         today = today or datetime.date.today()
         self._load_cache(_environment(self.cards_dir, self.data_dir))
         if paths is None:
@@ -232,11 +266,13 @@ class SiteDataBuilder:
         for slug in missing_card_files(self.out_dir, slugs):
             reuse.discard(slugs[slug])
         stale = [(path, name) for path, name, _ in cards if path not in reuse]
-        files = {}
+        files, staged = {}, {}
         for (_, name), (entry, texts) in zip(stale, self._check([Path(p) for p, _ in stale], today), strict=True):
             self.entries[name] = entry
-            if texts is not None:
+            if isinstance(texts, dict):
                 files[entry["slug"]] = texts
+            elif texts is not None:
+                staged[entry["slug"]] = texts
         names = {name for _, name, _ in cards}
         if len(self.entries) != len(names):
             self.entries = {name: entry for name, entry in self.entries.items() if name in names}
@@ -266,8 +302,10 @@ class SiteDataBuilder:
         published = [entry["parts"] for path, entry in valid if path not in bad]
         result.cards = len(published)
         if not result.errors:
+            staging = self.staging
             result.written = write_site_data(self.out_dir, published, files, self.written,
-                                             join_all_runs=self.join_all_runs)
+                                             join_all_runs=self.join_all_runs,
+                                             place_staged=staging and (lambda: place_staged(self.out_dir, staging, staged)))
         if save:
             self.save_cache()
         return result

@@ -307,12 +307,14 @@ def join_runs_csv(out_dir, slugs, changed):
     return True
 
 
-def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True):
+def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True, place_staged=None):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
     (from data_dir/raw); remove per-card files of cards no longer present. `written` (name → text),
     kept by the caller between calls, spares reading unchanged shared files again; `join_all_runs`
-    False leaves the all-cards runs.csv alone (the preview). Returns the number of files written."""
+    False leaves the all-cards runs.csv alone (the preview); `place_staged`, called where the card files
+    are written, moves card files worker processes staged into place and returns their paths
+    (staging.py). Returns the number of files written."""
     out_dir = Path(out_dir)
     shared = site_texts(parts)  # made (and its models checked) before anything is written
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
@@ -324,6 +326,10 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     done = [_write_card_file(path, text) for path, text in jobs]
     written_now = sum(done)
     csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
+    if place_staged:
+        placed = place_staged()
+        written_now += len(placed)
+        csv_changed = csv_changed or any(path.name == "runs.csv" for path in placed)
     # Card files first, then the lists that name them, then removals: a running Hugo server never
     # sees a card listed whose files are missing.
     known = {} if written is None else written
