@@ -49,7 +49,8 @@ def write_temp_beside(path, text, fsync=True):
 _TEMP_NAME = re.compile(r"^\..+\.(\d{1,10})\.[A-Za-z0-9_]{6,12}\.tmp$")
 
 
-def _process_alive(pid):
+def process_alive(pid):
+    """Whether a process of that id runs (a writer whose temp files must be left alone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -71,7 +72,7 @@ def remove_stale_temps(folder, recursive=False):
     removed = []
     for candidate in found:
         match = _TEMP_NAME.match(candidate.name)
-        if match and candidate.is_file() and not candidate.is_symlink() and not _process_alive(int(match.group(1))):
+        if match and candidate.is_file() and not candidate.is_symlink() and not process_alive(int(match.group(1))):
             candidate.unlink(missing_ok=True)
             removed.append(candidate)
     return removed

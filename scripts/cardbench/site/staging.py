@@ -12,6 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..card.atomicfile import process_alive
 from .sitedata import card_file_path
 
 _STAGING = re.compile(r"^\.(?P<out>.+)\.staging-(?P<pid>\d{1,10})$")
@@ -20,16 +21,6 @@ _STAGING = re.compile(r"^\.(?P<out>.+)\.staging-(?P<pid>\d{1,10})$")
 def staging_dir_for(out_dir, pid=None):
     out_dir = Path(out_dir)
     return out_dir.with_name(f".{out_dir.name}.staging-{os.getpid() if pid is None else pid}")
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's live process
-    return True
 
 
 def remove_stale_staging(out_dir):
@@ -44,7 +35,7 @@ def remove_stale_staging(out_dir):
         match = _STAGING.match(name)
         pid = int(match["pid"]) if match else 0
         # This process's own name is stale too: left by a killed build whose process id it now has.
-        if match and match["out"] == out_dir.name and (pid == os.getpid() or not _alive(pid)):
+        if match and match["out"] == out_dir.name and (pid == os.getpid() or not process_alive(pid)):
             shutil.rmtree(out_dir.parent / name, ignore_errors=True)
             removed.append(out_dir.parent / name)
     return removed
