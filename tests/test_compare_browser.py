@@ -6,6 +6,12 @@ import re
 
 from test_site_browser import LEXAR, drawn_traces, open_page, pytestmark, twin  # noqa: F401 (the same skip rule)
 
+
+def picked_bars(page):
+    """The picked cards' chart: its trace counts once drawn, and the bars (cards) its first trace has."""
+    traces = drawn_traces(page, "#picked-charts .chart")
+    return traces, page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length")
+
 def test_comparison_draws_one_ranked_chart_per_suite_with_every_member(site, browser):
     url, public = site
     compare = json.loads((public / "compare" / "index.json").read_text(encoding="utf-8"))
@@ -42,8 +48,7 @@ def test_comparison_preloads_the_cards_it_draws_first(site, browser):
 def test_reader_picks_cards_by_address(site, browser):
     url, public = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},adata-premier-extreme-256gb-microsd-express")
-    assert drawn_traces(page, "#picked-charts .chart") == [2]
-    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert picked_bars(page) == ([2], 2)
     assert page.locator("#picked li").count() == 2
     page.select_option("#picked-charts select", "RND4K Q1T1")  # one subtest at a time, picked from a menu
     page.wait_for_function("() => document.querySelector('#picked-charts figcaption').textContent.startsWith('RND4K Q1T1')")
@@ -64,8 +69,7 @@ def test_reader_picks_cards_by_address(site, browser):
 def test_one_bad_card_name_leaves_the_others_drawn(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},no-such-card,adata-premier-extreme-256gb-microsd-express")
-    assert drawn_traces(page, "#picked-charts .chart") == [2]
-    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert picked_bars(page) == ([2], 2)
     assert "no-such-card" in page.locator("#pick-status").inner_text()
     assert "not found" in page.locator("#picked li", has_text="no-such-card").inner_text()
     assert [m for m in problems.messages if "404" not in m] == []  # the missing card's own request fails
@@ -77,8 +81,7 @@ def test_address_names_that_are_no_card_slugs_are_named_and_the_rest_drawn(site,
     url, _ = site
     adata = "adata-premier-extreme-256gb-microsd-express"
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},constructor,__proto__,..,{adata}")
-    assert drawn_traces(page, "#picked-charts .chart") == [2]
-    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert picked_bars(page) == ([2], 2)
     status = page.locator("#pick-status").inner_text()
     for name in ("constructor", "__proto__", ".."):
         assert f"“{name}”" in status
@@ -112,7 +115,6 @@ def test_picker_matches_loosely(site, browser):
 def test_cards_without_shared_subtests_compare_on_headlines(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},sandisk-extreme-256gb-microsdxc")
-    assert drawn_traces(page, "#picked-charts .chart") == [2]
-    assert page.locator("#picked-charts .chart").evaluate("c => c.data[0].y.length") == 2
+    assert picked_bars(page) == ([2], 2)
     assert "different tests" in page.locator("#picked-charts").inner_text()
     assert problems.messages == []

@@ -207,14 +207,19 @@ def replace_text(path, text):
     atomic_write_text(path, text, fsync=False)
 
 
+def holds_text(path, text):
+    """Whether the file holds exactly this text (read as written: "\r\n" stays itself)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read() == text
+    except (FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
+        return False
+
+
 def write_if_changed(path, text):
     """Replace the file unless it already holds this text. Returns True when written."""
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:  # as written: "\r\n" stays itself
-            if handle.read() == text:
-                return False
-    except (FileNotFoundError, UnicodeDecodeError):
-        pass
+    if holds_text(path, text):
+        return False
     replace_text(path, text)
     return True
 

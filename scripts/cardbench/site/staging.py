@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from ..card.atomicfile import process_alive
-from .sitedata import card_file_path
+from .sitedata import card_file_path, holds_text
 
 _STAGING = re.compile(r"^\.(?P<out>.+)\.staging-(?P<pid>\d{1,10})$")
 
@@ -41,12 +41,11 @@ def remove_stale_staging(out_dir):
     return removed
 
 
-def _same_text(path, text):
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:  # as write_if_changed reads it
-            return handle.read() == text
-    except (FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
-        return False
+def _make_parent(path, made):
+    """Make the file's folder once per build (`made`: the folders made so far)."""
+    if path.parent not in made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        made.add(path.parent)
 
 
 def stage_card_files(out_dir, staging, slug, texts):
@@ -55,12 +54,10 @@ def stage_card_files(out_dir, staging, slug, texts):
     staged = []
     made = set()
     for kind, text in texts.items():
-        if _same_text(card_file_path(out_dir, kind, slug), text):
+        if holds_text(card_file_path(out_dir, kind, slug), text):
             continue
         path = card_file_path(staging, kind, slug)
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
+        _make_parent(path, made)
         with open(path, "w", encoding="utf-8") as handle:  # as replace_text writes it
             handle.write(text)
         staged.append(kind)
@@ -75,9 +72,7 @@ def place_staged(out_dir, staging, staged):
     for slug, kinds in staged.items():
         for kind in kinds:
             target = card_file_path(out_dir, kind, slug)
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
+            _make_parent(target, made)
             os.replace(card_file_path(staging, kind, slug), target)
             placed.append(target)
     return placed
