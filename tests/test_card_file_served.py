@@ -38,7 +38,7 @@ def test_the_preview_leaves_the_all_cards_csv_to_the_next_full_build(tmp_path):
     joined = (out / "static" / "runs.csv").read_text(encoding="utf-8")
 
     # the preview (saving its cache, as its first build does) sees a run changed
-    preview = SiteDataBuilder(cards, out, cache_path_for(out), tmp_path / "data", join_all_runs=False)
+    preview = SiteDataBuilder(cards, out, cache_path_for(out), tmp_path / "data", preview=True)
     data = card_data(0)
     data["sessions"][0]["results"][0]["runs"][0] += 1
     (cards / f"{slug_for(0)}.yaml").write_text(card_text(data), encoding="utf-8")

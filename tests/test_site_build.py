@@ -294,7 +294,7 @@ def test_a_card_naming_an_active_file_type_is_refused(tmp_path):
 
 
 def test_a_raw_file_no_longer_named_is_unpublished(tmp_path):
-    from cardbench.site.sitedata import publish_raw
+    from cardbench.site.raw_copies import publish_raw
 
     data, out = tmp_path / "data", tmp_path / "out"
     (data / "raw" / "card" / "s1").mkdir(parents=True)

@@ -28,6 +28,7 @@ from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .sitedata import card_parts, missing_card_files, replace_text, repo_commits, site_address, write_site_data
 from .htmltemplates import compile_all
+from .cards_first import write_cards_first
 from .staging import place_staged, remove_stale_staging, stage_card_files, staging_dir_for
 from ..core.paths import DATA_DIR, SCHEMA_PATH, raw_strings
 from ..card.problems import Finding
@@ -171,7 +172,7 @@ def _check_chunk(args):
 class SiteDataBuilder:
     """Builds Hugo's data for a folder of card files; keeps what it learnt between builds."""
 
-    def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None, join_all_runs=True):
+    def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None, preview=False):
         self.cards_dir = Path(cards_dir)
         self.out_dir = Path(out_dir)
         self.cache_file = Path(cache_file) if cache_file else None
@@ -180,7 +181,9 @@ class SiteDataBuilder:
         self.environment = None
         self.entries = {}
         self.written = {}  # text of each shared file as last written, so unchanged ones are not read again
-        self.join_all_runs = join_all_runs  # False in the preview: the all-cards runs.csv is left to `make site`
+        # The preview (`make serve`) writes a changed card's own files before the shared lists, and leaves the
+        # all-cards runs.csv to `make site`.
+        self.preview = preview
         self.staging = None  # where this build's worker processes write card files (staging.py)
 
     def _load_cache(self, environment):
@@ -224,14 +227,57 @@ class SiteDataBuilder:
             return check_files(paths, today, self.data_dir)
         # The workers write the card files they make beside the output folder, on its file system;
         # they are renamed into place once the build has no error (build()).
-        self.staging = staging_dir_for(self.out_dir)
-        self.staging.mkdir(parents=True)
+        if self.staging is None:  # a preview build may check twice (its changed cards first)
+            self.staging = staging_dir_for(self.out_dir)
+            self.staging.mkdir(parents=True)
         stage = (self.out_dir, self.staging)
         chunks = [(part, today, self.data_dir, stage) for part in chunked(paths, self.workers)]
         compile_all()  # the workers inherit the compiled page templates
         with ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("fork"),
                                  initializer=_worker_setup) as pool:
             return [item for done in pool.map(_check_chunk, chunks) for item in done]
+
+    def _check_into(self, pairs, today, files, staged):
+        """Check the (path, name) pairs; keep their entries, and their card files' texts in `files` (or, made
+        by worker processes, the kinds they staged in `staged`), by slug."""
+        if not pairs:
+            return
+        for (_, name), (entry, texts) in zip(pairs, self._check([Path(p) for p, _ in pairs], today), strict=True):
+            self.entries[name] = entry
+            if isinstance(texts, dict):
+                files[entry["slug"]] = texts
+            elif texts is not None:
+                staged[entry["slug"]] = texts
+
+    def _prune_entries(self, cards):
+        """Forget the entries of card files no longer there."""
+        names = {name for _, name, _ in cards}
+        if len(self.entries) != len(names):
+            self.entries = {name: entry for name, entry in self.entries.items() if name in names}
+
+    def _published(self, listed, wrong_name):
+        """(findings of every listed file, the parts of the cards to publish, in order)."""
+        findings, valid = [], []
+        for path, name, _ in listed:
+            if path in wrong_name:
+                findings.append(Finding("error", CardFileError(Path(path), "card files are named <slug>.yaml",
+                                                               rule="file-name")))
+                continue
+            entry = self.entries[name]
+            if entry["findings"]:
+                findings += [_finding(r, Path(path)) for r in entry["findings"]]
+            if entry.get("slug") and "parts" in entry:
+                valid.append((path, entry))
+        # Slugs must differ, also in case. Only the few cards that share one need the full check.
+        counts = {}
+        for _, entry in valid:
+            key = entry["slug"].lower()
+            counts[key] = counts.get(key, 0) + 1
+        shared = [LoadedCard(Path(path), {"slug": entry["slug"]}, {("slug",): tuple(entry["slug_at"])}, "")
+                  for path, entry in valid if counts[entry["slug"].lower()] > 1]
+        cross = cross_card_findings(shared)
+        bad = {f.error.path for f in cross if f.severity == "error"}
+        return findings + cross, [entry["parts"] for path, entry in valid if path not in bad]
 
     def build(self, paths=None, today=None, save=True):
         """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
@@ -259,52 +305,33 @@ class SiteDataBuilder:
         wrong_name = {path for path, name, _ in listed if not name.endswith(".yaml")}
         cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
         reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
+        files, staged = {}, {}
+        first = []
+        if self.preview:  # the changed cards' pages before anything else (cards_first.py)
+            first = [(path, name) for path, name, _ in cards if path not in reuse]
+            self._check_into(first, today, files, staged)
+            self._prune_entries(cards)
+            findings, published = self._published(listed, wrong_name)
+            if files and not any(f.severity == "error" for f in findings):
+                write_cards_first(self.out_dir, published, files, self.written)
         slugs = {}
         for path, name, _ in cards:
             if path in reuse and self.entries[name].get("slug"):
                 slugs[self.entries[name]["slug"]] = path
         for slug in missing_card_files(self.out_dir, slugs):
             reuse.discard(slugs[slug])
-        stale = [(path, name) for path, name, _ in cards if path not in reuse]
-        files, staged = {}, {}
-        for (_, name), (entry, texts) in zip(stale, self._check([Path(p) for p, _ in stale], today), strict=True):
-            self.entries[name] = entry
-            if isinstance(texts, dict):
-                files[entry["slug"]] = texts
-            elif texts is not None:
-                staged[entry["slug"]] = texts
-        names = {name for _, name, _ in cards}
-        if len(self.entries) != len(names):
-            self.entries = {name: entry for name, entry in self.entries.items() if name in names}
-        result.reused, result.checked = len(reuse), len(stale)
-
-        valid = []
-        for path, name, _ in listed:
-            if path in wrong_name:
-                result.findings.append(Finding("error", CardFileError(Path(path), "card files are named <slug>.yaml",
-                                                                      rule="file-name")))
-                continue
-            entry = self.entries[name]
-            if entry["findings"]:
-                result.findings += [_finding(r, Path(path)) for r in entry["findings"]]
-            if entry.get("slug") and "parts" in entry:
-                valid.append((path, entry))
-        # Slugs must differ, also in case. Only the few cards that share one need the full check.
-        counts = {}
-        for _, entry in valid:
-            key = entry["slug"].lower()
-            counts[key] = counts.get(key, 0) + 1
-        shared = [LoadedCard(Path(path), {"slug": entry["slug"]}, {("slug",): tuple(entry["slug_at"])}, "")
-                  for path, entry in valid if counts[entry["slug"].lower()] > 1]
-        cross = cross_card_findings(shared)
-        result.findings += cross
-        bad = {f.error.path for f in cross if f.severity == "error"}
-        published = [entry["parts"] for path, entry in valid if path not in bad]
+        done = {path for path, _ in first}
+        stale = [(path, name) for path, name, _ in cards if path not in reuse and path not in done]
+        self._check_into(stale, today, files, staged)
+        self._prune_entries(cards)
+        result.reused, result.checked = len(reuse), len(stale) + len(first)
+        findings, published = self._published(listed, wrong_name)
+        result.findings += findings
         result.cards = len(published)
         if not result.errors:
             staging = self.staging
             result.written = write_site_data(self.out_dir, published, files, self.written,
-                                             join_all_runs=self.join_all_runs,
+                                             join_all_runs=not self.preview,
                                              place_staged=staging and (lambda: place_staged(self.out_dir, staging, staged)))
         if save:
             self.save_cache()

@@ -18,7 +18,7 @@ def as_is(out_dir):
     out_dir = Path(out_dir)
     # /cards/<slug>/index.json and runs.csv, /compare/cards/<slug>.json, /data/cards/<slug>.yaml, /runs.csv
     return [(out_dir / "static", ""),
-            (out_dir / "raw", "data/raw")]  # the raw outputs the cards name (sitedata.publish_raw)
+            (out_dir / "raw", "data/raw")]  # the raw outputs the cards name (raw_copies.publish_raw)
 
 
 # Not in the preview: the all-cards runs.csv (hundreds of MB at thousands of cards), which the preview

@@ -70,8 +70,9 @@ def rebuild(cards_dir, out_dir, builder=None, save=True):
 
 def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     """Run until interrupted. `report(message)` shows what happens (the CLI prints it)."""
-    # The all-cards runs.csv is not joined after each change (publish.PREVIEW_LEAVES_OUT): `make site` does it.
-    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data", join_all_runs=False)
+    # A changed card's page is written first, the lists after it; the all-cards runs.csv is not joined after each
+    # change (publish.PREVIEW_LEAVES_OUT): `make site` does it.
+    builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data", preview=True)
     findings = rebuild(cards_dir, out_dir, builder)
     for finding in findings:
         report(str(finding))

@@ -49,7 +49,7 @@ from .runs_csv import HEADER as CSV_HEADER, card_csv
 from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, ROOT, raw_strings
-from ..card.raw_files import raw_type_allowed
+from .raw_copies import publish_raw
 from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked
 from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_charts_text, card_page_text
@@ -63,6 +63,7 @@ COMPARE_DIR = "static/compare/cards"  # <slug>.json: /compare/cards/<slug>.json 
 CARD_FILE_DIR = "static/data/cards"  # <slug>.yaml: /data/cards/<slug>.yaml on the site
 TWIN_NAME = "index.json"
 CHARTS_NAME = "charts.json"  # the figures of a card page's charts, fetched by the page (cardhtml.card_charts_text)
+CARD_INDEX = "data/cards.json"  # the one data file Hugo's pages are made from (content/cards/_content.gotmpl)
 CATALOGUE = "static/index.json"  # /index.json: every card with its headline figures
 LEFT_OUT_SHOWN = 12  # cards a comparison page's list of those left out names before linking the whole list
 COMPARE_API = "static/compare/index.json"  # /compare/index.json: every suite's cards and figures
@@ -141,9 +142,14 @@ def parts_from_result(result):
             for row in result["leaderboard"]]
 
 
+def card_index_text(parts):
+    """data/cards.json: slug → title and bus of every card (in card order), which makes the card pages."""
+    return dumps({p["slug"]: {"title": p["title"], "bus": p["bus"]} for p in parts})
+
+
 def site_texts(parts):
     """The shared files' texts from every card's parts (in card order)."""
-    titles = dumps({p["slug"]: {"title": p["title"], "bus": p["bus"]} for p in parts})
+    titles = card_index_text(parts)
     by_title = sorted(parts, key=lambda p: text_order(p["title"]))
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
@@ -187,7 +193,7 @@ def site_texts(parts):
     compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite,
                "in_no_suite_count": in_no_suite_count, "chart": chart_frame()}
     check_model("compare", compare, "site/compare.json")
-    return {"data/cards.json": titles, "site/leaderboard.json": leaderboard,
+    return {CARD_INDEX: titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
             "site/left-out.json": dumps(left_out_page),
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
@@ -224,49 +230,6 @@ def write_if_changed(path, text):
     return True
 
 
-def publish_raw(out_dir, refs, data_dir=DATA_DIR):
-    """Copy the raw files named in `refs` (raw/<slug>/…, relative to data_dir) to out_dir/raw/…, which
-    the site serves, and remove earlier copies no longer named. Hugo mounts this folder instead of
-    data/raw, so a file no card names, or of a type a browser would run (.html, .svg), is never
-    published. Unchanged copies (same size and time) are left alone. Returns the number copied."""
-    out_dir, data_dir = Path(out_dir), Path(data_dir)
-    root, source_root = out_dir / "raw", (data_dir / "raw").resolve()
-    root.mkdir(parents=True, exist_ok=True)
-    wanted, copied = set(), 0
-    for ref in refs:
-        parts = ref.split("/")
-        if len(parts) < 3 or parts[0] != "raw" or any(p in ("", ".", "..") for p in parts) or not raw_type_allowed(ref):
-            continue  # the validator refuses such a path; it is never published
-        source = (data_dir / ref).resolve()
-        if source_root not in source.parents:
-            continue
-        try:
-            have = source.stat()
-        except OSError:
-            continue
-        wanted.add(ref)
-        target = out_dir / ref
-        try:
-            had = target.stat()
-            if (had.st_size, had.st_mtime_ns) == (have.st_size, have.st_mtime_ns):
-                continue
-        except OSError:
-            pass
-        target.parent.mkdir(parents=True, exist_ok=True)
-        scratch = out_dir / f".raw-copy-{os.getpid()}.tmp"  # outside the served folder until complete
-        shutil.copy2(source, scratch)
-        os.replace(scratch, target)
-        copied += 1
-    for folder, _, names in os.walk(root, topdown=False):
-        for name in names:
-            path = Path(folder) / name
-            if path.relative_to(out_dir).as_posix() not in wanted:
-                path.unlink()
-        if Path(folder) != root and not os.listdir(folder):
-            os.rmdir(folder)
-    return copied
-
-
 def card_file_path(out_dir, folder, slug):
     """Where a card's file of one kind ('twin', 'pages', 'runs', 'charts', 'compare', 'card') goes under out_dir."""
     if folder == "runs":
@@ -282,7 +245,7 @@ def card_file_path(out_dir, folder, slug):
     return out_dir / folder / f"{slug}.html"
 
 
-def _write_card_file(path, text):
+def write_card_file(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     return write_if_changed(path, text)
 
@@ -328,7 +291,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
     # One after another: without fsync each write only fills the page cache, and threads here cost more
     # (locks, one future per file) than the writes they would overlap.
-    done = [_write_card_file(path, text) for path, text in jobs]
+    done = [write_card_file(path, text) for path, text in jobs]
     written_now = sum(done)
     csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
     if place_staged:
@@ -392,4 +355,5 @@ def write_outputs(result, out_dir, card_texts=None):
 
 
 __all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps",
-           "publish_raw", "card_file_path", "join_runs_csv", "FORMAT_VERSION"]
+           "card_file_path", "join_runs_csv", "card_index_text", "write_card_file", "CARD_INDEX",
+           "FORMAT_VERSION"]

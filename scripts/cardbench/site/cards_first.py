@@ -1,0 +1,29 @@
+"""The preview's first step after a card file changes: that card's own files, and the card index when it
+changed, written before the shared lists are made again.
+
+At thousands of cards the lists (home page, comparison, catalogue, readers) take most of a second to make
+and write; a reviewer editing a card is looking at its page. The card's files come first, so a running Hugo
+server never sees a card listed whose files are missing; the lists follow in the same build
+(sitedata.write_site_data), which then finds these files in place.
+"""
+
+from .sitedata import CARD_INDEX, card_file_path, card_index_text, write_card_file, write_if_changed
+
+
+def write_cards_first(out_dir, parts, files, written):
+    """Write every card's files in `files` ({slug: {kind: text}}, which this empties) and the card index made
+    from `parts` (every published card's, in card order); `written` is the builder's record of the shared
+    files' texts as last written."""
+    for slug, texts in files.items():
+        for kind, text in texts.items():
+            write_card_file(card_file_path(out_dir, kind, slug), text)
+    files.clear()
+    index = card_index_text(parts)
+    if written.get(CARD_INDEX) != index:
+        path = out_dir / CARD_INDEX
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_if_changed(path, index)
+        written[CARD_INDEX] = index
+
+
+__all__ = ["write_cards_first"]
