@@ -3,7 +3,7 @@ cannot be fetched, each chart says so and the page keeps its tables."""
 
 import pytest
 
-from test_site_browser import LEXAR_16, drawn_traces
+from browser import LEXAR_16, drawn_traces
 
 pytestmark = pytest.mark.browser
 

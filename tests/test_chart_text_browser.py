@@ -5,9 +5,10 @@ reads as one."""
 
 import markupcards
 import sitebuild
-from browser import serve_dir
+from browser import NEEDS_CHROMIUM, drawn_traces, open_page, serve_dir
 from markupcards import AMPERSAND_BRAND, LINK, SPAN
-from test_site_browser import drawn_traces, open_page, pytestmark  # noqa: F401 (the same skip rule)
+
+pytestmark = NEEDS_CHROMIUM
 
 
 def restyled(element):

@@ -4,7 +4,9 @@ first preloaded, cards picked by address or by the picker, names that are no car
 import json
 import re
 
-from test_site_browser import LEXAR, drawn_traces, open_page, pytestmark, twin  # noqa: F401 (the same skip rule)
+from browser import LEXAR, NEEDS_CHROMIUM, drawn_traces, open_page, twin
+
+pytestmark = NEEDS_CHROMIUM
 
 
 def picked_bars(page):

@@ -6,10 +6,11 @@ from urllib.parse import unquote
 
 import pytest
 
-from browser import chromium, serve_dir
+from browser import NEEDS_CHROMIUM, chromium, drawn_traces, open_page, serve_dir
 from readercards import reader_site, HOSTILE_READER, PI, UHS, USB2
 from test_chart_text_browser import assert_chart_text_only, hover_labels
-from test_site_browser import drawn_traces, open_page, pytestmark  # noqa: F401 (the same skip rule)
+
+pytestmark = NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")

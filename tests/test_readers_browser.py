@@ -1,19 +1,14 @@
 """The leaderboard's host and reader filters in headless Chromium (kept in the address, a card matching
 when any of its sessions used that host or reader), and /readers/ read by axe-core."""
 
-import os
-import shutil
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import serve_dir
+from browser import AXE, NEEDS_CHROMIUM, axe_violations, open_page, serve_dir, visible_titles
 from readercards import reader_site, HOSTILE_READER, PI, USB2
-from test_site_browser import AXE, axe_violations, open_page, visible_titles
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")),
-                                 reason="Debian chromium is not installed (make system-deps installs it as root)")]
+pytestmark = [pytest.mark.browser, NEEDS_CHROMIUM]
 
 
 @pytest.fixture(scope="module")

@@ -76,7 +76,8 @@ def test_pull_request_workflow_runs_the_checks():
     assert set(workflow["on"]) == {"pull_request"}
     runs = [step.get("run", "") for step in steps(workflow)]
     order = [next(i for i, r in enumerate(runs) if wanted in r)
-             for wanted in ("make validate CHANGED=1", "make site", "tests/test_site_browser.py")]
+             for wanted in ("make validate CHANGED=1", "make site", "tests/test_site_browser.py",
+                            "tests/test_card_page_browser.py", "tests/test_leaderboard_browser.py")]
     assert order == sorted(order)
     checkout = next(s for s in steps(workflow) if s.get("uses", "").startswith("actions/checkout@"))
     assert checkout["with"]["fetch-depth"] == 0, "CHANGED=1 needs the history down to the merge base"

@@ -20,8 +20,8 @@ from .stats import iops_of_mb_s, mib_s_of
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
-# Members a suite's chart shows on load (one bar row per card; compare.js has the same number and says
-# on the page when a suite has more).
+# Members a suite's chart shows on load (one bar row per card; assets/js/compare/suites.js has the same
+# number and says on the page when a suite has more).
 DEFAULT_MEMBERS = 12
 
 

@@ -1,0 +1,108 @@
+"""The home page's leaderboard in real headless Chromium: ranked fastest first, sorted by a column,
+filtered with its state kept in the address, cards picked to compare by keyboard."""
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+from browser import NEEDS_CHROMIUM, open_page, visible_titles
+
+pytestmark = NEEDS_CHROMIUM
+
+
+def test_home_is_ranked_fastest_first_and_sorts_by_a_column(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    assert page.locator("#leaderboard-table tbody tr").count() == len(cards)
+    reads = sorted((c for c in cards if c["seq_read"]), key=lambda c: (c["run_count"] is None, -c["seq_read"]["mb_s"]))  # stated after measured
+    assert visible_titles(page)[: len(reads)] == [c["title"] for c in reads]  # ranked by sequential read
+    assert page.locator("th[data-key=seq_read]").get_attribute("aria-sort") == "descending"
+    # bars on a log scale: a 20 MB/s card's bar still reads beside an 878 MB/s one (linear: 0.02)
+    shares = page.evaluate("""() => [...document.querySelectorAll('#leaderboard-table tbody tr')].map(r =>
+        [r.cells[2].dataset.value, parseFloat(r.cells[2].style.getPropertyValue('--share'))])""")
+    slowest = min((float(v), share) for v, share in shares if v)
+    assert slowest[0] < 25 and 0.4 < slowest[1] < 0.6
+    page.locator("th[data-key=seq_write] button").click()  # figures: fastest first on the first click
+    writes = sorted((c for c in cards if c["seq_write"]), key=lambda c: -c["seq_write"]["mb_s"])
+    assert visible_titles(page)[0] == writes[0]["title"]
+    assert parse_qs(urlparse(page.url).query) == {"sort": ["seq_write"], "dir": ["desc"]}
+    page.locator("th[data-key=seq_write] button").click()
+    assert page.locator("th[data-key=seq_write]").get_attribute("aria-sort") == "ascending"
+    assert problems.messages == []
+
+
+def test_home_filters_count_and_keep_their_state_in_the_address(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    page.select_option("select[name=bus]", "SD Express")
+    express = sum(c["bus"] == "SD Express" for c in cards)
+    assert len(visible_titles(page)) == express
+    assert page.locator("#result-count").inner_text() == f"Showing {express} of {len(cards)} cards, fastest sequential read first."
+    assert parse_qs(urlparse(page.url).query) == {"bus": ["SD Express"]}
+    page.fill("input[name=q]", "1TB")  # spaces and case do not matter: finds "1 TB"
+    assert visible_titles(page) == ["Lexar PLAY PRO 1 TB microSDXC"]
+    # The address brings the same view back.
+    again, _ = open_page(browser, page.url)
+    assert visible_titles(again) == ["Lexar PLAY PRO 1 TB microSDXC"]
+    assert again.locator("input[name=q]").input_value() == "1TB"
+    page.fill("input[name=q]", "no such card at all")
+    assert visible_titles(page) == []
+    assert page.locator("#no-matches").is_visible()
+    assert page.locator("#result-count").inner_text() == "No card matches."
+    page.locator("#filters button[type=reset]").click()
+    page.wait_for_function("() => !location.search")
+    assert len(visible_titles(page)) == len(cards) and not page.locator("#no-matches").is_visible()
+    assert problems.messages == []
+
+
+def test_cards_without_runs_say_what_was_measured(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    for card in (c for c in cards if c["run_count"] == 0):
+        row = page.locator("#leaderboard-table tbody tr", has=page.locator(f"a[href$='/cards/{card['slug']}/']"))
+        assert "measured with" in row.locator("td[data-value='0']").inner_text()
+    assert problems.messages == []
+
+
+
+def test_leaderboard_picks_cards_to_compare_by_keyboard(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, problems = open_page(browser, url + "/")
+    boxes = page.locator("#leaderboard-table tbody input.pick")
+    assert boxes.count() == len(cards)
+    titles = visible_titles(page)
+    assert [boxes.nth(i).get_attribute("aria-label") for i in range(2)] == [f"Compare {t}" for t in titles[:2]]
+    button = page.get_by_role("button", name="Compare selected")
+    assert button.is_disabled()
+    by_title = {c["title"]: c["slug"] for c in cards}
+    second, first = by_title[titles[1]], by_title[titles[0]]
+    page.get_by_role("checkbox", name=f"Compare {titles[1]}").focus()
+    page.keyboard.press("Space")
+    assert button.is_disabled()
+    assert page.locator("#compare-pick-status").inner_text() == "1 card picked: tick one more to compare."
+    page.keyboard.press("Shift+Tab")  # back to the first row's card link, then to its checkbox
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")
+    assert page.locator("#compare-pick-status").inner_text() == "2 cards picked."
+    assert button.is_enabled()
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/compare/?cards=*")
+    assert parse_qs(urlparse(page.url).query) == {"cards": [f"{second},{first}"]}  # in the order ticked
+    assert problems.messages == []
+
+
+def test_unticking_disables_compare_again(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, url + "/")
+    boxes = page.locator("#leaderboard-table tbody input.pick")
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    assert page.get_by_role("button", name="Compare selected").is_enabled()
+    boxes.nth(0).uncheck()
+    assert page.get_by_role("button", name="Compare selected").is_disabled()
+    assert problems.messages == []
+
