@@ -6,6 +6,7 @@ public/, where a later deploy would ship it. Like `cardbench aggregate`, it refu
 symbolic link stands among the site's inputs.
 """
 
+import gc
 import importlib.util
 import json
 import os
@@ -74,6 +75,7 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     # change (publish.PREVIEW_LEAVES_OUT): `make site` does it.
     builder = SiteDataBuilder(cards_dir, out_dir, cache_path_for(out_dir), Path(root) / "data", preview=True)
     findings = rebuild(cards_dir, out_dir, builder)
+    gc.freeze()  # the thousands of cards it keeps stay out of the collections during later rebuilds
     for finding in findings:
         report(str(finding))
     if any(f.rule == "symlink" for f in findings):  # Hugo's server would follow them too

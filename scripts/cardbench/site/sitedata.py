@@ -1,6 +1,6 @@
 """The files Hugo reads, written from aggregated cards (cardbench aggregate's output folder).
 
-    data/cards.json        slug → title and bus: one page per card (content/cards/_content.gotmpl)
+    data/cards.json        slug → title, bus and page version: one page per card (content/cards/_content.gotmpl)
     site/leaderboard.json  the home page's filter values and card count; site/leaderboard.html its rows,
                            ranked, as finished HTML (leaderhtml.py); site/cards.html the cards section's list
     site/compare.json      the comparison page's suites with a few members by name, the cards it draws
@@ -28,15 +28,17 @@
                            figure above, served as /data/cards/<slug>.yaml even when the file has changed
                            since
 
-Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from, which
-changes only when a card is added, removed or renamed. The rest are assets read by the one page
-that uses them, so in `make serve` a changed card re-renders its own page and the lists only. Each card contributes its own pieces of text (card_parts), so a set of cards can be written
+Hugo parses only data/ as data (config.toml mounts it): what the card pages are made from. A card page
+reads its text from pages/ as a file; its version in the card index tells `make serve` to render it again.
+The lists are assets read by the one page that uses them, so a changed card re-renders its own page and the
+lists only. Each card contributes its own pieces of text (card_parts), so a set of cards can be written
 again after one card changed without recomputing or reformatting the others. Files are replaced
 through a temp file and a rename (never seen half-written) and left alone when their text is the
 same, so a running preview reloads only what changed. The comparison's models are checked against their
 JSON Schemas (modelcheck.py) before they are written, as are the home page's rows and filters.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -129,7 +131,14 @@ def card_parts(card_json, row, members):
     check_model("card-page", page, f"pages/{row['slug']}.html (its page model)")
     files = {"twin": card_twin(card_json), "pages": card_page_text(page, repo_commits()), "charts": card_charts_text(page),
              "runs": card_csv(card_json), "compare": dumps(piece)}
+    parts["version"] = page_version(files["pages"])
     return parts, files
+
+
+def page_version(text):
+    """A short digest of a card page's text: the card index carries it, so the preview's Hugo server renders
+    the page again when, and only when, its text changed (layouts/_partials/card/text.html)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def parts_from_result(result):
@@ -143,8 +152,8 @@ def parts_from_result(result):
 
 
 def card_index_text(parts):
-    """data/cards.json: slug → title and bus of every card (in card order), which makes the card pages."""
-    return dumps({p["slug"]: {"title": p["title"], "bus": p["bus"]} for p in parts})
+    """data/cards.json: slug → title, bus and page version of every card (in card order), which makes the card pages."""
+    return dumps({p["slug"]: {"title": p["title"], "bus": p["bus"], "version": p["version"]} for p in parts})
 
 
 def site_texts(parts):
