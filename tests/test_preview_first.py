@@ -5,6 +5,7 @@ import json
 import cardbench.site.sitedata as sitedata
 from cardbench.bench.synth import card_data, card_text, slug_for
 from cardbench.site.incremental import SiteDataBuilder, build_site_data, cache_path_for
+from cardbench.site.sitedata import page_version
 
 
 def _project(tmp_path, count):
@@ -32,6 +33,7 @@ def test_an_edited_cards_page_is_in_place_before_the_lists_are_made(tmp_path, mo
     preview = SiteDataBuilder(cards, out, cache_path_for(out), tmp_path / "data", preview=True)
     assert not preview.build().errors
     page = out / "pages" / f"{slug_for(1)}.html"
+    versions = json.loads((out / "data" / "cards.json").read_text(encoding="utf-8"))
     seen = _seen_when_lists_are_made(monkeypatch, lambda: page.read_text(encoding="utf-8"))
     data = card_data(1)
     data["notes"] = "Notes edited <while> the preview runs."
@@ -39,6 +41,10 @@ def test_an_edited_cards_page_is_in_place_before_the_lists_are_made(tmp_path, mo
     result = preview.build()
     assert not result.errors and (result.checked, result.reused) == (1, 2)
     assert "Notes edited &lt;while&gt; the preview runs." in seen[0]
+    # the card index gives the edited page a new version (Hugo's server renders it again), the others theirs
+    now = json.loads((out / "data" / "cards.json").read_text(encoding="utf-8"))
+    assert [now[s]["version"] == versions[s]["version"] for s in map(slug_for, range(3))] == [True, False, True]
+    assert now[slug_for(1)]["version"] == page_version(page.read_text(encoding="utf-8"))
     # the rest of the build is as a full build makes it
     full = tmp_path / "full"
     assert not build_site_data(cards, full, data_dir=tmp_path / "data").errors
