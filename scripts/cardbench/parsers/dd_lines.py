@@ -51,6 +51,7 @@ detect(text) -> SHAPED when a line is a summary line, else NOT_MINE.
 
 import math
 import re
+from functools import lru_cache
 
 from ..errors import ParseError, quoted
 from . import NOT_MINE, SHAPED
@@ -157,10 +158,17 @@ def summary_roles(lines):
     return roles
 
 
+@lru_cache(maxsize=1)
+def _roles_of_text(text):
+    """summary_roles of a whole log, worked out once: an import reads the same log with parse() and then
+    progress(). Neither changes what it returns."""
+    return summary_roles(text.split("\n"))
+
+
 def parse(text):
     refuse_long_numbers(text, TOOL, newline_only=True)
     lines = text.split("\n")
-    roles = summary_roles(lines)
+    roles = _roles_of_text(text)
     runs = []
     error = None  # a dd error message since the last summary: (line number, line)
     for index, raw in enumerate(lines):
@@ -194,7 +202,7 @@ def progress(text):
     refuse_long_numbers(text, TOOL, newline_only=True)
     series, current = [], {"points": [], "error": None}
     lines = text.split("\n")
-    roles = summary_roles(lines)
+    roles = _roles_of_text(text)
     for number_, raw in enumerate(lines, start=1):
         pieces = [part for piece in raw.split("\r") for part in _GLUED.split(piece)]
         standalone = len([piece for piece in pieces if piece.strip()]) == 1
