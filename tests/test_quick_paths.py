@@ -222,3 +222,30 @@ def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
             {"kind": "fio", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
             for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
     assert card_csv(card) == HEADER + csv_body(card_rows(card))
+
+
+def test_card_pages_render_as_plain_jinja_renders_them():
+    import jinja2
+
+    from cardbench.site.aggregate import aggregate
+    from cardbench.site.cardhtml import PAGE_BASE
+    from cardbench.site.htmltemplates import environment, page_text
+    from cardbench.site.pagemodel import card_page
+
+    ours = environment()
+    plain = jinja2.Environment(loader=ours.loader, autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                               lstrip_blocks=True, finalize=page_text)
+    plain.filters.update(ours.filters)
+    plain.globals.update(ours.globals)
+    cards = aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"]
+    for card in cards.values():
+        values = {"page": card_page(card), "base": PAGE_BASE, "repo": "https://example.org/commits/main"}
+        for _ in range(2):  # the second time, with every template and import already loaded
+            assert ours.get_template("card.html.j2").render(**values) == plain.get_template("card.html.j2").render(**values)
+
+
+def test_remembered_texts_by_size_are_the_texts():
+    from cardbench.site.formatting import format_by_size
+
+    for value in [None, 0, -0.0, 0.0, True, 2, 2.0, 99.995, 9.995, -12.25, 1234.5, np.float64(13.25), 1e16 + 1] * 2:
+        assert format_by_size(value) == format_by_size.__wrapped__(value)
