@@ -7,14 +7,14 @@ import statistics
 import jsonschema
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
 from cardbench.card.schemacheck import compile_schema
 from cardbench.card.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
-from cardbench.core.paths import raw_refs, raw_strings
+from cardbench.core.paths import raw_refs, raw_strings, raw_strings_in_json
 from cardbench.site.findings.stability import sample_stdev
 from cardbench.site.formatting import format_number
 from cardbench.site.stats import json_number, json_numbers, round_half_even
@@ -31,6 +31,30 @@ def test_raw_strings_are_the_raw_refs_of_every_card():
     values.append({"raw": ["raw/a/x.out", 5, {"raw": ["not/this.out"]}], "s": [[{"raw": ["raw/a/y.out"]}], {"raw": "z"}]})
     for value in values:
         assert sorted(raw_strings(value)) == sorted(raw for _, raw in raw_refs(value))
+
+
+RAW_TEXT = st.sampled_from(['raw', '"raw":[', '\\', 'raw/a/x.out', '"', ']', 'é'])
+RAW_VALUE = st.recursive(st.one_of(st.none(), st.integers(), RAW_TEXT, st.lists(RAW_TEXT, max_size=3)),
+                         lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                 st.dictionaries(st.one_of(st.just("raw"), RAW_TEXT), inner, max_size=4)),
+                         max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(RAW_VALUE)
+@example({"raw": [{"raw": ["not/this.out"]}, "raw/a/x.out"], "s": [{"raw": ["raw/a/y.out", 1, ["z"]], "t": '"raw":["q"]'}]})
+def test_raw_strings_read_from_compact_json_are_the_walks(value):
+    from cardbench.site.sitedata import dumps
+
+    assert sorted(raw_strings_in_json(dumps(value))) == sorted(raw_strings(value))
+
+
+def test_raw_strings_of_card_twins_are_those_of_the_cards_json():
+    from cardbench.site.aggregate import aggregate
+    from cardbench.site.sitedata import card_twin
+
+    for card in aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"].values():
+        assert sorted(raw_strings_in_json(card_twin(card))) == sorted(raw_strings(card))
 
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)

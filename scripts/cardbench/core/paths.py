@@ -3,6 +3,7 @@
 Every module that needs one of these asks here, so a path rule is written once.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -78,6 +79,21 @@ def _raw_in_list(value, found):
             _raw_in_mapping(item, found)
         elif isinstance(item, list):
             _raw_in_list(item, found)
+
+
+_JSON = json.JSONDecoder()
+
+
+def raw_strings_in_json(text):
+    """raw_strings of a value from its compact JSON text (json.dumps with separators (",", ":")), as a
+    long text is searched far quicker than its value is walked. Inside a JSON string every quote is
+    escaped, so '"raw":[' there can only be a key with a list: its strings are taken, and the search goes
+    on after the list (raw_strings looks no deeper into it)."""
+    found, at = [], 0
+    while (at := text.find('"raw":[', at)) >= 0:
+        items, at = _JSON.raw_decode(text, at + 6)
+        found += [raw for raw in items if isinstance(raw, str)]
+    return found
 
 
 def raw_names(value, slug):
