@@ -126,7 +126,7 @@ def mib_s_of(mb_s):
     """A figure in MB/s in MiB/s (2^20 B/s), MB/s ÷ 1.048576; the same for each figure of a list or a pandas
     column; None stays None."""
     if isinstance(mb_s, list):
-        return [mib_s_of(value) for value in mb_s]
+        return [None if value is None else value / MIB_PER_S_IN_MB_PER_S for value in mb_s]
     return None if mb_s is None else mb_s / MIB_PER_S_IN_MB_PER_S
 
 
@@ -197,6 +197,12 @@ def _missing(value):
 
 _AGGREGATES = ("mean", "min", "max", "std")
 _FIGURES = ["value", "mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]
+
+
+@functools.cache
+def _aggregate_columns(prefix):
+    """(aggregate, its column in a statistics row) of a figure rate_block reads, named once."""
+    return tuple((name, f"{prefix}_{name}") for name in _AGGREGATES)
 
 
 def statistics(frame, keys):
@@ -326,8 +332,8 @@ def printed_block(row):
 def rate_block(row, prefix, runs=None, digits=3):
     """{mean, min, max, std} (and runs when given) of one figure of a statistics row."""
     block = {"runs": runs} if runs is not None else {}
-    for name in _AGGREGATES:
-        block[name] = json_number(row[f"{prefix}_{name}"], digits)
+    for name, column in _aggregate_columns(prefix):
+        block[name] = json_number(row[column], digits)
     return block
 
 
@@ -351,6 +357,12 @@ def latency_block(row, runs_by_stat=None):
     return out or None
 
 
+def _runs_in_mb_s(runs, unit):
+    """mb_s_of(float(run), unit) of each run stored in a rate unit: its one factor read once."""
+    factor = mb_s_from_rate(1.0, unit)
+    return [float(v) * factor for v in runs]
+
+
 def unit_figures(row, runs=None):
     """The bandwidth blocks of a statistics row: mb_s and mib_s (None for a unit that is not a rate).
     A figure stored in MiB/s keeps in mib_s what the tool printed (printed_block: 818.5 over runs of
@@ -358,7 +370,7 @@ def unit_figures(row, runs=None):
     unit = row["unit"]
     if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
-    in_mb_s = [mb_s_of(float(v), unit) for v in runs] if runs is not None else None
+    in_mb_s = _runs_in_mb_s(runs, unit) if runs is not None else None
     mb_runs = json_numbers(in_mb_s, 3) if runs is not None else None
     mib_runs = json_numbers(mib_s_of(in_mb_s), 3) if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
