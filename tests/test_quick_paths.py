@@ -16,8 +16,8 @@ from cardbench.card.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings, raw_strings_in_json
 from cardbench.site.findings.stability import sample_stdev
-from cardbench.site.formatting import format_number
-from cardbench.site.stats import json_number, json_numbers, round_half_even
+from cardbench.site.formatting import format_by_size, format_number
+from cardbench.site.stats import json_number, json_numbers, mib_s_of, round_half_even
 from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
 from cardbench.site.runs_csv import HEADER, card_csv, card_rows, csv_body
 
@@ -269,7 +269,19 @@ def test_card_pages_render_as_plain_jinja_renders_them():
 
 
 def test_remembered_texts_by_size_are_the_texts():
-    from cardbench.site.formatting import format_by_size
-
     for value in [None, 0, -0.0, 0.0, True, 2, 2.0, 99.995, 9.995, -12.25, 1234.5, np.float64(13.25), 1e16 + 1] * 2:
         assert format_by_size(value) == format_by_size.__wrapped__(value)
+
+
+def test_table_cells_of_runs_are_the_cells_of_their_texts():
+    from html import escape
+
+    from cardbench.site.chartmodel import rate_cell
+    from cardbench.site.figurehtml import rate_html
+    from cardbench.site.formatting import mib_text
+
+    for mb, mib in [(1234.5, 1177.3), (9.994, None), (0.5, 0.47), (250, 238.4)] * 2:
+        cell = rate_cell(mb, mib)
+        assert cell["mib"] == (mib_text(mib) if mib is not None else format_by_size(mib_s_of(mb)))
+        assert rate_html(cell) == f'<span data-mb="{escape(cell["mb"])}" data-mib="{escape(cell["mib"])}">{escape(cell["mb"])}</span>'
+    assert rate_html({"mb": '<"&', "mib": "'"}) == '<span data-mb="&lt;&quot;&amp;" data-mib="&#x27;">&lt;&quot;&amp;</span>'
