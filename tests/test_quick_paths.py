@@ -49,6 +49,27 @@ def test_raw_strings_read_from_compact_json_are_the_walks(value):
     assert sorted(raw_strings_in_json(dumps(value))) == sorted(raw_strings(value))
 
 
+def _raw_refs_reference(value, path=()):
+    """raw_refs as first written: a generator per list and mapping."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "raw" and isinstance(item, list):
+                yield from ((path + (key, i), raw) for i, raw in enumerate(item) if isinstance(raw, str))
+            elif isinstance(item, (dict, list)):
+                yield from _raw_refs_reference(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                yield from _raw_refs_reference(item, path + (i,))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(RAW_VALUE)
+def test_raw_refs_are_the_generators_refs(value):
+    assert raw_refs(value) == list(_raw_refs_reference(value))
+    assert raw_refs([value], ("sessions",)) == list(_raw_refs_reference([value], ("sessions",)))
+
+
 def test_raw_strings_of_card_twins_are_those_of_the_cards_json():
     from cardbench.site.aggregate import aggregate
     from cardbench.site.sitedata import card_twin

@@ -35,20 +35,28 @@ def raw_dir(data_dir, slug, session_id):
     return card_raw_dir(data_dir, slug) / session_id
 
 
+# Values that hold nothing further: a list of only these (a subtest's runs) is passed over whole.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def raw_refs(value, path=()):
-    """(field path, raw path) for every string in a 'raw' list anywhere in a card or session."""
+    """[(field path, raw path)] for every string in a 'raw' list anywhere in a card or session."""
+    found = []
+    _refs_in(value, path, found)
+    return found
+
+
+def _refs_in(value, path, found):
     if isinstance(value, dict):
         for key, item in value.items():
             if key == "raw" and isinstance(item, list):
-                for i, raw in enumerate(item):
-                    if isinstance(raw, str):
-                        yield path + (key, i), raw
+                found += [(path + (key, i), raw) for i, raw in enumerate(item) if isinstance(raw, str)]
             elif isinstance(item, (dict, list)):  # a card's thousands of figures hold no raw list
-                yield from raw_refs(item, path + (key,))
-    elif isinstance(value, list):
+                _refs_in(item, path + (key,), found)
+    elif isinstance(value, list) and not _LEAVES.issuperset(map(type, value)):
         for i, item in enumerate(value):
             if isinstance(item, (dict, list)):
-                yield from raw_refs(item, path + (i,))
+                _refs_in(item, path + (i,), found)
 
 
 def raw_strings(value):
@@ -74,6 +82,8 @@ def _raw_in_mapping(value, found):
 
 
 def _raw_in_list(value, found):
+    if _LEAVES.issuperset(map(type, value)):
+        return
     for item in value:
         if isinstance(item, dict):
             _raw_in_mapping(item, found)
