@@ -124,12 +124,17 @@ class _PageEnvironment(jinja2.Environment):
                 pass
         return super().getattr(obj, attribute)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._loaded_by_name = {}
+
     def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja2's own signature
-        loaded = self.__dict__.setdefault("_loaded_by_name", {})
-        if parent is None and globals is None and name.__class__ is str:
-            template = loaded.get(name)
+        if globals is None and name.__class__ is str:
+            if parent is not None:  # an include names its including template
+                name = self.join_path(name, parent)
+            template = self._loaded_by_name.get(name)
             if template is None:
-                template = loaded[name] = super().get_template(name)
+                template = self._loaded_by_name[name] = super().get_template(name)
             return template
         return super().get_template(name, parent, globals)
 
