@@ -199,12 +199,6 @@ _AGGREGATES = ("mean", "min", "max", "std")
 _FIGURES = ["value", "mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]
 
 
-@functools.cache
-def _aggregate_columns(prefix):
-    """(aggregate, its column in a statistics row) of a figure rate_block reads, named once."""
-    return tuple((name, f"{prefix}_{name}") for name in _AGGREGATES)
-
-
 def statistics(frame, keys):
     """Statistics per group of `keys` over the runs not excluded: run_count; mean, min, max, std of the
     value as recorded, in MB/s and in MiB/s; of IOPS (iops_derived: any run's IOPS derived); of each
@@ -332,8 +326,8 @@ def printed_block(row):
 def rate_block(row, prefix, runs=None, digits=3):
     """{mean, min, max, std} (and runs when given) of one figure of a statistics row."""
     block = {"runs": runs} if runs is not None else {}
-    for name, column in _aggregate_columns(prefix):
-        block[name] = json_number(row[column], digits)
+    for name in _AGGREGATES:
+        block[name] = json_number(row[f"{prefix}_{name}"], digits)
     return block
 
 
@@ -357,12 +351,6 @@ def latency_block(row, runs_by_stat=None):
     return out or None
 
 
-def _runs_in_mb_s(runs, unit):
-    """mb_s_of(float(run), unit) of each run stored in a rate unit: its one factor read once."""
-    factor = mb_s_from_rate(1.0, unit)
-    return [float(v) * factor for v in runs]
-
-
 def unit_figures(row, runs=None):
     """The bandwidth blocks of a statistics row: mb_s and mib_s (None for a unit that is not a rate).
     A figure stored in MiB/s keeps in mib_s what the tool printed (printed_block: 818.5 over runs of
@@ -370,7 +358,8 @@ def unit_figures(row, runs=None):
     unit = row["unit"]
     if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
-    in_mb_s = _runs_in_mb_s(runs, unit) if runs is not None else None
+    factor = mb_s_from_rate(1.0, unit)  # mb_s_of(float(run), unit) of each run, with its factor read once
+    in_mb_s = [float(v) * factor for v in runs] if runs is not None else None
     mb_runs = json_numbers(in_mb_s, 3) if runs is not None else None
     mib_runs = json_numbers(mib_s_of(in_mb_s), 3) if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
