@@ -34,11 +34,17 @@ def plain_figure(value, key=None):
             return value.copy()
         if key in TEMPLATE_KEYS:
             return [v if v.__class__ in _AS_THEY_ARE or v.__class__ is str else plain_figure(v, key) for v in value]
-        return [v if v.__class__ in _AS_THEY_ARE else plot_text(v) if v.__class__ is str else plain_figure(v, key)
-                for v in value]
+        return [v if v.__class__ in _AS_THEY_ARE else plot_text(v) if v.__class__ is str else _plain_list(v, key)
+                if v.__class__ is list else plain_figure(v, key) for v in value]
     if isinstance(value, str) and key not in TEMPLATE_KEYS:
         return plot_text(value)
     return value
+
+
+def _plain_list(value, key):
+    """plain_figure of a list inside a list outside the templates (a hover's fields per point), in one step."""
+    return [v if v.__class__ in _AS_THEY_ARE else plot_text(v) if v.__class__ is str else plain_figure(v, key)
+            for v in value]
 
 
 def figure_json(figure):
