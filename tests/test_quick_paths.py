@@ -7,17 +7,17 @@ import statistics
 import jsonschema
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
 from cardbench.card.schemacheck import compile_schema
 from cardbench.card.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
-from cardbench.core.paths import raw_refs, raw_strings
+from cardbench.core.paths import raw_refs, raw_strings, raw_strings_in_json
 from cardbench.site.findings.stability import sample_stdev
-from cardbench.site.formatting import format_number
-from cardbench.site.stats import json_number, json_numbers, round_half_even
+from cardbench.site.formatting import format_by_size, format_number
+from cardbench.site.stats import json_number, json_numbers, mib_s_of, round_half_even
 from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
 from cardbench.site.runs_csv import HEADER, card_csv, card_rows, csv_body
 
@@ -31,6 +31,51 @@ def test_raw_strings_are_the_raw_refs_of_every_card():
     values.append({"raw": ["raw/a/x.out", 5, {"raw": ["not/this.out"]}], "s": [[{"raw": ["raw/a/y.out"]}], {"raw": "z"}]})
     for value in values:
         assert sorted(raw_strings(value)) == sorted(raw for _, raw in raw_refs(value))
+
+
+RAW_TEXT = st.sampled_from(['raw', '"raw":[', '\\', 'raw/a/x.out', '"', ']', 'é'])
+RAW_VALUE = st.recursive(st.one_of(st.none(), st.integers(), RAW_TEXT, st.lists(RAW_TEXT, max_size=3)),
+                         lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                 st.dictionaries(st.one_of(st.just("raw"), RAW_TEXT), inner, max_size=4)),
+                         max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(RAW_VALUE)
+@example({"raw": [{"raw": ["not/this.out"]}, "raw/a/x.out"], "s": [{"raw": ["raw/a/y.out", 1, ["z"]], "t": '"raw":["q"]'}]})
+def test_raw_strings_read_from_compact_json_are_the_walks(value):
+    from cardbench.site.sitedata import dumps
+
+    assert sorted(raw_strings_in_json(dumps(value))) == sorted(raw_strings(value))
+
+
+def _raw_refs_reference(value, path=()):
+    """raw_refs as first written: a generator per list and mapping."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "raw" and isinstance(item, list):
+                yield from ((path + (key, i), raw) for i, raw in enumerate(item) if isinstance(raw, str))
+            elif isinstance(item, (dict, list)):
+                yield from _raw_refs_reference(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                yield from _raw_refs_reference(item, path + (i,))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(RAW_VALUE)
+def test_raw_refs_are_the_generators_refs(value):
+    assert raw_refs(value) == list(_raw_refs_reference(value))
+    assert raw_refs([value], ("sessions",)) == list(_raw_refs_reference([value], ("sessions",)))
+
+
+def test_raw_strings_of_card_twins_are_those_of_the_cards_json():
+    from cardbench.site.aggregate import aggregate
+    from cardbench.site.sitedata import card_twin
+
+    for card in aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"].values():
+        assert sorted(raw_strings_in_json(card_twin(card))) == sorted(raw_strings(card))
 
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
@@ -222,3 +267,42 @@ def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
             {"kind": "fio", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
             for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
     assert card_csv(card) == HEADER + csv_body(card_rows(card))
+
+
+def test_card_pages_render_as_plain_jinja_renders_them():
+    import jinja2
+
+    from cardbench.site.aggregate import aggregate
+    from cardbench.site.cardhtml import PAGE_BASE
+    from cardbench.site.htmltemplates import environment, page_text
+    from cardbench.site.pagemodel import card_page
+
+    ours = environment()
+    plain = jinja2.Environment(loader=ours.loader, autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                               lstrip_blocks=True, finalize=page_text)
+    plain.filters.update(ours.filters)
+    plain.globals.update(ours.globals)
+    cards = aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"]
+    for card in cards.values():
+        values = {"page": card_page(card), "base": PAGE_BASE, "repo": "https://example.org/commits/main"}
+        for _ in range(2):  # the second time, with every template and import already loaded
+            assert ours.get_template("card.html.j2").render(**values) == plain.get_template("card.html.j2").render(**values)
+
+
+def test_remembered_texts_by_size_are_the_texts():
+    for value in [None, 0, -0.0, 0.0, True, 2, 2.0, 99.995, 9.995, -12.25, 1234.5, np.float64(13.25), 1e16 + 1] * 2:
+        assert format_by_size(value) == format_by_size.__wrapped__(value)
+
+
+def test_table_cells_of_runs_are_the_cells_of_their_texts():
+    from html import escape
+
+    from cardbench.site.chartmodel import rate_cell
+    from cardbench.site.figurehtml import rate_html
+    from cardbench.site.formatting import mib_text
+
+    for mb, mib in [(1234.5, 1177.3), (9.994, None), (0.5, 0.47), (250, 238.4)] * 2:
+        cell = rate_cell(mb, mib)
+        assert cell["mib"] == (mib_text(mib) if mib is not None else format_by_size(mib_s_of(mb)))
+        assert rate_html(cell) == f'<span data-mb="{escape(cell["mb"])}" data-mib="{escape(cell["mib"])}">{escape(cell["mb"])}</span>'
+    assert rate_html({"mb": '<"&', "mib": "'"}) == '<span data-mb="&lt;&quot;&amp;" data-mib="&#x27;">&lt;&quot;&amp;</span>'

@@ -3,6 +3,7 @@
 Every module that needs one of these asks here, so a path rule is written once.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -34,20 +35,28 @@ def raw_dir(data_dir, slug, session_id):
     return card_raw_dir(data_dir, slug) / session_id
 
 
+# Values that hold nothing further: a list of only these (a subtest's runs) is passed over whole.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def raw_refs(value, path=()):
-    """(field path, raw path) for every string in a 'raw' list anywhere in a card or session."""
+    """[(field path, raw path)] for every string in a 'raw' list anywhere in a card or session."""
+    found = []
+    _refs_in(value, path, found)
+    return found
+
+
+def _refs_in(value, path, found):
     if isinstance(value, dict):
         for key, item in value.items():
             if key == "raw" and isinstance(item, list):
-                for i, raw in enumerate(item):
-                    if isinstance(raw, str):
-                        yield path + (key, i), raw
+                found += [(path + (key, i), raw) for i, raw in enumerate(item) if isinstance(raw, str)]
             elif isinstance(item, (dict, list)):  # a card's thousands of figures hold no raw list
-                yield from raw_refs(item, path + (key,))
-    elif isinstance(value, list):
+                _refs_in(item, path + (key,), found)
+    elif isinstance(value, list) and not _LEAVES.issuperset(map(type, value)):
         for i, item in enumerate(value):
             if isinstance(item, (dict, list)):
-                yield from raw_refs(item, path + (i,))
+                _refs_in(item, path + (i,), found)
 
 
 def raw_strings(value):
@@ -73,11 +82,28 @@ def _raw_in_mapping(value, found):
 
 
 def _raw_in_list(value, found):
+    if _LEAVES.issuperset(map(type, value)):
+        return
     for item in value:
         if isinstance(item, dict):
             _raw_in_mapping(item, found)
         elif isinstance(item, list):
             _raw_in_list(item, found)
+
+
+_JSON = json.JSONDecoder()
+
+
+def raw_strings_in_json(text):
+    """raw_strings of a value from its compact JSON text (json.dumps with separators (",", ":")), as a
+    long text is searched far quicker than its value is walked. Inside a JSON string every quote is
+    escaped, so '"raw":[' there can only be a key with a list: its strings are taken, and the search goes
+    on after the list (raw_strings looks no deeper into it)."""
+    found, at = [], 0
+    while (at := text.find('"raw":[', at)) >= 0:
+        items, at = _JSON.raw_decode(text, at + 6)
+        found += [raw for raw in items if isinstance(raw, str)]
+    return found
 
 
 def raw_names(value, slug):

@@ -43,8 +43,11 @@ def rate_cell(mb_value, mib_value, printed=None):
     so a figure it printed in MiB/s keeps its decimals there."""
     if mb_value is None:
         return {"text": DASH}
-    return {"mb": format_by_size(mb_value), "mib": mib_text(mib_value, printed) if mib_value is not None
-            else format_by_size(mib_s_of(mb_value))}
+    if mib_value is None:
+        return {"mb": format_by_size(mb_value), "mib": format_by_size(mib_s_of(mb_value))}
+    # without `printed` (every run of a table), mib_text is format_by_size
+    return {"mb": format_by_size(mb_value), "mib": format_by_size(mib_value) if printed is None
+            else mib_text(mib_value, printed)}
 
 
 def runs_used(sub):

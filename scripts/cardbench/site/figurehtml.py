@@ -9,6 +9,7 @@ card supplies (subtests, tools, hosts, readers) are not written here: the templa
 them (htmltemplates.py).
 """
 
+import functools
 from html import escape
 
 # Where an address on the site starts: the templates replace it with the site's own path (relURL).
@@ -29,9 +30,14 @@ def rate_html(cell):
     """A rate cell ({mb, mib} texts, or {text}) in the unit the reader picked: MB/s shown, MiB/s beside it
     for units.js to switch to."""
     if cell.get("mb"):
-        mb = escape(cell["mb"])
-        return f'<span data-mb="{mb}" data-mib="{escape(cell["mib"])}">{mb}</span>'
+        return _rate_span(cell["mb"], cell["mib"])
     return escape(cell.get("text") or "")
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a page's runs repeat their figures, card after card
+def _rate_span(mb, mib):
+    mb = escape(mb)
+    return f'<span data-mb="{mb}" data-mib="{escape(mib)}">{mb}</span>'
 
 
 def figure_cells_html(cells, strong_first=False):

@@ -36,8 +36,10 @@ def _format_common(value, digits):
     return "-" + text if value < 0 else text
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a page's runs and their MiB/s twins repeat, card after card
 def format_by_size(value):
-    """A figure for reading: no decimals from 100 on, one from 10, two below; '–' when missing."""
+    """A figure for reading: no decimals from 100 on, one from 10, two below; '–' when missing. (Equal
+    numbers share a remembered text: 2, 2.0 and True, 0.0 and -0.0 give the same text anyway.)"""
     if value is None:
         return DASH
     size = abs(float(value))

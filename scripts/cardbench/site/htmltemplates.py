@@ -13,6 +13,7 @@ or not at all.
 
 import functools
 import json
+from collections import ChainMap
 from html import escape
 from pathlib import Path
 
@@ -72,20 +73,70 @@ def json_text(value):
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+_BUILTIN_METHOD = type({}.get)
+
+
+class _PageContext(jinja2.runtime.Context):
+    """Jinja2's context, calling a built-in method (the templates' `x.get("key")`, hundreds per page)
+    straight away: such a method takes no context or environment, so Jinja2's checks for one find none;
+    what is left of its call is dropping its loop and block variables and reading StopIteration as undefined."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja2's own signature
+        if __obj.__class__ is not _BUILTIN_METHOD:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
+
+
+class _PageTemplate(jinja2.Template):
+    """Jinja2's template, finding on an import that the importing page brings no globals the imported
+    template lacks (so its module, made once, serves) with one set operation instead of a walk in Python."""
+
+    def _get_default_module(self, ctx=None):
+        if ctx is not None and self._module is not None and isinstance(self.globals, ChainMap):
+            if ctx.globals_keys <= set().union(*self.globals.maps):
+                return self._module
+        return super()._get_default_module(ctx)
 
 
 class _PageEnvironment(jinja2.Environment):
     """Jinja2's environment, reading `x.name` of a plain dict (every page model) as its key straight away:
     the same value Jinja2 finds after asking for the attribute first, which a dict has only for its
-    methods' names (those still go Jinja2's way)."""
+    methods' names (`x.get`: that method, as Jinja2 finds it). A template a page includes or imports
+    again is the one loaded the first time (templates are never reloaded: auto_reload is off)."""
+
+    context_class = _PageContext
+    template_class = _PageTemplate
 
     def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+        if type(obj) is dict:
+            if attribute in _DICT_ATTRIBUTES:
+                return getattr(obj, attribute)
             try:
                 return obj[attribute]
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._loaded_by_name = {}
+
+    def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja2's own signature
+        if globals is None and name.__class__ is str:
+            if parent is not None:  # an include names its including template
+                name = self.join_path(name, parent)
+            template = self._loaded_by_name.get(name)
+            if template is None:
+                template = self._loaded_by_name[name] = super().get_template(name)
+            return template
+        return super().get_template(name, parent, globals)
 
 
 @functools.cache

@@ -25,13 +25,26 @@ def plot_text(text):
 
 def plain_figure(value, key=None):
     """A copy of a figure (or any part of one) with every string but its templates made plain text."""
+    # Numbers are copied as they are and plain strings made plain text here, without a call of this function each.
     if isinstance(value, dict):
-        return {k: v if v.__class__ in _AS_THEY_ARE else plain_figure(v, k) for k, v in value.items()}
+        return {k: v if v.__class__ in _AS_THEY_ARE else (v if k in TEMPLATE_KEYS else plot_text(v))
+                if v.__class__ is str else plain_figure(v, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [v if v.__class__ in _AS_THEY_ARE else plain_figure(v, key) for v in value]
+        if _AS_THEY_ARE.issuperset(map(type, value)):  # a trace's numbers: copied whole, no test per number
+            return value.copy()
+        if key in TEMPLATE_KEYS:
+            return [v if v.__class__ in _AS_THEY_ARE or v.__class__ is str else plain_figure(v, key) for v in value]
+        return [v if v.__class__ in _AS_THEY_ARE else plot_text(v) if v.__class__ is str else _plain_list(v, key)
+                if v.__class__ is list else plain_figure(v, key) for v in value]
     if isinstance(value, str) and key not in TEMPLATE_KEYS:
         return plot_text(value)
     return value
+
+
+def _plain_list(value, key):
+    """plain_figure of a list inside a list outside the templates (a hover's fields per point), in one step."""
+    return [v if v.__class__ in _AS_THEY_ARE else plot_text(v) if v.__class__ is str else plain_figure(v, key)
+            for v in value]
 
 
 def figure_json(figure):

@@ -126,7 +126,7 @@ def mib_s_of(mb_s):
     """A figure in MB/s in MiB/s (2^20 B/s), MB/s ÷ 1.048576; the same for each figure of a list or a pandas
     column; None stays None."""
     if isinstance(mb_s, list):
-        return [mib_s_of(value) for value in mb_s]
+        return [None if value is None else value / MIB_PER_S_IN_MB_PER_S for value in mb_s]
     return None if mb_s is None else mb_s / MIB_PER_S_IN_MB_PER_S
 
 
@@ -358,7 +358,8 @@ def unit_figures(row, runs=None):
     unit = row["unit"]
     if not is_rate_unit(unit):
         return {"mb_s": None, "mib_s": None}
-    in_mb_s = [mb_s_of(float(v), unit) for v in runs] if runs is not None else None
+    factor = mb_s_from_rate(1.0, unit)  # mb_s_of(float(run), unit) of each run, with its factor read once
+    in_mb_s = [float(v) * factor for v in runs] if runs is not None else None
     mb_runs = json_numbers(in_mb_s, 3) if runs is not None else None
     mib_runs = json_numbers(mib_s_of(in_mb_s), 3) if runs is not None else None
     mib = rate_block(row, "mib_s", mib_runs)
