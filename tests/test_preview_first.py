@@ -89,3 +89,30 @@ def test_a_new_card_with_a_slug_taken_in_another_case_writes_nothing_first(tmp_p
     assert preview.build().errors
     assert not (out / "pages" / f"{twin['slug']}.html").exists()
     assert list(json.loads((out / "data" / "cards.json").read_text(encoding="utf-8"))) == [slug_for(0)]
+
+
+def test_the_serve_loop_gives_way_to_hugo_once_its_server_runs(tmp_path, monkeypatch):
+    import shutil
+
+    import cardbench.site.serve as serve_module
+    from cardbench.core.paths import ROOT
+
+    root = tmp_path / "site"
+    (root / "data" / "cards").mkdir(parents=True)
+    shutil.copy(ROOT / "config.toml", root / "config.toml")
+    (root / "data" / "cards" / f"{slug_for(0)}.yaml").write_text(card_text(card_data(0)), encoding="utf-8")
+    events = []
+
+    class Server:  # Hugo's server, ended at once
+        returncode = 0
+
+        def __init__(self, argv):
+            events.append("server started")
+
+        def poll(self):
+            return 0
+
+    monkeypatch.setattr(serve_module.subprocess, "Popen", Server)
+    monkeypatch.setattr(serve_module.os, "nice", lambda step: events.append(f"nice +{step}"))
+    assert serve_module.serve(root / "data" / "cards", root / "out", tmp_path / "hugo", root, events.append) == 0
+    assert events == ["server started", f"nice +{serve_module.SERVE_LOOP_NICENESS}"]  # after the fork: Hugo keeps its own

@@ -20,6 +20,7 @@ from .publish import serve_mounts
 
 POLL_SECONDS = 0.15  # names and inodes: a new card, or one saved by rename, shows within a second
 FULL_CHECK_SECONDS = 1.0  # times and sizes too, for files rewritten in place
+SERVE_LOOP_NICENESS = 10  # added to the serve loop's own niceness once Hugo's server runs (not inherited by it)
 
 
 def _snapshot(cards_dir, full):
@@ -87,6 +88,9 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--config", str(config),
             "--port", str(port), "--bind", bind, "--source", str(root)]
     server = subprocess.Popen(argv)
+    # From here on Hugo comes first: the serve loop writes a changed card's page, then remakes the lists while
+    # Hugo's server renders that page; on a 2-core machine the lists would otherwise take CPU from it.
+    os.nice(SERVE_LOOP_NICENESS)
     seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
     try:
         while server.poll() is None:
