@@ -7,23 +7,16 @@ server never sees a card listed whose files are missing; the lists follow in the
 (sitedata.write_site_data), which then finds these files in place.
 """
 
-from .sitedata import CARD_INDEX, card_file_path, card_index_text, write_card_file, write_if_changed
+from .sitedata import CARD_INDEX, card_index_text, write_card_files, write_shared
 
 
 def write_cards_first(out_dir, parts, files, written):
     """Write every card's files in `files` ({slug: {kind: text}}, which this empties) and the card index made
     from `parts` (every published card's, in card order); `written` is the builder's record of the shared
     files' texts as last written."""
-    for slug, texts in files.items():
-        for kind, text in texts.items():
-            write_card_file(card_file_path(out_dir, kind, slug), text)
+    write_card_files(out_dir, files)
     files.clear()
-    index = card_index_text(parts)
-    if written.get(CARD_INDEX) != index:
-        path = out_dir / CARD_INDEX
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_if_changed(path, index)
-        written[CARD_INDEX] = index
+    write_shared(out_dir, CARD_INDEX, card_index_text(parts), written)
 
 
 __all__ = ["write_cards_first"]

@@ -249,12 +249,6 @@ class SiteDataBuilder:
             elif texts is not None:
                 staged[entry["slug"]] = texts
 
-    def _prune_entries(self, cards):
-        """Forget the entries of card files no longer there."""
-        names = {name for _, name, _ in cards}
-        if len(self.entries) != len(names):
-            self.entries = {name: entry for name, entry in self.entries.items() if name in names}
-
     def _published(self, listed, wrong_name):
         """(findings of every listed file, the parts of the cards to publish, in order)."""
         findings, valid = [], []
@@ -304,14 +298,16 @@ class SiteDataBuilder:
         listed = [item for item in listed if os.path.abspath(item[0]) not in linked]
         wrong_name = {path for path, name, _ in listed if not name.endswith(".yaml")}
         cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
+        names = {name for _, name, _ in cards}
+        if len(self.entries) != len(names):  # forget the card files no longer there
+            self.entries = {name: entry for name, entry in self.entries.items() if name in names}
         reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
         files, staged = {}, {}
-        first = []
+        first, checked_first = [], None
         if self.preview:  # the changed cards' pages before anything else (cards_first.py)
             first = [(path, name) for path, name, _ in cards if path not in reuse]
             self._check_into(first, today, files, staged)
-            self._prune_entries(cards)
-            findings, published = self._published(listed, wrong_name)
+            checked_first = findings, published = self._published(listed, wrong_name)
             if files and not any(f.severity == "error" for f in findings):
                 write_cards_first(self.out_dir, published, files, self.written)
         slugs = {}
@@ -323,9 +319,8 @@ class SiteDataBuilder:
         done = {path for path, _ in first}
         stale = [(path, name) for path, name, _ in cards if path not in reuse and path not in done]
         self._check_into(stale, today, files, staged)
-        self._prune_entries(cards)
         result.reused, result.checked = len(reuse), len(stale) + len(first)
-        findings, published = self._published(listed, wrong_name)
+        findings, published = checked_first if checked_first and not stale else self._published(listed, wrong_name)
         result.findings += findings
         result.cards = len(published)
         if not result.errors:

@@ -255,9 +255,28 @@ def card_file_path(out_dir, folder, slug):
     return out_dir / folder / f"{slug}.html"
 
 
-def write_card_file(path, text):
+def _write_card_file(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     return write_if_changed(path, text)
+
+
+def write_card_files(out_dir, files):
+    """Write the card files in `files` ({slug: {kind: text}}) that changed; returns [(path, written)]."""
+    # One after another: without fsync each write only fills the page cache, and threads here cost more
+    # (locks, one future per file) than the writes they would overlap.
+    return [(path, _write_card_file(path, text)) for path, text in
+            ((card_file_path(out_dir, kind, slug), text) for slug, texts in files.items() for kind, text in texts.items())]
+
+
+def write_shared(out_dir, name, text, known):
+    """Write one shared file (`name` under out_dir) unless it holds this text; `known` (name → text as last
+    written, kept by the caller) spares reading it back. Returns True when written."""
+    if known.get(name) == text and (out_dir / name).exists():
+        return False
+    (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
+    did = write_if_changed(out_dir / name, text)
+    known[name] = text
+    return did
 
 
 def join_runs_csv(out_dir, slugs, changed):
@@ -298,12 +317,9 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
-    jobs = [(card_file_path(out_dir, folder, slug), text) for slug, texts in files.items() for folder, text in texts.items()]
-    # One after another: without fsync each write only fills the page cache, and threads here cost more
-    # (locks, one future per file) than the writes they would overlap.
-    done = [write_card_file(path, text) for path, text in jobs]
-    written_now = sum(done)
-    csv_changed = any(did and path.name == "runs.csv" for did, (path, _) in zip(done, jobs))
+    done = write_card_files(out_dir, files)
+    written_now = sum(did for _, did in done)
+    csv_changed = any(did and path.name == "runs.csv" for path, did in done)
     if place_staged:
         placed = place_staged()
         written_now += len(placed)
@@ -313,10 +329,7 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     known = {} if written is None else written
     count = written_now
     for name, text in shared.items():
-        if known.get(name) == text and (out_dir / name).exists():
-            continue
-        count += write_if_changed(out_dir / name, text)
-        known[name] = text
+        count += write_shared(out_dir, name, text, known)
     wanted = {f"{p['slug']}.html" for p in parts}
     for folder in PER_CARD_DIRS:
         for name in os.listdir(out_dir / folder):
@@ -365,5 +378,5 @@ def write_outputs(result, out_dir, card_texts=None):
 
 
 __all__ = ["card_parts", "parts_from_result", "site_texts", "write_site_data", "write_outputs", "missing_card_files", "dumps",
-           "card_file_path", "join_runs_csv", "card_index_text", "write_card_file", "CARD_INDEX",
-           "FORMAT_VERSION"]
+           "card_file_path", "join_runs_csv", "card_index_text", "write_card_files", "write_shared",
+           "CARD_INDEX", "FORMAT_VERSION"]
