@@ -40,8 +40,8 @@ STUB_CARD_PAGE = """{{- /* A card page reduced to reading its text and printing 
 
 @contextmanager
 def stubbed_card_page(project):
-    """The project with its card page template replaced by STUB_CARD_PAGE for the duration."""
-    page = Path(project) / "layouts" / "cards" / "page.html"
+    """The project with its card page template (layouts/cards/card.html) replaced by STUB_CARD_PAGE for the duration."""
+    page = Path(project) / "layouts" / "cards" / "card.html"
     original = page.read_text(encoding="utf-8")
     page.write_text(STUB_CARD_PAGE, encoding="utf-8")
     try:

@@ -1,5 +1,5 @@
 """A card page's body as finished HTML, from its page model (pagemodel.card_page), written once when the
-card is aggregated: Hugo places it into the site's frame (layouts/cards/page.html) and reads it as text.
+card is aggregated: Hugo places it into the site's frame (layouts/cards/card.html) and reads it as text.
 Decoding a page model of tens of kB and running Hugo's templates over it for every page was most of the
 build at thousands of cards.
 
