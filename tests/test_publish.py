@@ -53,4 +53,6 @@ def test_the_preview_mounts_the_same_folders(tmp_path):
     config = json.loads(serve_config(tmp_path, out).read_text(encoding="utf-8"))
     assert config["baseURL"] == "https://x.example/"
     assert config["module"]["mounts"][0] == {"source": "layouts", "target": "layouts"}
-    assert len(config["module"]["mounts"]) == 3
+    # and the preview's own data folder (site/hugowarm.py)
+    assert config["module"]["mounts"][1:] == serve_mounts(out, tmp_path) + [{"source": "build/hugo-serve-data",
+                                                                              "target": "data"}]

@@ -192,16 +192,14 @@ def _limits(r):
                       "floor in the same way, so a new page at this size costs most of the target before any card is "
                       "read." if floor else "")
         notes.append(
-            f"- **Preview** shows a new card after {_s(max(preview.rebuilds))} at worst. The serve loop notices "
-            "the file within 0.15 s and writes the new card's own files and the card index first; the shared files "
-            "(home and comparison lists, catalogue and comparison API, tens of MB at this size) follow, the whole "
-            f"update taking {_s(agg)} at most. Hugo's server gathers file changes for half a second before it "
-            f"rebuilds, then rebuilt for {_ms(hugo)} at most (its own 'Total in' figures; a change can be rebuilt in "
-            "two steps, the card's page and then the lists). A card page is made from the card index, so a new "
-            "or edited card is a change to data every card page is made from: Hugo matches every change against "
-            "every page's dependencies (its log: \"resolve page output change set … checked\" hundreds of "
-            "thousands), which grows with the number of pages, their outputs and the templates and data each "
-            "depends on." + floor_text)
+            f"- **Preview** shows a new card after {_s(max(preview.rebuilds))} at worst. The card file's save wakes "
+            "the serve loop (inotify), which writes the new card's own files and the card index first; the shared "
+            "files (home and comparison lists, catalogue and comparison API, tens of MB at this size) follow, the "
+            f"whole update taking {_s(agg)} at most. Hugo's server gathers file changes for half a second before it "
+            f"rebuilds (a fixed tick), then rebuilt for {_ms(hugo)} at most (its own 'Total in' figures; a change "
+            "can be rebuilt in two steps, the card's page and then the lists). A new card's page exists only "
+            "after that rebuild, since the page is made from the card index; an edited card's page is rendered "
+            "from its new text when it is next visited." + floor_text)
     card_total = sum(p.gzip for p in r["card_parts"])
     if card_total > t["card_page_kb"] * KB:
         notes.append(f"- **Card page weight** {_kb(card_total)}: Plotly alone is "

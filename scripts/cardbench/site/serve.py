@@ -15,10 +15,12 @@ import time
 import tomllib
 from pathlib import Path
 
+from .folderwatch import OVERFLOW, FolderWatch
+from .hugowarm import preview_data_dir, server_answers, unwarm, warm
 from .incremental import SiteDataBuilder, cache_path_for
 from .publish import serve_mounts
 
-POLL_SECONDS = 0.15  # names and inodes: a new card, or one saved by rename, shows within a second
+POLL_SECONDS = 0.15  # names and inodes, when no change woke the loop earlier (folderwatch.py)
 FULL_CHECK_SECONDS = 1.0  # times and sizes too, for files rewritten in place
 SERVE_LOOP_NICENESS = 10  # added to the serve loop's own niceness once Hugo's server runs (not inherited by it)
 
@@ -52,11 +54,14 @@ def hugo_binary(hugo):
 
 def serve_config(root, out_dir):
     """The site's config.toml with the folders `make site` places after Hugo (publish.py) mounted as
-    static files, written beside out_dir for the preview's Hugo server; returns its path. Hugo takes
-    a config file's mounts whole, so the file holds the site's own mounts and these."""
+    static files, and the preview's own data folder (hugowarm.py), written beside out_dir for the preview's
+    Hugo server; returns its path. Hugo takes a config file's mounts whole, so the file holds the site's own
+    mounts and these."""
     with open(Path(root) / "config.toml", "rb") as handle:
         config = tomllib.load(handle)
-    config["module"]["mounts"] = config["module"]["mounts"] + serve_mounts(out_dir, root)
+    warm_data = os.path.relpath(preview_data_dir(out_dir), root)
+    config["module"]["mounts"] = (config["module"]["mounts"] + serve_mounts(out_dir, root)
+                                  + [{"source": warm_data, "target": "data"}])
     path = Path(out_dir).resolve().parent / "hugo-serve.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -84,6 +89,8 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
         return 1
     # No --printPathWarnings here: the server counts a page published again by a full rebuild as a duplicate
     # path (every page twice), and --panicOnWarning would stop the preview; `make site` keeps both.
+    warm_data = preview_data_dir(out_dir)
+    unwarm(warm_data)
     config = serve_config(root, out_dir)
     argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--config", str(config),
             "--port", str(port), "--bind", bind, "--source", str(root)]
@@ -92,12 +99,17 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
     # Hugo's server renders that page; on a 2-core machine the lists would otherwise take CPU from it.
     os.nice(SERVE_LOOP_NICENESS)
     seen, seen_full, last_full = _snapshot(cards_dir, False), _snapshot(cards_dir, True), time.monotonic()
+    watch = FolderWatch(cards_dir)
     try:
         while server.poll() is None:
-            time.sleep(POLL_SECONDS)
+            if warm_data and server_answers(bind, port):
+                warm(warm_data)  # once: Hugo's server makes its first change to the cards section now
+                warm_data = None
+            # A saved card wakes the loop at once where inotify works; the snapshots below still decide what changed.
+            touched = {name for name in watch.wait(POLL_SECONDS) if name is OVERFLOW or not name.startswith(".")}
             now = _snapshot(cards_dir, False)
-            changed = now != seen
-            if changed or time.monotonic() - last_full >= FULL_CHECK_SECONDS:
+            changed = now != seen or bool(touched)
+            if not touched and (changed or time.monotonic() - last_full >= FULL_CHECK_SECONDS):
                 now_full, last_full = _snapshot(cards_dir, True), time.monotonic()
                 changed = changed or now_full != seen_full
                 seen_full = now_full
@@ -110,7 +122,10 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
                 errors = sum(f.severity == "error" for f in findings)
                 report("card files changed: " + (f"{errors} error(s); the preview keeps the last good data"
                                                   if errors else f"statistics updated in {time.monotonic() - started:.2f} s"))
+                if touched:  # after the card's page is written; a file saved meanwhile wakes the watch again
+                    seen_full, last_full = _snapshot(cards_dir, True), time.monotonic()
     finally:
+        watch.close()
         if server.poll() is None:
             server.terminate()
             server.wait(timeout=10)
