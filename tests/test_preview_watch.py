@@ -163,3 +163,32 @@ def test_the_warm_up_page_is_neither_rendered_nor_listed(tmp_path):
     assert "_preview" not in sitemap and "/cards/" in sitemap
     shipped = sorted(p.stem for p in (ROOT / "data" / "cards").glob("*.yaml"))
     assert sorted(p.parent.name for p in (public / "cards").glob("*/index.html")) == shipped
+
+
+@pytest.mark.parametrize("intruder", ["file", "link", "folder link"])
+def test_the_preview_refuses_a_data_folder_not_its_own(tmp_path, monkeypatch, intruder):
+    """Hugo's server reads every data file of the folder: one put there (a cards.json, a link to
+    elsewhere) would change what the preview shows, or where its file is written."""
+    root = _site(tmp_path)
+    folder = root / "hugo-serve-data"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if intruder == "folder link":
+        folder.symlink_to(elsewhere, target_is_directory=True)
+    else:
+        folder.mkdir()
+        if intruder == "file":
+            (folder / "cards.json").write_text("{}", encoding="utf-8")
+        else:
+            (folder / "preview.yaml").symlink_to(elsewhere / "preview.yaml")
+    started, said = [], []
+    monkeypatch.setattr(serve_module.subprocess, "Popen", lambda argv: started.append(argv))
+    assert serve_module.serve(root / "data" / "cards", root / "out", tmp_path / "hugo", root, said.append) == 1
+    assert not started and "the preview is not started" in said[-1] and str(folder) in said[-1]
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_killed_previews_half_written_file_is_cleared(tmp_path):
+    folder = hugowarm.preview_data_dir(tmp_path / "out")
+    (folder / ".preview.json.999999999.abcdef.tmp").write_text("{", encoding="utf-8")  # no such process
+    assert hugowarm.preview_data_dir(tmp_path / "out") == folder and os.listdir(folder) == []

@@ -11,16 +11,34 @@ never sees it.
 
 import http.client
 import json
+import os
 import time
 from pathlib import Path
+
+from ..card.atomicfile import atomic_write_text, remove_stale_temps
 
 WARM_FILE = "preview.json"  # hugo.Data.preview in the content adapter
 
 
+class PreviewDataError(ValueError):
+    """The preview's data folder is not the preview's alone."""
+
+
 def preview_data_dir(out_dir):
-    """The folder the preview's Hugo server mounts as data beside build/hugo-data/data."""
+    """The folder the preview's Hugo server mounts as data beside build/hugo-data/data. Hugo reads every
+    data file there, so it must be a real folder holding nothing but the preview's own file."""
     folder = Path(out_dir).resolve().parent / "hugo-serve-data"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True)
+    except FileExistsError:
+        pass
+    if folder.is_symlink() or not folder.is_dir():
+        raise PreviewDataError(f"{folder}: the preview's data folder is a symbolic link or not a folder; remove it")
+    remove_stale_temps(folder)  # a killed preview's half-written file
+    others = sorted(name for name in os.listdir(folder) if name != WARM_FILE)
+    if others:
+        raise PreviewDataError(f"{folder}: holds files the preview did not write ({', '.join(others[:5])}); "
+                               "Hugo's server would read them as data: remove them")
     return folder
 
 
@@ -46,7 +64,7 @@ def server_answers(bind, port):
 
 def warm(folder):
     """Write the file that adds the section's hidden page."""
-    (Path(folder) / WARM_FILE).write_text(json.dumps({"started": time.time_ns()}), encoding="utf-8")
+    atomic_write_text(Path(folder) / WARM_FILE, json.dumps({"started": time.time_ns()}), fsync=False)
 
 
-__all__ = ["preview_data_dir", "server_answers", "unwarm", "warm", "WARM_FILE"]
+__all__ = ["preview_data_dir", "server_answers", "unwarm", "warm", "WARM_FILE", "PreviewDataError"]

@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 
 from .folderwatch import OVERFLOW, FolderWatch
-from .hugowarm import preview_data_dir, server_answers, unwarm, warm
+from .hugowarm import PreviewDataError, preview_data_dir, server_answers, unwarm, warm
 from .incremental import SiteDataBuilder, cache_path_for
 from .publish import serve_mounts
 
@@ -89,7 +89,11 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
         return 1
     # No --printPathWarnings here: the server counts a page published again by a full rebuild as a duplicate
     # path (every page twice), and --panicOnWarning would stop the preview; `make site` keeps both.
-    warm_data = preview_data_dir(out_dir)
+    try:
+        warm_data = preview_data_dir(out_dir)
+    except PreviewDataError as exc:
+        report(f"serve: {exc}; the preview is not started")
+        return 1
     unwarm(warm_data)
     config = serve_config(root, out_dir)
     argv = [str(hugo_binary(hugo)), "server", "--renderToMemory", "--panicOnWarning", "--config", str(config),
