@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from . import measure
 from .machine import describe, load_average
-from .phases import time_phases
+from .phases import parser_floor, time_phases
 from .project import make_floor_project, make_project, stubbed_card_page
 from .report import render
 from .synth import DEFAULT_SEED, card_data, card_text, slug_for, write_cards
@@ -85,6 +85,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
         results["aggregate"] = {"cold": cold, "warm": warm, "one_changed": one}
         results["phases"] = step("time each step of checking a card", time_phases, project / "data" / "cards",
                                  project / "data", 50 if quick else 300)
+        results["parser_floor"] = step("time PyYAML's C parser alone", parser_floor, project / "data" / "cards",
+                                       50 if quick else 300)
 
         floor_project = step("make the floor project", make_floor_project, base / "floor", cards)
         with _build_folder(base) as out:

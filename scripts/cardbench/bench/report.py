@@ -154,6 +154,7 @@ def _limits(r):
             "plain Python once (`schemacheck.py`; jsonschema runs only for a model that fails it); the page data "
             "includes each card page written whole as HTML from its Jinja2 templates. "
             f"The target leaves {budget:.1f} ms per card and core for all of this. "
+            + _parser_floor_text(r.get("parser_floor"), budget) +
             "The cache (`build/hugo-data.cache.json`) keeps every card's result until its file, the raw outputs "
             "it names or the code change — across days too: only a card the future-date rule refused is checked "
             "again on a later day — so every build after the first checks only what changed, and that is where "
@@ -242,6 +243,15 @@ def _cpu_ratio(build):
     return f"{site / floor:.2f}×" if site and floor else ""
 
 
+def _parser_floor_text(floor, budget):
+    """What PyYAML's C parser alone takes of the per-card budget, as a sentence (or nothing)."""
+    events, nodes = (floor or {}).get("libyaml's parse events"), (floor or {}).get("libyaml's events composed into nodes")
+    return "" if events is None or nodes is None else (
+        f"PyYAML's C parser alone takes {events:.2f} ms per card for a card file's parse events and {nodes:.2f} ms "
+        f"to compose them into nodes, before any value is built or checked: {nodes / budget:.0%} of that budget "
+        "goes to the parser before the checks, statistics, page and JSON twin of the card begin. ")
+
+
 def _stub_verdict(stub, floor, target):
     """What the build with card pages reduced to their title says about meeting the ratio."""
     if not stub:
@@ -271,7 +281,9 @@ def _details(r):
         out += ["Each step of checking a card for the first time, in one process, over the first "
                 f"{300 if not r.get('quick') else 50} synthetic cards:", "",
                 _table(["Step", "Per card"], [(name, f"{ms:.2f} ms") for name, ms in r["phases"].items()]
-                       + [("**Total**", f"**{sum(r['phases'].values()):.2f} ms**")]), ""]
+                       + [("**Total**", f"**{sum(r['phases'].values()):.2f} ms**")]
+                       + [(f"for reference, within the first step: {name}", f"{ms:.2f} ms")
+                          for name, ms in (r.get("parser_floor") or {}).items()]), ""]
     build = r["build"]
     ratio = build["site"].seconds / build["floor"].seconds
     where = ("a folder in memory (`/dev/shm`), for both, beside the project copy when it fits there too (so the files "
