@@ -2,6 +2,7 @@
 
 import json
 
+import cardbench.site.cards_first as cards_first
 import cardbench.site.sitedata as sitedata
 from cardbench.bench.synth import card_data, card_text, slug_for
 from cardbench.site.incremental import SiteDataBuilder, build_site_data, cache_path_for
@@ -116,3 +117,27 @@ def test_the_serve_loop_gives_way_to_hugo_once_its_server_runs(tmp_path, monkeyp
     monkeypatch.setattr(serve_module.os, "nice", lambda step: events.append(f"nice +{step}"))
     assert serve_module.serve(root / "data" / "cards", root / "out", tmp_path / "hugo", root, events.append) == 0
     assert events == ["server started", f"nice +{serve_module.SERVE_LOOP_NICENESS}"]  # after the fork: Hugo keeps its own
+
+
+def test_the_lists_come_after_hugos_batch_of_the_new_cards_files(tmp_path, monkeypatch):
+    """Hugo's server gathers changes for half a second: lists written in the same half second would be rebuilt
+    with the new card's page, which would wait for them."""
+    cards, out = _project(tmp_path, 1)
+    preview = SiteDataBuilder(cards, out, cache_path_for(out), tmp_path / "data", preview=True)
+    assert not preview.build().errors
+    waits = []
+
+    def sleep(seconds):
+        index = json.loads((out / "data" / "cards.json").read_text(encoding="utf-8"))
+        catalogue = (out / "site" / "cards.html").read_text(encoding="utf-8")
+        waits.append((seconds, slug_for(1) in index, slug_for(1) in catalogue))
+    monkeypatch.setattr(cards_first.time, "sleep", sleep)
+    (cards / f"{slug_for(1)}.yaml").write_text(card_text(card_data(1)), encoding="utf-8")
+    assert not preview.build().errors
+    [(seconds, in_index, in_catalogue)] = waits
+    assert 0 < seconds <= cards_first.LISTS_AFTER_S and in_index and not in_catalogue
+    assert slug_for(1) in (out / "site" / "cards.html").read_text(encoding="utf-8")
+    waits.clear()
+    assert not preview.build().errors  # nothing changed: nothing written first, nothing to wait for
+    assert not build_site_data(cards, tmp_path / "full", data_dir=tmp_path / "data").errors
+    assert waits == []

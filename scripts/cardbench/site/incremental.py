@@ -303,13 +303,13 @@ class SiteDataBuilder:
             self.entries = {name: entry for name, entry in self.entries.items() if name in names}
         reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
         files, staged = {}, {}
-        first, checked_first = [], None
+        first, checked_first, hold_lists = [], None, None
         if self.preview:  # the changed cards' pages before anything else (cards_first.py)
             first = [(path, name) for path, name, _ in cards if path not in reuse]
             self._check_into(first, today, files, staged)
             checked_first = findings, published = self._published(listed, wrong_name)
             if files and not any(f.severity == "error" for f in findings):
-                write_cards_first(self.out_dir, published, files, self.written)
+                hold_lists = write_cards_first(self.out_dir, published, files, self.written)
         slugs = {}
         for path, name, _ in cards:
             if path in reuse and self.entries[name].get("slug"):
@@ -326,7 +326,7 @@ class SiteDataBuilder:
         if not result.errors:
             staging = self.staging
             result.written = write_site_data(self.out_dir, published, files, self.written,
-                                             join_all_runs=not self.preview,
+                                             join_all_runs=not self.preview, before_lists=hold_lists,
                                              place_staged=staging and (lambda: place_staged(self.out_dir, staging, staged)))
         if save:
             self.save_cache()

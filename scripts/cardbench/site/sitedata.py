@@ -304,14 +304,16 @@ def join_runs_csv(out_dir, slugs, changed):
     return True
 
 
-def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True, place_staged=None):
+def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True, place_staged=None,
+                    before_lists=None):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
     (from data_dir/raw); remove per-card files of cards no longer present. `written` (name → text),
     kept by the caller between calls, spares reading unchanged shared files again; `join_all_runs`
     False leaves the all-cards runs.csv alone (the preview); `place_staged`, called where the card files
     are written, moves card files worker processes staged into place and returns their paths
-    (staging.py). Returns the number of files written."""
+    (staging.py); `before_lists`, called once the card files are in place, before the lists (the preview
+    waits there: cards_first.py). Returns the number of files written."""
     out_dir = Path(out_dir)
     shared = site_texts(parts)  # made (and its models checked) before anything is written
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
@@ -328,6 +330,8 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     # sees a card listed whose files are missing.
     known = {} if written is None else written
     count = written_now
+    if before_lists:
+        before_lists()
     for name, text in shared.items():
         count += write_shared(out_dir, name, text, known)
     wanted = {f"{p['slug']}.html" for p in parts}
