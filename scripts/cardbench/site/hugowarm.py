@@ -24,10 +24,15 @@ class PreviewDataError(ValueError):
     """The preview's data folder is not the preview's alone."""
 
 
+def preview_data_path(out_dir):
+    """Where the preview's own data folder is: beside out_dir (build/hugo-data)."""
+    return Path(out_dir).resolve().parent / "hugo-serve-data"
+
+
 def preview_data_dir(out_dir):
-    """The folder the preview's Hugo server mounts as data beside build/hugo-data/data. Hugo reads every
-    data file there, so it must be a real folder holding nothing but the preview's own file."""
-    folder = Path(out_dir).resolve().parent / "hugo-serve-data"
+    """The folder the preview's Hugo server mounts as data beside build/hugo-data/data, made if missing. Hugo
+    reads every data file there, so it must be a real folder holding nothing but the preview's own file."""
+    folder = preview_data_path(out_dir)
     try:
         folder.mkdir(parents=True)
     except FileExistsError:
@@ -67,4 +72,4 @@ def warm(folder):
     atomic_write_text(Path(folder) / WARM_FILE, json.dumps({"started": time.time_ns()}), fsync=False)
 
 
-__all__ = ["preview_data_dir", "server_answers", "unwarm", "warm", "WARM_FILE", "PreviewDataError"]
+__all__ = ["preview_data_dir", "preview_data_path", "server_answers", "unwarm", "warm", "WARM_FILE", "PreviewDataError"]

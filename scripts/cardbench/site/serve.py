@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 
 from .folderwatch import OVERFLOW, FolderWatch
-from .hugowarm import PreviewDataError, preview_data_dir, server_answers, unwarm, warm
+from .hugowarm import PreviewDataError, preview_data_dir, preview_data_path, server_answers, unwarm, warm
 from .incremental import SiteDataBuilder, cache_path_for
 from .publish import serve_mounts
 
@@ -59,7 +59,7 @@ def serve_config(root, out_dir):
     mounts and these."""
     with open(Path(root) / "config.toml", "rb") as handle:
         config = tomllib.load(handle)
-    warm_data = os.path.relpath(preview_data_dir(out_dir), root)
+    warm_data = os.path.relpath(preview_data_path(out_dir), root)  # checked and made by serve() first
     config["module"]["mounts"] = (config["module"]["mounts"] + serve_mounts(out_dir, root)
                                   + [{"source": warm_data, "target": "data"}])
     path = Path(out_dir).resolve().parent / "hugo-serve.json"

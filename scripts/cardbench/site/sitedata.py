@@ -138,7 +138,7 @@ def card_parts(card_json, row, members):
 
 def page_version(text):
     """A short digest of a card page's text: the card index carries it, so the preview's Hugo server renders
-    the page again when, and only when, its text changed (layouts/_partials/card/text.html)."""
+    the page again when, and only when, its text changed (content/cards/_content.gotmpl)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
