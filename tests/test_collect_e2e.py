@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from cardbench.site.aggregate import aggregate
-from cardbench.card.last_session import split_last_session
+from cardbench.card.session_text import sessions_place
 from cardbench.card.validate import validate_paths
 from loopcard import GiB, LoopCard
 
@@ -111,7 +111,11 @@ def test_quick_profile_on_a_throttled_card_stops_on_sigint_and_resumes(tmp_path)
     loaded, session = load_session(data_dir)
     assert session["complete"] is True
     # Everything before the session is byte-identical; the finished tests are kept as they were.
-    assert split_last_session(card_file.read_text())[0] == split_last_session(interrupted_text)[0]
+    def before_last(text):
+        place = sessions_place(text)
+        return place.text_of(0, place.items[-1][0])
+
+    assert before_last(card_file.read_text()) == before_last(interrupted_text)
     before = yaml.safe_load(interrupted_text)["sessions"][0]
     assert session["dd"] == before["dd"] and session["results"][0] == before["results"][0]
 

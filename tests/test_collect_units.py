@@ -6,7 +6,7 @@ import os
 import pytest
 
 from cardbench.card import sessions
-from cardbench.card.dump import append_session_text, new_card_text
+from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.collect import tools
 from cardbench.collect.errors import CardMismatchError, ToolMissingError
@@ -15,7 +15,7 @@ from cardbench.collect.profiles import (FULL, GiB, KiB, MiB, PROFILES, QUICK, RE
 from cardbench.collect.progress import ProgressEvent, Tracker, clock_text, render
 from cardbench.collect.runner import CollectRequest, collect
 from cardbench.collect.steps import step_done
-from cardbench.card.last_session import split_last_session
+from cardbench.card.session_text import append_session_text, replace_session_text, sessions_place
 from cardbench.errors import CardFileError
 
 
@@ -152,34 +152,42 @@ def _card_text(*session_list):
     return text
 
 
-def test_last_session_is_split_off_with_earlier_bytes_unchanged():
+def test_last_session_is_replaced_with_earlier_bytes_unchanged():
     first = sessions.new_session("2025-01-01", "Earlier", notes="kept as is")
     mine = sessions.new_session("2025-01-02", "Mine", complete=False,
                                 dd=[{"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [1.5]}])
     before = _card_text(first)
-    base, last = split_last_session(_card_text(first, mine))
-    assert base == before and last["id"] == "2025-01-02-mine"
+    text = _card_text(first, mine)
+    place = sessions_place(text)
+    assert place.text_of(0, place.items[-1][0]) == before
     mine["complete"] = True
-    updated = append_session_text(base, mine)
+    updated = replace_session_text(text, mine)
     assert updated.startswith(before)
     assert parse_card_text(updated).data["sessions"][-1]["complete"] is True
 
 
-def test_only_session_is_split_off():
-    base, last = split_last_session(_card_text(sessions.new_session("2025-01-02", "Mine")))
-    assert base.endswith("sessions:\n") and last["label"] == "Mine"
+def test_only_session_is_replaced():
+    mine = sessions.new_session("2025-01-02", "Mine")
+    text = _card_text(mine)
+    place = sessions_place(text)
+    assert place.text_of(0, place.items[0][0]).endswith("sessions:\n")
+    assert parse_card_text(replace_session_text(text, {**mine, "label": "Mine, again"})).data["sessions"][0]["label"] \
+        == "Mine, again"
 
 
-def test_hand_written_list_without_indent_is_split():
+def test_hand_written_list_without_indent_is_replaced_where_it_stands():
     text = _card_text().replace("sessions: []\n", "sessions:\n- id: a\n  label: A\n- id: b\n  label: B\n  runs: [1]\n")
-    base, last = split_last_session(text)
-    assert last == {"id": "b", "label": "B", "runs": [1]} and base.endswith("- id: a\n  label: A\n")
+    updated = replace_session_text(text, {"id": "a", "label": "A2"})
+    assert updated.endswith("- id: a\n  label: A2\n- id: b\n  label: B\n  runs: [1]\n")
 
 
-def test_key_after_the_sessions_is_never_dropped():
+def test_key_after_the_sessions_is_kept():
     text = _card_text(sessions.new_session("2025-01-01", "A"), sessions.new_session("2025-01-02", "B"))
-    with pytest.raises(CardFileError, match="not the last thing"):
-        split_last_session(text + "notes: written after the sessions\n")
+    text += "notes: written after the sessions\n"
+    session = sessions.new_session("2025-01-02", "B", notes="changed")
+    updated = replace_session_text(text, session)
+    assert updated.endswith("notes: written after the sessions\n")
+    assert parse_card_text(updated).data["notes"] == "written after the sessions"
 
 
 def test_finished_steps_are_found_by_their_raw_files():

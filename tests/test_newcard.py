@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.card.dump import append_session_text
+from cardbench.card.session_text import append_session_text
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.errors import CardbenchError
 from cardbench.card.identity import make_slug, parse_capacity

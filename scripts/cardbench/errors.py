@@ -8,13 +8,15 @@ class CardbenchError(Exception):
 class CardFileError(CardbenchError):
     """A card file is unreadable or invalid. Carries file, line, column and field path."""
 
-    def __init__(self, path, message, line=None, column=None, field=None, rule=None):
+    def __init__(self, path, message, line=None, column=None, field=None, rule=None, asks=(), reason=None):
         self.path = str(path)
         self.message = message
         self.line = line
         self.column = column
         self.field = field
         self.rule = rule
+        self.asks = tuple(asks)  # what the contributor can give to fix it (ASKS keys)
+        self.reason = reason or message  # the message without how to give it
         super().__init__(str(self))
 
     def __str__(self):
@@ -28,6 +30,12 @@ class CardFileError(CardbenchError):
         return f"{where}:{field} {self.message}{rule}"
 
 
+# What a contributor can give where the output does not say it: the key an error's `asks` names, and
+# how each way in takes it (make import's variable, cardbench import's option); the issue form's own
+# fields are named in imports/submission.py.
+ASKS = {"op": ("OP=", "--op"), "block_size": ("BS=", "--bs"), "format": ("FORMAT=", "--format"),
+        "capacity": ("CAPACITY=", "--capacity"), "bus": ("BUS=", "--bus"), "form_factor": ("FORM=", "--form")}
+
 QUOTED_CHARS = 80  # enough of a line to find it; never a whole secret pasted or read by mistake
 
 
@@ -39,11 +47,13 @@ def quoted(text, limit=QUOTED_CHARS):
 class ParseError(CardbenchError):
     """Tool output that a parser cannot read. Names the line (1-based) it stopped at, quoting a part of it."""
 
-    def __init__(self, tool, message, line=None, text=None):
+    def __init__(self, tool, message, line=None, text=None, asks=(), reason=None):
         self.tool = tool
         self.message = message
         self.line = line
         self.text = text
+        self.asks = tuple(asks)  # what the contributor can give to fix it (ASKS keys)
+        self.reason = reason or message  # the message without how to give it
         super().__init__(str(self))
 
     def __str__(self):

@@ -1,5 +1,5 @@
-"""Card data as YAML text in the house layout: a new card file, one more session appended to an
-existing one (earlier bytes unchanged), and single values for templates."""
+"""Card data as YAML text in the house layout: a new card file, a session (placed into an existing file by
+session_text.py), and single values for templates."""
 
 import yaml
 
@@ -45,22 +45,3 @@ def yaml_scalar(value):
 def new_card_text(card, header="# yaml-language-server: $schema=../schema/card.schema.json\n"):
     """Full text of a new card file."""
     return header + dump_yaml(card)
-
-
-def append_session_text(existing_text, session):
-    """Text of a card file with one more session at the end; earlier bytes unchanged.
-
-    The card's 'sessions' list must be the file's last top-level key (as written by this module);
-    an empty 'sessions: []' is replaced by a block list.
-    """
-    block = dump_yaml([session])
-    block = "".join("  " + line if line.strip() else line for line in block.splitlines(True))
-    text = existing_text if existing_text.endswith("\n") else existing_text + "\n"
-    lines = text.splitlines(True)
-    last_key = max((i for i, line in enumerate(lines) if line[:1] not in (" ", "#", "-", "\n", "")), default=None)
-    if last_key is None or not lines[last_key].startswith("sessions:"):
-        raise ValueError("'sessions:' is not the last top-level key of the card file; cannot append safely")
-    if lines[last_key].strip() == "sessions: []":
-        lines[last_key] = "sessions:\n"
-        text = "".join(lines)
-    return text + block

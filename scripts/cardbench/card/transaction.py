@@ -27,11 +27,11 @@ from pathlib import Path
 
 from .atomicfile import remove_stale_temps, write_temp_beside
 from .checksums import SUMS_NAME, update_sha256sums
-from .dump import append_session_text, dump_yaml, new_card_text
+from .dump import dump_yaml, new_card_text
 from .journal import (LOCKS_FOLDER, backup_path, drop_backups, finish_dead_commit, remove_journal, undo_files,
                       write_journal)
-from .last_session import split_at_session, split_last_session
 from .load import load_card, parse_card_text
+from .session_text import append_session_text, replace_session_text
 from ..errors import CardbenchError, CardFileError
 from ..core.paths import card_path, card_raw_dir, raw_names
 
@@ -229,25 +229,12 @@ class CardChange:
         self._set_text(existing, session)
         self._stage_session_raw(session)
 
-    def replace_last_session(self, session):
-        """Replace the file's last session, which must be this one (same id); earlier bytes unchanged."""
-        if self.loaded is None:
-            raise CardFileError(self.path, "card file disappeared during the run", field="sessions")
-        base, last = split_last_session(self.loaded.text, self.path)
-        if last.get("id") != session.get("id"):
-            raise CardFileError(self.path, f"the last session is '{last.get('id')}', not '{session.get('id')}'; "
-                                           "the file changed during the run", field="sessions")
-        self._set_text(base, session)
-        self._stage_session_raw(session)
-
     def replace_session(self, session):
         """Replace the session with this one's id where it is: sessions added after it meanwhile (an import
         during a collector run) and every byte outside it stay unchanged."""
         if self.loaded is None:
             raise CardFileError(self.path, "card file disappeared during the run", field="sessions")
-        before, _, after = split_at_session(self.loaded.text, session.get("id"), self.path)
-        self._set_text(before, session)
-        self._text += after
+        self._text = replace_session_text(self.loaded.text, session, self.path)
         self._stage_session_raw(session)
 
     def set_card_field(self, key, value):
@@ -342,10 +329,7 @@ class CardChange:
         return name
 
     def _set_text(self, existing, session):
-        try:
-            self._text = append_session_text(existing, session)
-        except ValueError as exc:
-            raise CardFileError(self.path, str(exc)) from None
+        self._text = append_session_text(existing, session, self.path)
 
     def _stage_session_raw(self, session):
         # Every raw file the session names in this card's folder is fingerprinted with it.

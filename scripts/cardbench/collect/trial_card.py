@@ -1,5 +1,6 @@
 """The card and session a run would write, with stand-in figures, checked by every rule before the first
-test: a name or label the card file refuses is reported before anything is run or written."""
+test: a name or label the card file refuses, or a card file that cannot take one more session, is
+reported before anything is run or written."""
 
 import datetime
 
@@ -14,8 +15,9 @@ NAMED_FIELDS = ("brand", "model", "sessions[0].label", "sessions[0].id")
 
 
 def check_names(request, store, new):
-    """CardMismatchError naming --name or --label when the card file would refuse it. `new`: the card file
-    does not exist yet, so the run creates it from --name."""
+    """CardMismatchError naming --name or --label when the card file would refuse it, or naming the card
+    file when its session could not be added to it. `new`: the card file does not exist yet, so the run
+    creates it from --name."""
     from ..card.dump import new_card_text  # here: the guard's refusals come before the rules are loaded
     from ..card.load import parse_card_text
     from ..card.validate import check_card
@@ -39,3 +41,31 @@ def check_names(request, store, new):
             what = "--label (make: LABEL=)" if field.startswith("sessions") \
                 else "--name (make: NAME=)"
             raise CardMismatchError(f"{what}: {finding.error.message}; nothing was written")
+    if not new:
+        _check_appended(store, session)
+
+
+def _check_appended(store, session):
+    """The existing card file with the stand-in session added, as the first save will add it, checked by
+    every rule: a file the save would fail on stops the run before the device is written."""
+    from ..card.load import load_card, parse_card_text
+    from ..card.session_text import append_session_text
+    from ..card.transaction import unique_session_id
+    from ..card.validate import check_card
+
+    try:
+        existing = load_card(store.path)
+        taken = {s.get("id") for s in existing.data.get("sessions") or [] if isinstance(s, dict)}
+        session = {**session, "id": unique_session_id(taken, session["id"])}
+        trial = parse_card_text(append_session_text(existing.text, session, store.path), store.path)
+    except CardFileError as exc:
+        raise CardMismatchError(f"the card file {store.path} cannot take a new session: {exc}; "
+                                "nothing was written") from None
+    index = len(trial.data["sessions"]) - 1
+    own = f"sessions[{index}]"
+    for finding in check_card(trial, data_dir=store.data_dir):
+        field = finding.error.field or ""
+        if finding.severity == "error" and not field.startswith(own):
+            raise CardMismatchError(f"the card file {store.path} would be refused with a new session: "
+                                    f"{finding.error}; nothing was written")
+

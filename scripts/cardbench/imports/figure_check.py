@@ -61,12 +61,13 @@ UNIT_TOOLS = {"kKiB/s": ("KDiskMark", "kdiskmark"), "MiB/s": ("cdm_fio.sh", "cdm
 
 
 def _other_reading(value, unit, iops, block):
-    """'. Read in <tool>'s unit they agree: …' when the figures agree in another tool's "MB/s", else ''."""
+    """('. Read in <tool>'s unit they agree', how to say so) when the figures agree in another tool's "MB/s",
+    else None."""
     for other, (tool, fmt) in UNIT_TOOLS.items():
         if other != unit and _deviation(value, other, iops, block) <= IMPORT_TOLERANCE:
-            return (f". Read in {tool}'s unit ({other}) they agree: if this is {tool} output, import it with "
-                    f"--format={fmt} (FORMAT={fmt} on make import)")
-    return ""
+            return (f". Read in {tool}'s unit ({other}) they agree",
+                    f": if this is {tool} output, import it with --format={fmt} (FORMAT={fmt} on make import)")
+    return None
 
 
 def _shown(value):
@@ -97,10 +98,13 @@ def check_bandwidth_iops(tool, measurements, assumption=None):
             assumed = UNIT_READING.get(unit, unit) + f", the block size {size_text_from_bytes(block)} from the name"
             if assumption:
                 assumed += f"; {assumption}"
-            raise ParseError(tool, f"{entry['test']} {entry['op']}{run}: bandwidth and IOPS disagree: {value:g} {unit} "
-                                   f"but {iops:g} IOPS × {size_text_from_bytes(block)} = {expected:.6g} {unit} "
-                                   f"({off:.1%} apart, allowed {IMPORT_TOLERANCE:.0%}). Assumed: {assumed}. "
-                                   "One of these is wrong for this file" + _other_reading(value, unit, iops, block))
+            reason = (f"{entry['test']} {entry['op']}{run}: bandwidth and IOPS disagree: {value:g} {unit} but {iops:g} "
+                      f"IOPS × {size_text_from_bytes(block)} = {expected:.6g} {unit} ({off:.1%} apart, allowed "
+                      f"{IMPORT_TOLERANCE:.0%}). Assumed: {assumed}. One of these is wrong for this file")
+            other = _other_reading(value, unit, iops, block)
+            if other is None:
+                raise ParseError(tool, reason)
+            raise ParseError(tool, reason + other[0] + other[1], asks=("format",), reason=reason + other[0])
 
 
 def _finite(*values):

@@ -178,15 +178,16 @@ def _format_of(text, fmt):
     found = detect_format(text)
     undecided = cdm_fio.undecided_line(text) if found is not None and found.name in ("cdm-fio", "crystaldiskmark") else None
     if undecided:
-        raise _brief(ParseError("import", "this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or "
-                                          "CrystalDiskMark 2 to 4's (MB/s = 10^6 bytes/s), and no line of the file says "
-                                          "which: give --format=cdm-fio or --format=crystaldiskmark (FORMAT= on make "
-                                          "import)", line=undecided[0], text=undecided[1]))
+        reason = ("this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or CrystalDiskMark 2 to 4's (MB/s = "
+                  "10^6 bytes/s), and no line of the file says which")
+        raise _brief(ParseError("import", f"{reason}: give --format=cdm-fio or --format=crystaldiskmark (FORMAT= on "
+                                          "make import)", line=undecided[0], text=undecided[1], asks=("format",),
+                                reason=reason))
     if found is None:
         # Its first line is named, never quoted: a file that is not tool output may be anything (a password file).
         first = next((i for i, line in enumerate(text.splitlines(), start=1) if line.strip()), None)
-        raise ParseError("import", f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output; "
-                                   "give --format", line=first)
+        reason = f"format not recognised as {', '.join(NAMES[:-1])} or {NAMES[-1]} output"
+        raise ParseError("import", f"{reason}; give --format", line=first, asks=("format",), reason=reason)
     return found.name
 
 
@@ -217,7 +218,8 @@ def _brief(exc):
     if not long_text and len(exc.message) <= MAX_MESSAGE:
         return exc
     message = exc.message if len(exc.message) <= MAX_MESSAGE else exc.message[:MAX_MESSAGE] + "…"
-    return ParseError(exc.tool, message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…" if long_text else exc.text)
+    return ParseError(exc.tool, message, line=exc.line, text=exc.text[:MAX_SHOWN] + "…" if long_text else exc.text,
+                      asks=exc.asks, reason=exc.reason if len(exc.reason) <= MAX_MESSAGE else None)
 
 
 def _unquoted(exc, recognised, fmt, path):
@@ -225,9 +227,10 @@ def _unquoted(exc, recognised, fmt, path):
     given), only where it failed: its lines, and the parser's words that may quote them, stay unshown."""
     if recognised:
         return exc
-    return ParseError("import", f"{printable(path.name)} is not recognised as tool output, and reading it as {fmt} "
-                                "fails; none of its text is shown (it may not be tool output at all): check the "
-                                "file and --format", line=exc.line)
+    reason = (f"{printable(path.name)} is not recognised as tool output, and reading it as {fmt} fails; none of its "
+              "text is shown (it may not be tool output at all)")
+    return ParseError("import", f"{reason}: check the file and --format", line=exc.line, asks=("format",),
+                      reason=reason)
 
 
 _SESSION_FIELD = re.compile(r"^sessions\[(\d+)\]\.(\w+)(?:\[(\d+)\])?(.*)$")

@@ -15,6 +15,7 @@ DEFAULT_SOURCE = {"name": "contributor's own run (imported)"}
 GIVEN = "given"  # why a value was used: the contributor gave it
 # The card field, the make variable and the cardbench import option that set it.
 CARD_OPTIONS = {"capacity_gb": ("CAPACITY", "--capacity"), "bus": ("BUS", "--bus"), "form_factor": ("FORM", "--form")}
+ASK_OF = {"capacity_gb": "capacity", "bus": "bus", "form_factor": "form_factor"}  # errors.ASKS keys
 
 
 def check_slug(slug):
@@ -34,7 +35,7 @@ def given_values(given, path):
         except ValueError as exc:
             variable, option = CARD_OPTIONS[field]
             raise CardFileError(path, f"{exc} ({variable}= on make import, {option} on cardbench import)",
-                                field=field) from None
+                                field=field, asks=(ASK_OF[field],), reason=str(exc)) from None
     return out
 
 
@@ -52,11 +53,13 @@ def card_for_name(slug, name, source=None, path=None, given=None):
                 capacity = normalize_answer("capacity_gb", capacity)
         except ValueError as exc:
             raise CardFileError(path, f"{exc}: give CAPACITY= (e.g. CAPACITY=64GB) on make import, "
-                                      "--capacity on cardbench import", field="capacity_gb") from None
+                                      "--capacity on cardbench import", field="capacity_gb", asks=("capacity",),
+                                reason=str(exc)) from None
         if capacity is None:
             raise CardFileError(path, f"cannot tell the capacity from the name {name!r}: give CAPACITY= (e.g. "
                                       "CAPACITY=64GB) on make import, --capacity on cardbench import, or include it "
-                                      "in the name like '64GB' or '1TB'", field="capacity_gb")
+                                      "in the name like '64GB' or '1TB'", field="capacity_gb", asks=("capacity",),
+                                reason=f"cannot tell the capacity from the name {name!r}")
         chosen["capacity_gb"] = (capacity, identity.FROM_NAME)
     chosen.setdefault("bus", identity.bus_from_name(name))
     chosen.setdefault("form_factor", identity.form_factor_from_name(name))

@@ -265,10 +265,10 @@ def parse(text):
             holder.update(device=device[0], model=device[1], capacity=device[2])
             continue
         if line_shape(line) == "crystaldiskmark":
-            raise ParseError(TOOL, "a CrystalDiskMark result line, not cdm_fio.sh's (which writes 'Sequential Read: "
-                                   "737MB/s IOPS=0'): CrystalDiskMark prints MB/s = 10^6 bytes/s and other subtests; "
-                                   "import its output with --format=crystaldiskmark (FORMAT=crystaldiskmark)",
-                             line=line_no, text=raw)
+            reason = ("a CrystalDiskMark result line, not cdm_fio.sh's (which writes 'Sequential Read: 737MB/s "
+                      "IOPS=0'): CrystalDiskMark prints MB/s = 10^6 bytes/s and other subtests")
+            raise ParseError(TOOL, reason + "; import its output with --format=crystaldiskmark "
+                                   "(FORMAT=crystaldiskmark)", line=line_no, text=raw, asks=("format",), reason=reason)
         match = _RESULT.match(line)
         if not match:
             if _RESULT_LOOSE.match(line):

@@ -20,21 +20,34 @@ CONV_FLAGS = ("fdatasync", "fsync")  # conv= values that do (conv=sync pads bloc
 HOW_TO_SAY = ("give OP=read or OP=write (and BS=, e.g. BS=4M, when the output has no 'N+0 records out' line) on "
               "make import, or --op/--bs on cardbench import")
 PUT_THE_COMMAND = "or put the command line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output"
-NO_COMMAND = "the dd command is not in the file, so read or write is unknown: " + HOW_TO_SAY + "; " + PUT_THE_COMMAND
+NO_COMMAND_REASON = "the dd command is not in the file, so read or write is unknown"
+NO_COMMAND = NO_COMMAND_REASON + ": " + HOW_TO_SAY + "; " + PUT_THE_COMMAND
+
+
+def no_command_error(line, block_unknown=None):
+    """The ParseError of dd output without its command, asking for read or write, and for the block size
+    when `block_unknown` is given (True when no 'N+0 records out' line tells it)."""
+    if block_unknown is None:
+        return ParseError("dd", NO_COMMAND, line=line, asks=("op",), reason=NO_COMMAND_REASON)
+    return ParseError("dd", without_command(True, block_unknown), line=line,
+                      asks=("op",) + ("block_size",) * block_unknown, reason=without_command_reason(True, block_unknown))
+
+
+def without_command_reason(op_unknown, block_unknown):
+    unknown = [what for what, missing in (("read or write", op_unknown), ("the block size (no 'N+0 records out' "
+                                                                          "line tells it)", block_unknown)) if missing]
+    return f"the dd command is not in the file, so {' and '.join(unknown)} {'are' if len(unknown) > 1 else 'is'} unknown"
 
 
 def without_command(op_unknown, block_unknown):
     """What to give for dd output without its command, all in one message: read or write, the block
     size (when no 'N+0 records out' line tells it), or both."""
-    unknown = [what for what, missing in (("read or write", op_unknown), ("the block size (no 'N+0 records out' "
-                                                                          "line tells it)", block_unknown)) if missing]
     make = [what for what, missing in (("OP=read or OP=write", op_unknown),
                                        ("BS= (e.g. BS=4M; without it the figures are kept as 'dd (block size not "
                                         "stated)', a test of their own)", block_unknown)) if missing]
     options = [what for what, missing in (("--op", op_unknown), ("--bs", block_unknown)) if missing]
-    return (f"the dd command is not in the file, so {' and '.join(unknown)} {'are' if len(unknown) > 1 else 'is'} "
-            f"unknown: give {' and '.join(make)} on make import, or {' and '.join(options)} on cardbench import; "
-            + PUT_THE_COMMAND)
+    return (f"{without_command_reason(op_unknown, block_unknown)}: give {' and '.join(make)} on make import, or "
+            f"{' and '.join(options)} on cardbench import; " + PUT_THE_COMMAND)
 
 # dd's multiplicative suffixes (GNU, BSD and BusyBox spellings), for bs=, count= and --bs.
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "KB": 1000, "kD": 1000, "k": 1024, "K": 1024, "KiB": 1024,
@@ -162,8 +175,8 @@ def described(args, line, op=None, block_size=None, known=()):
         return {"op": op, "block_size": None, "count": None, "flags": None, "target": None, **paths, "no_card": why}
     if side is None and op is None:
         unset = _unset_names(source, target, known=known)
-        raise ParseError("dd", f"cannot tell which side of this dd command ({shown}) is the card"
-                               f"{unset}, so read or write is unknown: {HOW_TO_SAY}", line=line)
+        reason = f"cannot tell which side of this dd command ({shown}) is the card{unset}, so read or write is unknown"
+        raise ParseError("dd", f"{reason}: {HOW_TO_SAY}", line=line, asks=("op",), reason=reason)
     if side is None:
         card = target if op == "write" else source
         side = op, "device" if card.startswith("/dev/") else "file"
@@ -173,8 +186,9 @@ def described(args, line, op=None, block_size=None, known=()):
     block = opts.get("bs") or opts.get("obs" if side[0] == "write" else "ibs") or "512"
     written = block_text(block)
     if written is None and unexpanded(block) and block_size is None:
-        raise ParseError("dd", f"block size bs={block}{_unset_names(block, known=known)}: give BS= (e.g. BS=4M) on make import, "
-                               "or --bs on cardbench import, or set it in the log above the command", line=line)
+        reason = f"block size bs={block}{_unset_names(block, known=known)}"
+        raise ParseError("dd", f"{reason}: give BS= (e.g. BS=4M) on make import, or --bs on cardbench import, or set it "
+                               "in the log above the command", line=line, asks=("block_size",), reason=reason)
     if written is None and unexpanded(block):
         written = block_text(block_size)
     if written is None:

@@ -26,8 +26,8 @@ from ..errors import ParseError
 from . import NOT_MINE
 from . import dd_lines as dd_parser
 from .dd_card import place
-from .dd_command import (NO_COMMAND, Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described,
-                         size_bytes, without_command)
+from .dd_command import (Looped, Repeated, block_from_bytes, block_text, check_hints, dd_command, described,
+                         no_command_error, size_bytes)
 from .dd_fill import dd_fills, is_fill, with_fills
 from .entries import dd_entry
 from .fields import SessionFields
@@ -55,7 +55,7 @@ def _without_command(parsed, start, op, block_size):
     read or write, everything missing is asked for at once."""
     block = block_text(block_size) if block_size else _block_from_records(parsed, start)
     if op is None:
-        raise ParseError("dd", without_command(True, block is None), line=start)
+        raise no_command_error(start, block_unknown=block is None)
     return {"op": op, "block_size": block, "count": None, "flags": None, "target": None}
 
 
@@ -76,7 +76,7 @@ def _progress_fills(args, start, output, op, block_size):
     if args is not None:
         command = described(args, start, op, block_size)
     elif op is None:
-        raise ParseError("dd", NO_COMMAND, line=start)
+        raise no_command_error(start)
     else:
         command = {"op": op, "flags": None}
     text = ("dd " + " ".join(args))[:2000] if args is not None else None
