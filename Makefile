@@ -11,7 +11,7 @@ CORE_STAMP := $(VENV)/.installed-core
 PY_STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 NPM_STAMP := node_modules/.installed
-# actionlint lints the GitHub workflows (shellcheck, from requirements-dev.txt, their run: scripts); built from
+# actionlint lints the GitHub workflows (shellcheck, from requirements-dev.txt, their run: scripts; `make test` runs it on the shell scripts too); built from
 # its Go module, pinned, since its PyPI wrapper fetches a binary while it installs.
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT_STAMP := $(VENV)/.actionlint-$(ACTIONLINT_VERSION)
@@ -124,6 +124,7 @@ collect-deps:
 test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
+	$(VENV)/bin/shellcheck scripts/*.sh .github/scripts/*.sh
 	$(PY) -m pytest -q
 
 ## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones

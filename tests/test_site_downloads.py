@@ -3,6 +3,7 @@ entries, the files kept in step as cards come and go, and the command's version.
 
 import csv
 import io
+import re
 import subprocess
 import sys
 import tomllib
@@ -107,3 +108,43 @@ def test_version_is_written_in_one_place():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "cardbench.__version__"}
+
+
+def test_a_cell_holding_a_semicolon_is_quoted_so_no_locale_splits_a_formula_out_of_it():
+    card = mini_card(label="x")
+    card["title"] = "Evilx x;=1+1;@SUM(1)"
+    text = card_csv(card)
+    assert '"Evilx x;=1+1;@SUM(1)"' in text
+    for line in text.splitlines()[1:]:  # as a spreadsheet set to a ';' locale splits it: no cell starts a formula
+        cells = [cell for cell in re.split(r';(?=(?:[^"]*"[^"]*")*[^"]*$)', line)]
+        assert not any(cell.startswith(("=", "+", "@")) for cell in cells), line
+    assert list(csv.reader(io.StringIO(text)))[1][1] == "Evilx x;=1+1;@SUM(1)"
+
+
+def test_every_other_tools_runs_are_rows_too():
+    card = mini_card(subtests=[], tool_results=[
+        {"tool": "hdparm", "test": "hdparm -t", "op": "read", "unit": "MiB/s", "runs": [39.26, 39.19],
+         "mb_s": {"runs": [41.167, 41.094]}},
+        {"tool": "H2testw", "test": "H2testw write", "op": "write", "unit": "MiB/s", "runs": [12.5],
+         "mb_s": {"runs": [13.107]}},
+        {"tool": "iozone", "test": "iozone 4k random read", "op": "read", "unit": "IOPS", "runs": [1500]}])
+    rows = list(csv.reader(io.StringIO(card_csv(card))))[1:]
+    assert [(r[4], r[5], r[8], r[9], r[10]) for r in rows] == [
+        ("hdparm", "hdparm -t", "1", "39.26", "41.167"), ("hdparm", "hdparm -t", "2", "39.19", "41.094"),
+        ("H2testw", "H2testw write", "1", "12.5", "13.107"), ("iozone", "iozone 4k random read", "1", "1500", "")]
+
+
+@pytest.mark.parametrize("corpus_case", ["hdparm/hdparm--three-runs-pi-prompt", "iozone/iozone--pi-direct-4k",
+                                         "sysbench/sysbench--v04-seqwr-1m-buffered", "h2testw/h2testw--english-ok",
+                                         "agnostics/agnostics--feb-2020-all-passed", "f3rw/f3rw--write-read-ok-prompted"])
+def test_an_imported_tool_only_card_has_its_runs_in_its_csv(corpus_case, tmp_path, capsys):
+    from cardbench import cli
+
+    path = ROOT / "tests" / "fixtures" / "import-corpus" / f"{corpus_case}.out"
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    assert cli.main(["import", str(path), "--card", "tool-card-64gb", "--name", "Tool Card 64GB",
+                     "--cards-dir", str(cards)]) == 0, capsys.readouterr().err
+    [card_json] = aggregate([load_card(cards / "tool-card-64gb.yaml").data])["cards"].values()
+    rows = list(csv.reader(io.StringIO(card_csv(card_json))))[1:]
+    assert rows, "the card's runs.csv holds only its header"

@@ -4,6 +4,7 @@ issue's text is data throughout."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,10 +24,14 @@ SLUG = "corpus-card-64gb-microsdxc"
 
 
 def body_of(log, name=NAME, capacity="_No response_", bus="UHS-I", form="microSD", host="_No response_",
-            reader="_No response_", fence="```text"):
-    """An issue body as GitHub renders the form's answers."""
+            reader="_No response_", fence="```text", tool="_No response_", op="_No response_",
+            block_size="_No response_", older_form=False):
+    """An issue body as GitHub renders the form's answers (older_form: as the form was before it had the
+    Tool, Read or write and Block size fields)."""
     answers = {"Card name": name, "Capacity": capacity, "Bus": bus, "Form factor": form, "Host": host,
                "Reader": reader}
+    if not older_form:
+        answers.update({"Tool": tool, "Read or write": op, "Block size": block_size})
     parts = [f"### {label}\n\n{value}\n" for label, value in answers.items()]
     closing = fence.rstrip("abcdefghijklmnopqrstuvwxyz") if fence else ""
     shown = f"{fence}\n{log.rstrip()}\n{closing}\n" if fence else log
@@ -75,9 +80,11 @@ def test_host_and_reader_reach_the_session_and_their_absence_is_said(tmp_path):
     result = submit(body_of(log, host="Raspberry Pi 5", reader="Built-in slot, SDR104"), data_dir(tmp_path))
     session = load_card(result.card_path).data["sessions"][-1]
     assert (session["host"], session["reader"]) == ("Raspberry Pi 5", "Built-in slot, SDR104")
-    assert "Host or reader not given" not in result.message
+    assert "not given" not in result.message
     other = submit(body_of(log), data_dir(tmp_path / "second"))
-    assert "Host or reader not given" in other.message
+    assert "**Host** and **Reader** not given" in other.message
+    host_only = submit(body_of(log, host="Raspberry Pi 5"), data_dir(tmp_path / "third"))
+    assert "**Reader** not given" in host_only.message and "Host**" not in host_only.message
 
 
 def test_a_log_with_fences_of_its_own_or_none_at_all(tmp_path):
@@ -213,3 +220,88 @@ def test_bus_and_form_factor_left_empty_are_read_from_the_name_as_an_import_read
     assert result.accepted, result.message
     card = load_card(result.card_path).data
     assert (card["bus"], card["form_factor"]) == (bus, form)
+
+
+# --- every outcome answers the contributor, in the form's own words ----------------------------------
+
+DD_OUTPUT_ONLY = next(p for p in CASES if p.stem == "dd--summaries-only-op-bs")
+RUNNER_WORDS = re.compile(r"make import|cardbench import|\b(?:OP|BS|FORMAT|CAPACITY|BUS|FORM)=|--(?:op|bs|format|capacity"
+                          r"|bus|form)\b|sessions\[|schema|Traceback")
+
+
+def assert_form_words(message, tmp_path):
+    assert not RUNNER_WORDS.search(message), message
+    for folder in (str(tmp_path), str(Path.cwd()), "/tmp/", str(Path.home()) + "/"):
+        assert folder not in message, (folder, message)
+
+
+def test_the_forms_tool_choices_are_the_formats_import_reads():
+    from cardbench.parsers.registry import FORMATS
+
+    form = yaml.safe_load(FORM.read_text(encoding="utf-8"))
+    tool = next(item for item in form["body"] if item.get("id") == "tool")
+    assert tool["attributes"]["options"] == [f.name for f in FORMATS]
+    direction = next(item for item in form["body"] if item.get("id") == "direction")
+    assert direction["attributes"]["options"] == ["read", "write"]
+
+
+def test_dd_output_without_its_command_asks_for_the_forms_fields_and_lands_with_them(tmp_path):
+    log = DD_OUTPUT_ONLY.read_text(encoding="utf-8")
+    refused = submit(body_of(log), data_dir(tmp_path / "a"))
+    assert refused.status == "refused"
+    assert "**Read or write**" in refused.message
+    assert_form_words(refused.message, tmp_path)
+    landed = submit(body_of(log, op="write", block_size="1M"), data_dir(tmp_path / "b"))
+    assert landed.accepted, landed.message
+    session = load_card(landed.card_path).data["sessions"][-1]
+    assert {d["op"] for d in session["dd"]} == {"write"} and session["dd"][0]["block_size"] == "1M"
+
+
+def test_an_issue_from_the_older_form_still_reads(tmp_path):
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    assert submit(body_of(log, older_form=True), data_dir(tmp_path)).accepted
+
+
+REFUSED_CASES = [p for p in CASES if "refused" in expected_of(p) and p.read_bytes()[:2] not in (b"\xff\xfe", b"\xfe\xff")]
+
+
+@pytest.mark.parametrize("path", REFUSED_CASES + [DD_OUTPUT_ONLY], ids=lambda p: p.stem)
+def test_a_refusal_names_no_option_schema_field_or_runner_folder(path, tmp_path):
+    result = submit(body_of(path.read_text(encoding="utf-8")), data_dir(tmp_path))
+    assert result.status in ("refused", "error")
+    assert_form_words(result.message, tmp_path)
+
+
+def test_an_internal_failure_is_answered_and_marked_for_a_maintainer(tmp_path, monkeypatch, capsys):
+    from cardbench.imports import submission
+
+    def broken(*args, **kwargs):
+        raise RuntimeError(f"max() arg is an empty sequence in {tmp_path}/x.py")
+
+    monkeypatch.setattr(submission, "import_file", broken)
+    log = next(p for p in TEXT_CASES if p.parent.name == "dd").read_text(encoding="utf-8")
+    result = submit(body_of(log), data_dir(tmp_path))
+    assert result.status == "error" and result.message == submission.INTERNAL_ERROR
+    assert "max()" in capsys.readouterr().err  # for the maintainer, in the log
+    assert_form_words(result.message, tmp_path)
+    body, outputs = tmp_path / "issue.md", tmp_path / "out"
+    body.write_text(body_of(log), encoding="utf-8")
+    code = cli.main(["submission", "--body", str(body), "--cards-dir", str(data_dir(tmp_path / "c")),
+                     "--github-output", str(outputs)])
+    assert code == 3 and outputs.read_text(encoding="utf-8") == "status=error\nslug=\n"
+
+
+@pytest.mark.parametrize("event_text", [
+    '{"issue": {"body": "### Card name\\n\\nAcme \\ud800 64GB\\n"}}',
+    "[" * 100_000 + "]" * 100_000,
+    '{"issue": {"body": 7}}',
+], ids=["lone-surrogate", "deeply-nested", "body-not-text"])
+def test_any_event_gets_a_status_and_a_reply(event_text, tmp_path):
+    event, outputs, reply = tmp_path / "event.json", tmp_path / "out", tmp_path / "reply.md"
+    event.write_text(event_text, encoding="utf-8")
+    code = cli.main(["submission", "--event", str(event), "--cards-dir", str(data_dir(tmp_path)),
+                     "--github-output", str(outputs), "--message-file", str(reply)])
+    status = outputs.read_text(encoding="utf-8").split("\n")[0]
+    assert status in ("status=refused", "status=error") and code in (1, 3)
+    assert reply.read_text(encoding="utf-8").strip()
+    assert_form_words(reply.read_text(encoding="utf-8"), tmp_path)

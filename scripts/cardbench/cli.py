@@ -147,17 +147,20 @@ def cmd_import(args):
 
 
 def cmd_submission(args):
-    from .imports.submission import issue_body, submit
+    from .imports.submission import ACCEPTED, ERROR, INTERNAL_ERROR, REFUSED, Submission, issue_body, submit
 
-    body = issue_body(args.body, args.event)
-    result = submit(body, args.cards_dir)
+    try:
+        result = submit(issue_body(args.body, args.event), args.cards_dir)
+    except Exception as exc:  # noqa: BLE001 - the body or event file itself cannot be read: still an answer
+        print(f"cardbench: submission: {type(exc).__name__}: {exc}", file=sys.stderr)
+        result = Submission(ERROR, INTERNAL_ERROR)
     print(result.message)
     if args.message_file:
         args.message_file.write_text(result.message + "\n", encoding="utf-8")
     if args.github_output:  # the workflow's step outputs: a fixed word and a slug of [a-z0-9-] only
         with open(args.github_output, "a", encoding="utf-8") as out:
-            out.write(f"status={'accepted' if result.accepted else 'refused'}\nslug={result.slug or ''}\n")
-    return 0 if result.accepted else 1
+            out.write(f"status={result.status}\nslug={result.slug or ''}\n")
+    return {ACCEPTED: 0, REFUSED: 1}.get(result.status, 3)
 
 
 def _import_session_lines(result, data_dir):

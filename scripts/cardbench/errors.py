@@ -1,6 +1,12 @@
 """Typed errors. Each names the file, line or field it is about, so a reader can fix it."""
 
 
+# An error's `asks` names what a contributor can give where the output does not say it, so each way in
+# words it in its own terms (make import's OP=, cardbench import's --op, the issue form's fields): "op",
+# "block_size", "format", "capacity", "bus", "form_factor", and "no_dd_hints" (read or write and the block
+# size given for a log that is not dd's). Its `reason` is the message without how to give it.
+
+
 class CardbenchError(Exception):
     """Base of every error the command line reports without a traceback."""
 
@@ -15,7 +21,7 @@ class CardFileError(CardbenchError):
         self.column = column
         self.field = field
         self.rule = rule
-        self.asks = tuple(asks)  # what the contributor can give to fix it (ASKS keys)
+        self.asks = tuple(asks)  # what the contributor can give to fix it (see above)
         self.reason = reason or message  # the message without how to give it
         super().__init__(str(self))
 
@@ -29,12 +35,6 @@ class CardFileError(CardbenchError):
         rule = f" [{self.rule}]" if self.rule else ""
         return f"{where}:{field} {self.message}{rule}"
 
-
-# What a contributor can give where the output does not say it: the key an error's `asks` names, and
-# how each way in takes it (make import's variable, cardbench import's option); the issue form's own
-# fields are named in imports/submission.py.
-ASKS = {"op": ("OP=", "--op"), "block_size": ("BS=", "--bs"), "format": ("FORMAT=", "--format"),
-        "capacity": ("CAPACITY=", "--capacity"), "bus": ("BUS=", "--bus"), "form_factor": ("FORM=", "--form")}
 
 QUOTED_CHARS = 80  # enough of a line to find it; never a whole secret pasted or read by mistake
 
@@ -52,7 +52,7 @@ class ParseError(CardbenchError):
         self.message = message
         self.line = line
         self.text = text
-        self.asks = tuple(asks)  # what the contributor can give to fix it (ASKS keys)
+        self.asks = tuple(asks)  # what the contributor can give to fix it (see above)
         self.reason = reason or message  # the message without how to give it
         super().__init__(str(self))
 

@@ -164,8 +164,9 @@ def _handler_hints(fmt, hints):
     and the block size of a dd log without its command ({"op", "block_size"}); only dd takes them."""
     hints = {key: value for key, value in (hints or {}).items() if value is not None}
     if hints and fmt != "dd":
+        reason = f"read or write and the block size are only for dd output; this file is {fmt} output"
         raise ParseError("import", f"read/write and block size (OP=, BS=; --op, --bs) are for dd logs; this file is "
-                                   f"{fmt} output")
+                                   f"{fmt} output", asks=("no_dd_hints",), reason=reason)
     return hints
 
 

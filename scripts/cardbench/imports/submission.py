@@ -5,13 +5,17 @@ read_form(body) -> FormFields: the form's answers, read as data: `### <label>` h
     GitHub puts around it (or as it stands when the fence was edited away).
 submit(body, cards_dir, data_dir=None) -> Submission: the log imported into the card the name
     makes (new or existing, matched by slug), or the refusal worded for the contributor, naming
-    what to add or change in the issue. Nothing is written for a refusal.
+    what to add or change in the issue, in the form's own fields (never make import's options, the
+    card schema's field paths or this machine's folders). Nothing is written for a refusal. An
+    internal failure is an outcome too ("error"): the reply says so, and the workflow asks a
+    maintainer.
 
 The issue's title and body are untrusted: they are bounded in size, never run or put into a
 command, and only the log reaches a parser (through the same import as `cardbench import`).
 """
 
 import json
+import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -26,7 +30,20 @@ from .importer import import_file
 # The form's labels, in the order GitHub renders them (.github/ISSUE_TEMPLATE/add-result.yml uses
 # exactly these), and the field each fills.
 LABELS = {"Card name": "name", "Capacity": "capacity", "Bus": "bus", "Form factor": "form", "Host": "host",
-          "Reader": "reader", "Tool output": "log"}
+          "Reader": "reader", "Tool": "tool", "Read or write": "op", "Block size": "block_size", "Tool output": "log"}
+# What an error asks for (errors.ASKS keys), as the form's field and what to put there.
+FORM_ASKS = {"op": "choose **Read or write**", "block_size": "give **Block size** (e.g. 4M)",
+             "format": "choose the **Tool** that printed it", "capacity": "give **Capacity** (e.g. 64GB)",
+             "bus": "choose **Bus**", "form_factor": "choose **Form factor**",
+             "no_dd_hints": "leave **Read or write** and **Block size** empty"}
+# Card rules a contributor's answers or log can break (the bus chosen, a figure, a name); any other rule
+# broken by a submission is this site's problem, not the contributor's.
+CONTRIBUTOR_RULES = {"bus-ceiling", "bw-iops", "positive", "finite", "below-precision", "date-not-future",
+                     "text-control", "name-script", "brand-lookalike", "dd-block-size", "runs-parallel", "url-form"}
+ACCEPTED, REFUSED, ERROR = "accepted", "refused", "error"
+INTERNAL_ERROR = ("The check stopped with an internal error. Your result did not cause it, and there is nothing "
+                  "you need to change: a maintainer has been asked to look, and the check runs again when the "
+                  "issue is edited.")
 MAX_BODY = 300_000  # characters; GitHub keeps at most 65,536 in an issue body
 MAX_ANSWER = 200  # characters of a one-line answer (the card schema's longest name)
 NO_RESPONSE = "_No response_"
@@ -43,15 +60,22 @@ class FormFields:
     form: str | None = None
     host: str | None = None
     reader: str | None = None
+    tool: str | None = None
+    op: str | None = None
+    block_size: str | None = None
     log: str | None = None
 
 
 @dataclass
 class Submission:
-    accepted: bool
-    message: str  # Markdown for the issue: what was added, or what to add
+    status: str  # ACCEPTED, REFUSED or ERROR
+    message: str  # Markdown for the issue: what was added, what to add, or that a maintainer will look
     slug: str | None = None
     card_path: Path | None = None
+
+    @property
+    def accepted(self):
+        return self.status == ACCEPTED
 
 
 class SubmissionRefused(CardbenchError):
@@ -89,9 +113,10 @@ def read_form(body):
     for line in lines:
         heading = _HEADING.match(line)
         # Only the form's next heading opens a section: a heading inside the pasted log is part of it.
-        if heading and at < len(order) and heading.group(1) == order[at] and current != "Tool output":
-            current = order[at]
-            at += 1
+        # Labels the issue lacks (it was opened from an older form) are skipped.
+        if heading and heading.group(1) in order[at:] and current != "Tool output":
+            current = heading.group(1)
+            at = order.index(current) + 1
             sections[current] = []
         elif current is not None:
             sections[current].append(line)
@@ -135,7 +160,18 @@ def _log_of(lines):
 
 
 def submit(body, cards_dir, data_dir=None):
-    """Submission of an issue body: the log imported (accepted) or the refusal (nothing written)."""
+    """Submission of an issue body: the log imported (accepted), the refusal (nothing written), or an
+    internal error (nothing written; the reply says a maintainer will look). Never raises."""
+    try:
+        return _submit(body, cards_dir, data_dir)
+    except Exception:  # noqa: BLE001 - every outcome must answer the contributor
+        import traceback
+
+        traceback.print_exc()  # for the maintainer, in the workflow's log; never in the reply
+        return Submission(ERROR, INTERNAL_ERROR)
+
+
+def _submit(body, cards_dir, data_dir):
     try:
         fields = read_form(body)
         slug, name, given = _card_of(fields)
@@ -146,17 +182,77 @@ def submit(body, cards_dir, data_dir=None):
             log = Path(folder) / RAW_NAME
             log.write_text(fields.log, encoding="utf-8")
             result = import_file(log, cards_dir, slug, name=name, label="Contributed through the Add a result form",
-                                 data_dir=data_dir, card=given, host=fields.host, reader=fields.reader)
-    except (SubmissionRefused, ParseError, CardFileError, CardbenchError) as exc:
-        return Submission(accepted=False, message=_refusal(exc))
+                                 fmt=fields.tool or "auto", data_dir=data_dir, card=given, host=fields.host,
+                                 reader=fields.reader, hints=_hints(fields))
+    except SubmissionRefused as exc:
+        return Submission(REFUSED, _refusal(str(exc)))
+    except (ParseError, CardFileError, CardbenchError) as exc:
+        reason = _contributor_reason(exc)
+        return Submission(REFUSED, _refusal(reason)) if reason else Submission(ERROR, INTERNAL_ERROR)
     if result.already_imported:
-        return Submission(accepted=False, slug=slug, card_path=result.card_path,
-                          message=f"This log is already in `{slug}` (session `{result.session_id}`); nothing to add.")
+        return Submission(REFUSED, f"This log is already in `{slug}` (session `{result.session_id}`); nothing to add.",
+                          slug=slug, card_path=result.card_path)
     lines = [f"Imported into `{slug}`: {result.format}, {result.runs} run(s), {result.entries} figure(s)."]
-    if not fields.host or not fields.reader:
-        lines.append("Host or reader not given: the page will say \"not stated\". Edit the issue to add them.")
-    lines += [f"Note: {_plain(note)}" for note in result.notes]
-    return Submission(accepted=True, slug=slug, card_path=result.card_path, message="\n\n".join(lines))
+    missing = [label for label, value in (("Host", fields.host), ("Reader", fields.reader)) if not value]
+    if missing:
+        lines.append(f"{' and '.join(f'**{m}**' for m in missing)} not given: the card's page will say \"not "
+                     "stated\". Edit the issue to add "
+                     f"{'them' if len(missing) > 1 else 'it'}.")
+    lines += [f"Note: {_plain(_form_words(note))}" for note in result.notes]
+    return Submission(ACCEPTED, "\n\n".join(lines), slug=slug, card_path=result.card_path)
+
+
+def _hints(fields):
+    """Read or write and the block size, for dd output pasted without its command."""
+    return {"op": fields.op, "block_size": fields.block_size}
+
+
+def _contributor_reason(exc):
+    """What the contributor can fix, worded for the form; None when the fault is this site's."""
+    if isinstance(exc, CardFileError) and exc.rule is not None and exc.rule not in CONTRIBUTOR_RULES:
+        return None
+    if isinstance(exc, CardFileError) and exc.rule is None and not exc.asks and exc.field is not None \
+            and exc.field not in ("brand", "model", "capacity_gb", "bus", "form_factor", "slug"):
+        return None  # a field of the card file itself (a shipped card that cannot take the session)
+    if type(exc).__name__ in ("CardBusyError", "DiskFullError"):
+        return None
+    reason = exc.reason if exc.asks and hasattr(exc, "reason") else getattr(exc, "message", str(exc))
+    if isinstance(exc, ParseError):
+        where = f", line {exc.line}" if exc.line is not None else ""
+        shown = f": {exc.text!r}" if exc.text is not None and not exc.asks else ""
+        reason = f"Tool output{where} ({exc.tool}): {reason}{shown}"
+    asks = [FORM_ASKS[key] for key in exc.asks if key in FORM_ASKS]
+    if asks:
+        reason += ": " + " and ".join(asks) + " in the issue"
+        if "op" in exc.asks or "block_size" in exc.asks:
+            reason += ", or paste the command line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 ' \
+                      'iflag=direct') above its output"
+    return _form_words(_without_paths(reason))
+
+
+# make import's and cardbench import's ways of saying a thing, and the form's.
+_CLI_WORDS = [
+    (re.compile(r'set bus: "([^"]+)" in \S+\.yaml, or BUS="[^"]+" on make import for a new card'),
+     r'choose **Bus** "\1" in the issue'),
+    (re.compile(r"\s*\((?:[A-Z]+=[^()]*)?on make import[^()]*\)"), ""),
+    (re.compile(r"[,;]?\s*(?:or )?(?:give )?[A-Z]+=\S*(?: \([^()]*\))? on make import(?:, or [^;.]* on cardbench "
+                r"import)?"), ""),
+]
+
+
+def _form_words(text):
+    for pattern, replacement in _CLI_WORDS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _without_paths(text):
+    """The text without this machine's folders: the checkout, the temp folder and the home folder
+    become nothing (data/cards/x.yaml stays as the repository names it)."""
+    roots = {os.getcwd(), tempfile.gettempdir(), str(Path.home())}
+    for root in sorted((r for r in roots if r and r != "/"), key=len, reverse=True):
+        text = re.sub(re.escape(root.rstrip("/")) + r"/(?:cardbench-submission-[^/\s]*/)?", "", text)
+    return text
 
 
 def _plain(text):
@@ -190,10 +286,10 @@ def _card_of(fields):
     return slug, fields.name, {"capacity_gb": capacity, "bus": bus, "form_factor": form}
 
 
-def _refusal(exc):
+def _refusal(reason):
     """The refusal as the contributor reads it in the issue: the reason in a code block (a line it
     quotes from the log can then mention no one, link nowhere and hold no markup), then how to fix it."""
-    reason = printable(str(exc)).replace("`", "'")
+    reason = printable(reason).replace("`", "'")
     return ("This result could not be added yet:\n\n"
             f"```text\n{reason}\n```\n\n"
             "Edit the issue to fix it; the check runs again on every edit.")

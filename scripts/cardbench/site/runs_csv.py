@@ -1,13 +1,15 @@
 """Every run of a card as CSV, for spreadsheets: /cards/<slug>/runs.csv, and all cards in /runs.csv.
 
-The rows come from the card's aggregated JSON (aggregate.py): each run as stored, in the unit the tool
-printed, and beside it the same run in MB/s as the statistics convert it (core/units.py), empty for a
-figure that is not a rate (IOPS, latency). Text from card files is data, never a formula: a spreadsheet
-would run a cell starting with =, +, - or @, so such a cell gets a leading apostrophe.
+The rows come from the card's aggregated JSON (aggregate.py): each run of every subtest (fio, CrystalDiskMark
+and the like, dd) and of every other tool's figures (hdparm, iozone, sysbench, f3write/f3read, H2testw, the
+Raspberry Pi SD Card Speed Test), as stored, in the unit the tool printed, and beside it the same run in MB/s
+as the statistics convert it (core/units.py), empty for a figure that is not a rate (IOPS, latency).
+
+Text from card files is data, never a formula: a spreadsheet would run a cell starting with =, +, - or @, so
+such a cell gets a leading apostrophe; and a cell holding a comma, a semicolon (the separator a spreadsheet
+in many locales splits on), a quote or a line break is quoted whole.
 """
 
-import csv
-import io
 import re
 
 COLUMNS = ["card_slug", "card_name", "session_id", "date", "tool", "test", "op", "unit", "run", "value", "value_mb_s",
@@ -40,18 +42,20 @@ def subtest_tool(session, subtest):
 
 
 def _subtest_rows(card):
-    """(the cells every run of a subtest shares, [the cells of each run]) of every subtest, in page order."""
+    """(the cells every run of a subtest or other tool's figure shares, [the cells of each run]), in page order."""
     card_cells = [text_cell(card["slug"]), text_cell(card["title"])]
     for session in card["sessions"]:
         session_cells = card_cells + [text_cell(session["id"]), text_cell(session.get("date"))]
-        for subtest in session["subtests"]:
-            in_mb_s = (subtest.get("mb_s") or {}).get("runs") or []
-            excluded = set(subtest.get("excluded_runs") or [])
-            same = session_cells + [text_cell(subtest_tool(session, subtest)), text_cell(subtest["test"]),
-                                    text_cell(subtest["op"]), text_cell(subtest["unit"])]
+        entries = [(subtest_tool(session, subtest), subtest) for subtest in session["subtests"]]
+        entries += [(entry.get("tool"), entry) for entry in session.get("tool_results") or []]
+        for tool, entry in entries:
+            in_mb_s = (entry.get("mb_s") or {}).get("runs") or []
+            excluded = set(entry.get("excluded_runs") or [])
+            same = session_cells + [text_cell(tool), text_cell(entry["test"]), text_cell(entry.get("op")),
+                                    text_cell(entry["unit"])]
             yield same, [[str(index + 1), number_cell(value),
                           number_cell(in_mb_s[index] if index < len(in_mb_s) else None),
-                          "yes" if index in excluded else ""] for index, value in enumerate(subtest["runs"])]
+                          "yes" if index in excluded else ""] for index, value in enumerate(entry["runs"])]
 
 
 def card_rows(card):
@@ -59,15 +63,26 @@ def card_rows(card):
     return [same + own for same, runs in _subtest_rows(card) for own in runs]
 
 
+# A cell quoted whole: one holding the separator, the separator of a spreadsheet set to a ';' locale, a quote
+# or a line end (RFC 4180, with ';' added).
+_QUOTED = re.compile(r'[,;"\r\n]')
+
+
+def csv_cell(text):
+    return '"' + text.replace('"', '""') + '"' if _QUOTED.search(text) else text
+
+
+def csv_line(cells):
+    return ",".join(map(csv_cell, cells)) + "\n"
+
+
 def csv_body(rows):
     """Rows as CSV text without the header line ('\\n' line ends, so files compare equal when read back)."""
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
+    return "".join(map(csv_line, rows))
 
 
-# Cells a CSV writer prints as they are: no delimiter, quote or line end in them (numbers, run counts, "yes").
-_PLAIN_CELL = re.compile(r'[^,"\r\n]*')
+# Cells written as they are: nothing in them to quote (numbers, run counts, "yes").
+_PLAIN_CELL = re.compile(r'[^,;"\r\n]*')
 
 
 def card_csv(card):
@@ -75,7 +90,7 @@ def card_csv(card):
     written (and quoted where needed) once and each run's own plain cells joined to them."""
     out = [HEADER]
     for same, runs in _subtest_rows(card):
-        shared = csv_body([same])[:-1]
+        shared = csv_line(same)[:-1]
         for own in runs:
             if _PLAIN_CELL.fullmatch(own[1]) and _PLAIN_CELL.fullmatch(own[2]):  # the run number and "yes" always are
                 out.append(f"{shared},{','.join(own)}\n")

@@ -381,6 +381,7 @@ def tool_result_stats(entries):
         printed = {"mean": values.mean(), "min": values.min(), "max": values.max()}
         row = {key: entry[key] for key in ("tool", "test", "op", "unit") if key in entry}
         row["run_count"] = int(values.count())
+        row["runs"] = [json_number(value) for value in values]
         row["printed"] = {key: json_number(value) for key, value in printed.items()}
         if is_rate_unit(entry["unit"]):
             in_mb_s = {name: mb_s_of(value, entry["unit"]) for name, value in printed.items()}
