@@ -34,12 +34,13 @@ YES_FLAG := $(if $(and $(filter 1,$(words $(YES))),$(filter 1 yes true,$(call lo
 
 # Missing arguments stop make before it installs anything.
 COLLECT_USAGE := usage: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
-IMPORT_USAGE := usage: make import FILE=<path> CARD=<slug> [NAME="…"] [CAPACITY= BUS= FORM=] [LABEL="…"] [FORMAT=auto] [OP=read|write BS=]
+IMPORT_USAGE := usage: make import FILE=<path> CARD=<slug> and/or NAME="…" [CAPACITY= BUS= FORM=] [LABEL="…"] [FORMAT=auto] [OP=read|write BS=]
 ifneq ($(filter collect,$(MAKECMDGOALS)),)
 ifeq ($(strip $(DEV)),)
 $(error $(COLLECT_USAGE))
 endif
-ifeq ($(strip $(CARD)),)
+# Without CARD, NAME lets the collector suggest the slug (it then stops before touching the device).
+ifeq ($(strip $(CARD)$(NAME)),)
 $(error $(COLLECT_USAGE))
 endif
 ifneq ($(strip $(YES)),)
@@ -57,7 +58,8 @@ ifneq ($(filter import,$(MAKECMDGOALS)),)
 ifeq ($(strip $(FILE)),)
 $(error $(IMPORT_USAGE))
 endif
-ifeq ($(strip $(CARD)),)
+# Without CARD, the slug is made from NAME (and said).
+ifeq ($(strip $(CARD)$(NAME)),)
 $(error $(IMPORT_USAGE))
 endif
 endif
@@ -103,9 +105,12 @@ aggregate: $(PY_STAMP)
 
 ## site: build the whole site into public/
 # Hugo renders the pages; the files served as they are (card files, raw outputs, JSON twins, CSV) are placed after it.
+# A warning stops the build (--panicOnWarning): Hugo then prints its Go stack, which says nothing about the
+# site, so the output ends at the warning it stopped on.
+HUGO_QUIET_PANIC := awk '/^panic: / { print "ERROR  the warning above stops the build"; skip = 1 } skip { next } { print }'
 site: $(PY_STAMP) $(NPM_STAMP)
 	$(PY) -m cardbench aggregate --out $(HUGO_DATA)
-	$(HUGO) $(HUGO_FLAGS) --destination public
+	set -o pipefail; $(HUGO) $(HUGO_FLAGS) --destination public 2>&1 | $(HUGO_QUIET_PANIC)
 	$(PY) -m cardbench publish --out $(HUGO_DATA) --public public
 
 ## serve: local preview on http://localhost:1313/ (rendered in memory; public/ is left alone), re-aggregating when a card file changes
@@ -141,11 +146,11 @@ test-deps: $(DEV_STAMP)
 
 ## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]
 collect: $(CORE_STAMP) collect-deps
-	$(PY) -m cardbench collect --card="$$CARD" $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $(YES_FLAG) -- "$$DEV"
+	$(PY) -m cardbench collect $(call opt,CARD,card) $(call opt,NAME,name) --profile="$${PROFILE:-standard}" $(call opt,LABEL,label) $(YES_FLAG) -- "$$DEV"
 
-## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] [LABEL="…"] [FORMAT=auto] [HOST="…" READER="…"]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
+## import: bring existing results in: make import FILE=<path> CARD=<slug> [NAME="…"] (or NAME= alone: the slug is made from it) [LABEL="…"] [FORMAT=auto] [HOST="…" READER="…"]; a new card: [CAPACITY= BUS= FORM=] (as make new-card); a dd log without its command: [OP=read|write BS=4M]
 import: $(CORE_STAMP)
-	$(PY) -m cardbench import --card="$$CARD" $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" $(call opt,CAPACITY,capacity) $(call opt,BUS,bus) $(call opt,FORM,form) $(call opt,OP,op) $(call opt,BS,bs) $(call opt,HOST,host) $(call opt,READER,reader) -- "$$FILE"
+	$(PY) -m cardbench import $(call opt,CARD,card) $(call opt,NAME,name) $(call opt,LABEL,label) --format="$${FORMAT:-auto}" $(call opt,CAPACITY,capacity) $(call opt,BUS,bus) $(call opt,FORM,form) $(call opt,OP,op) $(call opt,BS,bs) $(call opt,HOST,host) $(call opt,READER,reader) -- "$$FILE"
 
 ## new-card: write a skeleton card file (asks for what is not given): [BRAND= MODEL= CAPACITY= FORM= BUS= MARKINGS= REVIEW=1]
 new-card: $(CORE_STAMP)

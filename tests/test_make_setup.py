@@ -197,3 +197,18 @@ def test_the_preview_renders_to_memory_and_leaves_public_alone(tmp_path):
     assert "Running Hugo" not in output and "\x1b[95m" not in output
     assert (project / "public" / "index.html").read_text(encoding="utf-8") == "the deployed build"
     assert sorted(p.name for p in (project / "public").iterdir()) == ["index.html"]
+
+
+def test_a_warning_that_stops_the_build_shows_its_lines_not_hugos_stack(tmp_path):
+    project = site_project(tmp_path)
+    for name in ("a", "b"):  # two pages at one address: Hugo warns, and --panicOnWarning stops the build
+        page = project / "content" / "twice" / f"{name}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"---\ntitle: {name}\nurl: /twice/\n---\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(project / "scripts"))
+    done = subprocess.run(["make", f"VENV={VENV}", "-o", f"{VENV}/.installed", "-o", "node_modules/.installed",
+                           "site"], cwd=project, capture_output=True, text=True, env=env, timeout=300)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "Duplicate target paths: /twice/index.html" in output and "the warning above stops the build" in output
+    assert "goroutine" not in output and ".go:" not in output

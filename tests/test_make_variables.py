@@ -110,6 +110,7 @@ def test_make_does_not_expand_any_value_given_to_it(project):
     (["collect", "CARD=card"], "usage: make collect DEV=/dev/sdX CARD=<slug>"),
     (["import", "CARD=card"], "usage: make import FILE=<path> CARD=<slug>"),
     (["import", "FILE=x.txt"], "usage: make import FILE=<path> CARD=<slug>"),
+    (["import", "FILE=x.txt", "CARD="], "usage: make import FILE=<path> CARD=<slug>"),
     (["submission"], "usage: make submission BODY=<file"),
 ])
 def test_missing_arguments_stop_make_before_it_installs_anything(project, args, usage):

@@ -103,6 +103,9 @@ def cmd_collect(args):
         except EOFError:
             return ""
 
+    if not args.card:  # the collector writes to a device: the slug is suggested, never taken for granted
+        raise CardbenchError("collect: give the card's slug with --card (CARD= on make collect)"
+                             + _suggested_slug(args.name, args.data_dir / "cards"))
     request = CollectRequest(device=args.device, slug=args.card, profile=args.profile, name=args.name,
                              label=args.label, yes=args.yes, data_dir=args.data_dir)
     try:
@@ -119,9 +122,16 @@ def cmd_collect(args):
 
 def cmd_import(args):
     from .imports.importer import import_file
-    from .imports.naming import CARD_OPTIONS, GIVEN
+    from .imports.naming import CARD_OPTIONS, GIVEN, slug_for_name
 
     card = {"capacity_gb": args.capacity, "bus": args.bus, "form_factor": args.form}
+    if not args.card:
+        if not args.name:
+            raise CardbenchError("import: give the card's slug with --card (CARD= on make import), or its name with "
+                                 "--name (NAME=) to make the slug from it")
+        args.card = slug_for_name(args.name, card)
+        print(f"import: card {args.card} (made from the name; give --card, CARD= on make import, to choose another)",
+              file=sys.stderr)
     result = import_file(args.file, args.cards_dir, args.card, name=args.name, label=args.label, fmt=args.format,
                          progress=lambda message: print(f"import: {message}", file=sys.stderr), card=card,
                          hints={"op": args.op, "block_size": args.bs}, host=args.host, reader=args.reader)
@@ -133,6 +143,10 @@ def cmd_import(args):
           f"{result.card_path}, session {result.session_id}; raw copy data/{result.raw[0]}", file=sys.stderr)
     for note in result.notes:
         print(f"import: note: {note}", file=sys.stderr)
+    if result.similar:
+        print(f"import: note: this made a new card; did you mean {' or '.join(result.similar)}? To add the result to "
+              "that card instead, remove the new card's file and raw folder and import again with its slug as --card "
+              "(CARD=)", file=sys.stderr)
     for line in _import_session_lines(result, args.cards_dir.parent):
         print(f"import: {line}", file=sys.stderr)
     if result.created_card:
@@ -161,6 +175,22 @@ def cmd_submission(args):
         with open(args.github_output, "a", encoding="utf-8") as out:
             out.write(f"status={result.status}\nslug={result.slug or ''}\n")
     return {ACCEPTED: 0, REFUSED: 1}.get(result.status, 3)
+
+
+def _suggested_slug(name, cards_dir):
+    """'; from the name it is CARD=<slug>' (and a card the site has with a close name), or '' without a name."""
+    from .imports.naming import similar_cards, slug_for_name
+
+    if not name:
+        return ""
+    try:
+        slug = slug_for_name(name)
+    except CardbenchError:
+        return ""
+    exists = (Path(cards_dir) / f"{slug}.yaml").exists()
+    close = [] if exists else similar_cards(Path(cards_dir), slug)
+    return (f"; from the name it is CARD={slug}" + (" (a card the site has)" if exists else "")
+            + (f"; did you mean {' or '.join(close)}?" if close else ""))
 
 
 def _import_session_lines(result, data_dir):
@@ -229,7 +259,7 @@ def build_parser():
 
     p = sub.add_parser("collect", help="benchmark a card (fio, dd, flashbench, f3probe) into its card file")
     p.add_argument("device", help="the card's whole device, e.g. /dev/sdb or /dev/mmcblk0 (see lsblk)")
-    p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
+    p.add_argument("--card", help="card slug: data/cards/<slug>.yaml (without it, the slug --name makes is suggested)")
     p.add_argument("--name", help="brand and model, to create a new card, e.g. 'SanDisk Extreme 64GB'")
     p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "fill", "readonly"])
     p.add_argument("--label", help="session heading (default: 'Collector, <profile> profile')")
@@ -240,7 +270,7 @@ def build_parser():
     p = sub.add_parser("import", help="add existing benchmark output (fio JSON, cdm_fio.sh, CrystalDiskMark, "
                                       "KDiskMark, dd, flashbench, f3probe, nvme-cli) to a card as one session")
     p.add_argument("file", type=Path, help="tool output file")
-    p.add_argument("--card", required=True, help="card slug: data/cards/<slug>.yaml")
+    p.add_argument("--card", help="card slug: data/cards/<slug>.yaml (default: the slug --name makes)")
     p.add_argument("--name", help="brand, model and capacity, to create a new card, e.g. 'Lexar PLAY PRO 1TB'")
     p.add_argument("--label", help="session heading (default: 'Imported <file name>')")
     from .parsers.registry import NAMES as IMPORT_FORMATS

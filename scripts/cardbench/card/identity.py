@@ -125,6 +125,20 @@ def capacity_from_name(name):
     return _gigabytes(*match.groups())
 
 
+def model_without_capacity(model, capacity_gb):
+    """The model as a title shows it beside the capacity: a word of the model naming that same capacity
+    ('Speedy 32GB' for a 32 GB card) is left out, so the title says it once. A model that is nothing but
+    the capacity stays as it is."""
+    def same(match):
+        start, end = match.span()
+        if (start > 0 and model[start - 1] not in " \t(") or (end < len(model) and model[end] not in " \t),"):
+            return match.group(0)
+        return "" if _gigabytes(*match.groups()) == capacity_gb else match.group(0)
+
+    kept = " ".join(re.sub(r"\(\s*\)", "", _CAPACITY_IN_NAME.sub(same, model)).split())
+    return kept.strip(" ,/") or model
+
+
 def marketed_capacity_gb(size_bytes):
     """Capacity as printed on the card, from the bytes it reports: 63864569856 → 64; else GB to 0.1."""
     size_gb = size_bytes / 1e9

@@ -3,7 +3,8 @@ parsers.entries, and those the collector builds its sessions with are re-exporte
 module's to_session() uses parsers.entries itself).
 
   new_card(slug, name, capacity_gb, form_factor, bus, source) -> card dict
-      brand = first word of name, model = the rest; source is a dict or a name; sessions: [].
+      brand = first word of name, model = the rest without the capacity (the title adds it); source is a
+      dict or a name; sessions: [].
   new_session(date, label, **fields) -> session dict with id = session_id(date, label)
   session_id(date, label) -> "2025-05-17-active-cooling"
   raw_dir(data_dir, slug, session_id) -> data/raw/<slug>/<session-id>/ (a Path; not created)
@@ -14,6 +15,7 @@ import re
 
 from ..core.paths import card_path, raw_dir  # noqa: F401  (part of this module's interface)
 from ..errors import CardFileError
+from .identity import card_family, model_without_capacity
 from ..parsers.entries import (  # noqa: F401  (part of this module's interface)
     align_entry, bwlog_spans, dd_entry, dd_sweep_entry, f3probe_entry, fill_entry, fill_points, find_fat_entry,
     nvme_entry, open_au_entry, progress_spans, results_from_fio,
@@ -29,8 +31,10 @@ def new_card(slug, name, capacity_gb, form_factor, bus, source):
     if not isinstance(source, dict):
         source = {"name": str(source)}
     capacity = float(capacity_gb)
-    return {"schema_version": 1, "slug": slug, "brand": words[0], "model": " ".join(words[1:]),
-            "capacity_gb": int(capacity) if capacity.is_integer() else capacity, "form_factor": form_factor,
+    capacity = int(capacity) if capacity.is_integer() else capacity
+    return {"schema_version": 1, "slug": slug, "brand": words[0], "model": model_without_capacity(" ".join(words[1:]),
+                                                                                                 capacity),
+            "capacity_gb": capacity, "family": card_family(capacity), "form_factor": form_factor,
             "bus": bus, "source": source, "sessions": []}
 
 

@@ -42,7 +42,7 @@ from ..parsers.registry import NAMES, detect_format, format_named, logged_tools
 from ..parsers.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
-from .naming import DEFAULT_SOURCE, card_for_name, check_slug
+from .naming import DEFAULT_SOURCE, card_for_name, check_slug, similar_cards
 from .read import check_length, decode_text, read_input
 from .result import MEASUREMENT_KEYS, ImportResult
 from .several_tools import check_one_tool, several_tools
@@ -129,7 +129,8 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
                         defaults=defaults if created else {}, date=day, dated_by=dated_by,
-                        host=session.get("host"), reader=session.get("reader"))
+                        host=session.get("host"), reader=session.get("reader"),
+                        similar=tuple(similar_cards(cards_dir, slug)) if created else ())
 
 
 def _session_day(fields, text, given):

@@ -7,6 +7,8 @@ the form factor ("SDXC" without micro is a full-size card). What neither says is
 assumed and listed, so the command line can ask the contributor to check it.
 """
 
+import difflib
+
 from ..card import identity, sessions
 from ..card.newcard import normalize_answer
 from ..errors import CardFileError
@@ -67,3 +69,47 @@ def card_for_name(slug, name, source=None, path=None, given=None):
     card = sessions.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
                              source or DEFAULT_SOURCE)
     return card, defaults
+
+
+def slug_for_name(name, given=None, path="data/cards/<card>.yaml"):
+    """The slug a name makes (as the "Add a result" form makes it): brand, model, capacity, form factor
+    and bus from what was given, else from the name; CardFileError when the name cannot make one."""
+    card, _ = card_for_name("placeholder", name, path=path, given=given)
+    slug = identity.make_slug(card["brand"], card["model"], card["capacity_gb"], card["form_factor"],
+                              identity.card_family(card["capacity_gb"]), card["bus"])
+    if not slug:
+        raise CardFileError(path, f"the name {name!r} has no letters or digits a web address can use; give the card's "
+                                  "slug (CARD=, --card), e.g. " + identity.SLUG_EXAMPLE, field="slug")
+    return slug
+
+
+def similar_cards(cards_dir, slug, most=3):
+    """Slugs of cards the site has that are close to a new card's: the same brand and model with another
+    capacity or size, or nearly the same letters (a typo); the closest first."""
+    known = sorted(path.stem for path in cards_dir.glob("*.yaml") if path.stem != slug)
+    base = _without_capacity_and_kind(slug)
+    # The same capacity in the other size first (a microSD taken for the SD card), then other capacities.
+    same_model = sorted((other for other in known if base and _without_capacity_and_kind(other) == base),
+                        key=lambda other: (_capacity_word(other) != _capacity_word(slug),
+                                           -difflib.SequenceMatcher(None, slug, other).ratio()))
+    close = difflib.get_close_matches(slug, known, n=most, cutoff=0.9)
+    return list(dict.fromkeys(same_model + close))[:most]
+
+
+def _capacity_at(words):
+    return next((i for i, word in enumerate(words) if word[:-2].replace(".", "").isdigit() and word[-2:] in ("gb", "tb")),
+                None)
+
+
+def _without_capacity_and_kind(slug):
+    """'sandisk-extreme-64gb-microsdxc' -> 'sandisk-extreme'."""
+    words = slug.split("-")
+    at = _capacity_at(words)
+    return "-".join(words[:at]) if at else ""
+
+
+def _capacity_word(slug):
+    """'sandisk-extreme-64gb-microsdxc' -> '64gb'."""
+    words = slug.split("-")
+    at = _capacity_at(words)
+    return words[at] if at is not None else ""

@@ -24,3 +24,4 @@ class ImportResult:
     dated_by: str | None = None  # what says the day ("the `date` output on line 3"); None: today, nothing does
     host: str | None = None  # the session's host and reader as stored; None: unknown
     reader: str | None = None
+    similar: tuple = ()  # for a new card, slugs of cards the site has with a close name ("did you mean")

@@ -21,11 +21,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card.identity import bus_from_name, capacity_from_name, card_family, form_factor_from_name, make_slug
-from ..card.newcard import normalize_answer
 from ..errors import CardbenchError, CardFileError, ParseError
 from ..parsers.terminal import printable
 from .importer import import_file
+from .naming import slug_for_name
 
 # The form's labels, in the order GitHub renders them (.github/ISSUE_TEMPLATE/add-result.yml uses
 # exactly these), and the field each fills.
@@ -198,6 +197,10 @@ def _submit(body, cards_dir, data_dir):
         lines.append(f"{' and '.join(f'**{m}**' for m in missing)} not given: the card's page will say \"not "
                      "stated\". Edit the issue to add "
                      f"{'them' if len(missing) > 1 else 'it'}.")
+    if result.similar:
+        lines.append(f"This made a new card. Did you mean {' or '.join(f'`{s}`' for s in result.similar)}? If the "
+                     "result is for that card, edit **Card name** (and **Capacity**, **Bus**, **Form factor**) to "
+                     "match its page.")
     lines += [f"Note: {_plain(_form_words(note))}" for note in result.notes]
     return Submission(ACCEPTED, "\n\n".join(lines), slug=slug, card_path=result.card_path)
 
@@ -261,29 +264,24 @@ def _plain(text):
 
 
 def _card_of(fields):
-    """(slug, card name, given card values) from the form's answers."""
+    """(slug, card name, given card values) from the form's answers, the slug made as make import makes it."""
     if not fields.name:
         raise SubmissionRefused("**Card name** is empty: give brand, model and capacity, e.g. "
                                 "\"SanDisk Extreme 64GB\"")
-    words = fields.name.split()
-    if len(words) < 2:
+    if len(fields.name.split()) < 2:
         raise SubmissionRefused("**Card name** needs a brand and a model, e.g. \"SanDisk Extreme 64GB\"")
     given = {"capacity_gb": fields.capacity, "bus": fields.bus, "form_factor": fields.form}
     try:
-        values = {key: normalize_answer(key, value) for key, value in given.items() if value is not None}
-        capacity = values.get("capacity_gb") or capacity_from_name(fields.name)
-    except ValueError as exc:
-        raise SubmissionRefused(f"{exc}: correct **Capacity**, **Bus** or **Form factor**") from None
-    if capacity is None:
-        raise SubmissionRefused("**Capacity** is empty and the card name does not say it: give it, e.g. 64GB or 1TB")
-    capacity = normalize_answer("capacity_gb", capacity)
-    bus = values.get("bus") or bus_from_name(fields.name)[0]  # as `make import` reads a name
-    form = values.get("form_factor") or form_factor_from_name(fields.name)[0]
-    slug = make_slug(words[0], " ".join(words[1:]), capacity, form, card_family(capacity), bus)
-    if not slug:
-        raise SubmissionRefused("**Card name** has no letters or digits a web address can use; write it in "
-                                "Latin letters, e.g. \"Samsung EVO Plus 128GB\"")
-    return slug, fields.name, {"capacity_gb": capacity, "bus": bus, "form_factor": form}
+        slug = slug_for_name(fields.name, given)
+    except CardFileError as exc:
+        if exc.field == "slug":
+            raise SubmissionRefused("**Card name** has no letters or digits a web address can use; write it in "
+                                    "Latin letters, e.g. \"Samsung EVO Plus 128GB\"") from None
+        if exc.asks == ("capacity",) and not fields.capacity:
+            raise SubmissionRefused("**Capacity** is empty and the card name does not say it: give it, e.g. 64GB or "
+                                    "1TB") from None
+        raise SubmissionRefused(f"{exc.reason}: correct **Capacity**, **Bus** or **Form factor**") from None
+    return slug, fields.name, given
 
 
 def _refusal(reason):
