@@ -6,6 +6,7 @@ match the limits. A second card is SIGKILLed mid-run and resumed. Temp data fold
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,8 +31,8 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="loop devices and cgro
 class Collector:
     """`cardbench collect` as a subprocess in the card's cgroup, its stderr read as it comes."""
 
-    def __init__(self, card, data_dir, profile="quick"):
-        argv = [sys.executable, "-m", "cardbench", "collect", card.device, "--card", SLUG, "--name", "Loop Test 16GB",
+    def __init__(self, card, data_dir, profile="quick", slug=SLUG, name="Loop Test 16GB"):
+        argv = [sys.executable, "-m", "cardbench", "collect", card.device, "--card", slug, *(["--name", name] * bool(name)),
                 "--profile", profile, "--yes", "--data-dir", str(data_dir)]
         self.proc = card.popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
@@ -181,6 +182,34 @@ def test_sigkill_keeps_finished_tests_and_the_next_run_resumes(tmp_path):
     _, session = load_session(data_dir)
     assert session["complete"] is False
     assert [(r["test"], r["op"]) for r in session["results"]] == [("SEQ1M Q8T1", "write")]
+
+
+# Shipped cards whose files the collector could not add to before (sessions at column 0, flashbench
+# entries, a card of the SD Express bus); every shipped card is tried without a device in
+# test_shipped_cards_take_results.py.
+SHIPPED_TRIED = ["lexar-play-pro-1tb-microsd-express", "sandisk-ultra-64gb-microsdxc"]
+
+
+@pytest.mark.parametrize("slug", SHIPPED_TRIED)
+def test_a_collected_session_lands_in_a_shipped_card(slug, tmp_path):
+    data_dir = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data_dir, ignore=shutil.ignore_patterns(".locks"))
+    card_file = data_dir / "cards" / f"{slug}.yaml"
+    before = card_file.read_text(encoding="utf-8")
+    with LoopCard(size=16 * GiB) as card:
+        card.throttle(read_bps=90_000_000, write_bps=90_000_000)  # within every shipped card's bus
+        run = Collector(card, data_dir, slug=slug, name=None)
+        run.wait_for("done in", 1, timeout=120)  # the first test is saved into the card file
+        run.proc.send_signal(signal.SIGINT)
+        assert run.finish(timeout=30) == 130, run.text
+    after = card_file.read_text(encoding="utf-8")
+    assert after.startswith(before), "the card's earlier bytes changed"
+    cards, findings = validate_paths([card_file], data_dir=data_dir)
+    assert [str(f) for f in findings if f.severity == "error"] == []
+    sessions_before = yaml.safe_load(before)["sessions"]
+    sessions = cards[0].data["sessions"]
+    assert sessions[:-1] == sessions_before and sessions[-1]["complete"] is False
+    assert sessions[-1]["dd"][0]["op"] == "write"
 
 
 def test_not_root_says_so(tmp_path):
