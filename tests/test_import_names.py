@@ -56,16 +56,16 @@ def shipped_cards(tmp_path):
 
 
 def test_a_name_close_to_a_shipped_card_gets_a_did_you_mean(shipped_cards, tmp_path, capsys):
-    # The shipped SanDisk Extreme 64GB is an SD card; a microSD of that line is another card.
+    # The shipped Samsung UHS-I C10 U1 64GB is an SD card; a microSD of that line is another card.
     form_cards = tmp_path / "form" / "cards"
     shutil.copytree(shipped_cards, form_cards)
-    assert cli.main(["import", str(LOG), "--name", "SanDisk Extreme 64GB", "--form", "microSD",
+    assert cli.main(["import", str(LOG), "--name", "Samsung UHS-I C10 U1 64GB", "--form", "microSD",
                      "--cards-dir", str(shipped_cards)]) == 0
     err = capsys.readouterr().err
-    assert "did you mean sandisk-extreme-64gb-sdxc" in err
-    result = submit(body_of(LOG.read_text(encoding="utf-8"), name="SanDisk Extreme 64GB", form="microSD",
+    assert "did you mean samsung-uhs-i-c10-u1-64gb-sdxc" in err
+    result = submit(body_of(LOG.read_text(encoding="utf-8"), name="Samsung UHS-I C10 U1 64GB", form="microSD",
                             host="Laptop"), form_cards)
-    assert result.accepted and "Did you mean `sandisk-extreme-64gb-sdxc`" in result.message
+    assert result.accepted and "Did you mean `samsung-uhs-i-c10-u1-64gb-sdxc`" in result.message
 
 
 def test_a_result_for_the_card_itself_gets_none(shipped_cards, capsys):
@@ -75,7 +75,8 @@ def test_a_result_for_the_card_itself_gets_none(shipped_cards, capsys):
 
 
 def test_the_collector_suggests_the_slug_before_touching_a_device(shipped_cards, capsys):
-    code = cli.main(["collect", "/dev/null", "--name", "SanDisk Extreme 64GB", "--data-dir", str(shipped_cards.parent)])
+    code = cli.main(["collect", "/dev/null", "--name", "Samsung UHS-I C10 U1 64GB", "--data-dir",
+                     str(shipped_cards.parent)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "CARD=sandisk-extreme-64gb-microsdxc" in err and "did you mean sandisk-extreme-64gb-sdxc" in err
+    assert "CARD=samsung-uhs-i-c10-u1-64gb-microsdxc" in err and "did you mean samsung-uhs-i-c10-u1-64gb-sdxc" in err

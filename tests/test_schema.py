@@ -166,7 +166,9 @@ def _full_card():
     session["dd_sweeps"][0]["flags"] = ["direct"]
     session["results"][0]["latency_us"] = {k: [100, 110] for k in ("mean", "p50", "p90", "p99", "p99_9", "max")}
     session["tool_results"] = [{"tool": "hdparm", "test": "hdparm -t", "op": "read", "unit": "MiB/s", "runs": [42.1],
-                                "raw": ["raw/fuzz-card/h.out"]}]
+                                "raw": ["raw/fuzz-card/h.out"]},
+                               {"tool": "fio", "test": "fio randread 4k", "op": "read", "unit": "MB/s", "runs": [15.08],
+                                "iops": [3770], "block_size": "4K"}]
     session["reading"] = ["The reviewer reads the runs as limited by the reader."]
     for kind in ("dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill"):
         session[kind][0]["raw"] = ["raw/fuzz-card/c.out"]
@@ -244,8 +246,8 @@ def test_too_many_thresholds_and_too_long_threshold_names_are_refused():
 # --- identity fields: no character that lets a name pose as another ---------------------------------
 
 IDENTITY = [("brand",), ("model",), ("part_number",), ("controller",), ("price", "shop"), ("shops", 0, "name"),
-            ("source", "name"), ("source", "author"), ("sessions", 0, "label"), ("sessions", 0, "source", "name"),
-            ("sessions", 0, "source", "author")]
+            ("source", "name"), ("source", "author"), ("sessions", 0, "label"), ("sessions", 0, "card_label"),
+            ("sessions", 0, "source", "name"), ("sessions", 0, "source", "author")]
 
 # one of each kind: C0 and C1 controls, zero-width space and joiners, direction marks, embeddings and overrides,
 # isolates, byte order mark, word joiner, soft hyphen, line separator, variation selector, tag character

@@ -29,10 +29,17 @@ LOG = ROOT / "tests" / "fixtures" / "import-corpus" / "dd" / "dd--oflag-dsync-kb
 
 
 @pytest.fixture
-def shipped_data(tmp_path):
-    """A copy of the site's data folder (cards, raw outputs, schema)."""
+def shipped_data(tmp_path, request):
+    """A copy of the site's data folder: the schema, every card file, and the raw outputs of the card the test
+    is about (the others' are not read)."""
     data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns(".locks"))
+    shutil.copytree(ROOT / "data" / "schema", data / "schema")
+    shutil.copytree(ROOT / "data" / "cards", data / "cards")
+    card_file = request.node.callspec.params.get("card_file") if hasattr(request.node, "callspec") else None
+    slugs = [card_file.stem] if card_file else [p.stem for p in SHIPPED]
+    for slug in slugs:
+        if (ROOT / "data" / "raw" / slug).is_dir():
+            shutil.copytree(ROOT / "data" / "raw" / slug, data / "raw" / slug)
     return data
 
 

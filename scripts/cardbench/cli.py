@@ -160,6 +160,22 @@ def cmd_import(args):
     return 0
 
 
+def cmd_sources(args):
+    from .imports.sources import check, rederive
+
+    if args.check:
+        changed = check(args.data_dir)
+        for name in changed:
+            print(f"sources: would change data/{name}", file=sys.stderr)
+        print(f"sources: {'every card made from a source is as its sources give it' if not changed else len(changed)}"
+              f"{'' if not changed else ' file(s) differ from what the sources give'}", file=sys.stderr)
+        return 1 if changed else 0
+    count = rederive(args.data_dir, progress=lambda message: print(f"sources: {message}", file=sys.stderr)
+                     if args.verbose else None)
+    print(f"sources: {count} import(s) from the kept sources into {args.data_dir}/cards", file=sys.stderr)
+    return 0
+
+
 def cmd_submission(args):
     from .imports.submission import ACCEPTED, ERROR, INTERNAL_ERROR, REFUSED, Submission, issue_body, submit
 
@@ -286,6 +302,13 @@ def build_parser():
     p.add_argument("--reader", help="how the card was attached, e.g. 'USB 3.0 card reader' (the session's reader)")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("sources", help="re-derive every card made from a published source (data/sources/) from its "
+                                       "kept files; --check: only say which files would change")
+    p.add_argument("--data-dir", type=Path, default=DATA_DIR, help="holds sources/, cards/ and raw/")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 when a card differs from its sources")
+    p.add_argument("--verbose", action="store_true", help="name every import as it runs")
+    p.set_defaults(func=cmd_sources)
 
     p = sub.add_parser("submission", help="an 'Add a result' issue (its body as GitHub renders the form) imported "
                                           "into its card; prints what was added, or what to add (exit 1)")

@@ -11,13 +11,15 @@ import re
 MIB_PER_S_IN_MB_PER_S = 1.048576  # 1 MiB/s = 1.048576 MB/s
 KKIB_PER_S_IN_MB_PER_S = 1.024  # 1 kKiB/s = 1000 KiB/s = 1.024 MB/s
 KIB_PER_S_IN_MB_PER_S = 0.001024  # 1 KiB/s = 1024 bytes/s (iozone's kB/s, fio 2.x's KB/s, hdparm's kB/s)
+KB_PER_S_IN_MB_PER_S = 0.001  # 1 kB/s = 1000 bytes/s (pico_fatfs' "KB/Sec": bytes per millisecond)
 RATE_TO_MB_S = {"MB/s": 1.0, "MiB/s": MIB_PER_S_IN_MB_PER_S, "KiB/s": KIB_PER_S_IN_MB_PER_S,
-                "kKiB/s": KKIB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
+                "kKiB/s": KKIB_PER_S_IN_MB_PER_S, "kB/s": KB_PER_S_IN_MB_PER_S}  # stored rate × factor = MB/s
 RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576, "KiB/s": 1024,
-                   "kKiB/s": 1_024_000}  # bytes per second in one unit
+                   "kKiB/s": 1_024_000, "kB/s": 1000}  # bytes per second in one unit
 MB_PER_S_IN_MIB_PER_S = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # 1 MB/s = 0.9537 MiB/s
 
 KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES = 1024, 1024**2, 1024**3, 1024**4  # binary sizes in bytes
+GB_BYTES = 10**9  # a gigabyte as capacities are marketed
 NS_IN_MS = 1_000_000  # nanoseconds in a millisecond
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,

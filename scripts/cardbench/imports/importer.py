@@ -38,7 +38,7 @@ from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
 from ..parsers import cdm_fio
-from ..parsers.registry import NAMES, detect_format, format_named, logged_tools
+from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_named, logged_tools
 from ..parsers.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
@@ -52,8 +52,12 @@ MAX_SHOWN = 200  # characters of a line quoted in an error
 MAX_MESSAGE = 1000  # characters of an error's own words: never a whole line or figure of the file
 
 
+# The day a session ran, when its source does not say it: the session then has no date at all.
+DATE_NOT_STATED = "not stated"
+
+
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
-                progress=None, card=None, hints=None, host=None, reader=None):
+                progress=None, card=None, hints=None, host=None, reader=None, session_facts=None):
     say = progress or (lambda message: None)
     check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
@@ -69,9 +73,12 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
 
     text = decode_text(raw, path)
     check_length(text, path)
-    text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
+    named_only = fmt in {f.name for f in NAMED_ONLY}
+    if not named_only:  # a result table's headings would read as root prompts ('# Samsung …')
+        text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
     fmt = _format_of(text, fmt)
-    recognised = detect_format(text) is not None  # a format given for a file nothing recognises: quote none of it
+    # A format given for a file nothing recognises: quote none of it (a result table is never recognised alone).
+    recognised = detect_format(text) is not None or named_only
     say(f"{printable(path.name)}: {fmt}")
     try:
         check_one_tool(text, fmt)
@@ -105,13 +112,18 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
                 return _already_imported(change.path, earlier, digest)
             if change.loaded is None and new_card is None:
                 new_card, defaults = card_for_name(slug, name, source, change.path, card)
-            session_id = change.unique_session_id(sessions.session_id(day, label))
+            session_id = change.unique_session_id(sessions.session_id(day, label) if day else
+                                                  sessions.session_id("", label).lstrip("-"))
             raw_rel = f"raw/{slug}/{session_id}/{file_name}"
             session = {"id": session_id, "label": label, "date": day}
+            if day is None:
+                del session["date"]
             if host or fields.host:
                 session["host"] = host or fields.host
             if reader:
                 session["reader"] = reader
+            session.update(session_facts or {})
+            session.update(fields.session)
             session["source"] = dict(source or DEFAULT_SOURCE)
             session["tools"] = fields.tools
             if fields.notes:
@@ -121,6 +133,9 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             session["raw"] = [raw_rel]
             change.add_raw_bytes(f"{session_id}/{file_name}", raw)
             created = change.loaded is None
+            if created and fields.card:
+                new_card = {**new_card, **{k: v for k, v in fields.card.items() if k not in new_card}}
+                new_card["sessions"] = new_card.pop("sessions")  # sessions stay the card's last key
             change.append_session(session, new_card=new_card if created else None)
             card_file = change.commit()
     except CardFileError as exc:
@@ -138,6 +153,8 @@ def _session_day(fields, text, given):
     (fio's time, CrystalDiskMark's footer), else the first `date` output in the log (logdate), when
     not in the future; else today, said by None."""
     today = datetime.date.today().isoformat()
+    if given == DATE_NOT_STATED:
+        return None, "its source, which does not say when it ran"
     if given:
         return given, "given"
     if fields.date and fields.date <= today:
@@ -162,9 +179,9 @@ def session_fields(fmt, text, hints=None):
 
 def _handler_hints(fmt, hints):
     """What the command line tells a tool module's to_session() that the file may not say: read or write
-    and the block size of a dd log without its command ({"op", "block_size"}); only dd takes them."""
+    and the block size of a dd log without its command ({"op", "block_size"}), a result table's layout."""
     hints = {key: value for key, value in (hints or {}).items() if value is not None}
-    if hints and fmt != "dd":
+    if set(hints) - set(format_named(fmt).module.INFO.hints):
         reason = f"read or write and the block size are only for dd output; this file is {fmt} output"
         raise ParseError("import", f"read/write and block size (OP=, BS=; --op, --bs) are for dd logs; this file is "
                                    f"{fmt} output", asks=("no_dd_hints",), reason=reason)
@@ -174,7 +191,7 @@ def _handler_hints(fmt, hints):
 def _format_of(text, fmt):
     """The registry name of the text's format: `fmt` itself, or detected when it is "auto"."""
     if fmt not in (None, "", "auto"):
-        if fmt not in NAMES:
+        if fmt not in NAMES + tuple(f.name for f in NAMED_ONLY):
             raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
     found = detect_format(text)

@@ -18,6 +18,7 @@ GIVEN = "given"  # why a value was used: the contributor gave it
 # The card field, the make variable and the cardbench import option that set it.
 CARD_OPTIONS = {"capacity_gb": ("CAPACITY", "--capacity"), "bus": ("BUS", "--bus"), "form_factor": ("FORM", "--form")}
 ASK_OF = {"capacity_gb": "capacity", "bus": "bus", "form_factor": "form_factor"}  # errors.ASKS keys
+IDENTITY_GIVEN = ("brand", "model", "markings")  # card fields a source's manifest may give beside the name
 
 
 def check_slug(slug):
@@ -68,6 +69,12 @@ def card_for_name(slug, name, source=None, path=None, given=None):
     defaults = {field: chosen[field] for field in ("capacity_gb", "bus", "form_factor")}
     card = sessions.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
                              source or DEFAULT_SOURCE)
+    # A brand of two words ("Amazon Basics", "Silicon Power") is given apart from the name by a source's manifest.
+    for field in IDENTITY_GIVEN:
+        if (given or {}).get(field):
+            card[field] = given[field]
+    if card.get("markings"):
+        card = {**{k: v for k, v in card.items() if k != "sessions"}, "sessions": card["sessions"]}
     return card, defaults
 
 

@@ -20,6 +20,8 @@ class SessionFields:
     # What reading the figures took for granted beyond the unit (e.g. cdm_fio.sh's default Size), named
     # when a figure's bandwidth and IOPS disagree.
     assumption: str | None = None
+    card: dict = field(default_factory=dict)  # facts of the card itself the output gives (a price): for a new card
+    session: dict = field(default_factory=dict)  # session fields the output gives besides figures (the CID register)
 
     @property
     def entries(self):

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe, f3rw, fio_bwlog, fio_json,
                fio_text, flashbench, h2testw, hdparm, iozone, kdiskmark, microsd_benchmarks, nvme, pibenchmarks,
-               sysbench)
+               result_table, sysbench)
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,8 @@ FORMATS = (
     tool_format(h2testw),
     tool_format(agnostics),
 )
+# Formats never detected, only named: a result table needs its layout from a source's manifest.
+NAMED_ONLY = (tool_format(result_table),)
 NAMES = tuple(f.name for f in FORMATS)
 
 
@@ -71,7 +73,7 @@ def logged_tools():
 
 def format_named(name):
     """The Format called `name`; KeyError when there is none."""
-    for candidate in FORMATS:
+    for candidate in FORMATS + NAMED_ONLY:
         if candidate.name == name:
             return candidate
     raise KeyError(name)

@@ -24,3 +24,5 @@ class ToolInfo:
     units: dict = field(default_factory=dict)
     # Registry names of the tools whose output may stand in one log with this one's.
     logs_with: tuple = ()
+    # What its to_session() takes beside the parsed text, which the output may not say ("op", "block_size").
+    hints: tuple = ()
