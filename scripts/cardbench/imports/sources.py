@@ -20,6 +20,7 @@ source.yaml:
       card: {brand, model, capacity_gb, form_factor, bus, markings}
       session: {label, date | "not stated", card_label, host, reader, interface, clock_mhz, conditions,
                 compare, target, notes}
+      source: {path, commit, url}   optional: this file's own place, where the source's files differ
 
 A card is found or made from its brand, model, capacity, form factor and bus (one card per product):
 the same product from two sources is one card with a session from each.
@@ -129,8 +130,9 @@ def read_manifests(data_dir):
             unknown = set(session) - set(SESSION_FIELDS) | set(card) - set(CARD_FIELDS)
             if unknown:
                 raise SourceError(f"{manifest}: import {number}: unknown field(s) {', '.join(sorted(unknown))}")
+            own_source = {**source, **(item.get("source") or {})}  # a file of its own commit, in a source of many
             out.append(Import(folder, number, item["file"], item.get("part"), item["format"], item.get("layout"), card,
-                              session, source))
+                              session, own_source))
     return out
 
 
