@@ -27,7 +27,7 @@ The layout (a mapping, from the source's manifest):
       label: the one after "label:" ("RPi4:&nbsp;43.8"); printed: the unit text the table prints with
       the figure (in the cell, else in the column heading), checked; unit: what the tool means by it
       (core.units); iops: "parentheses" when the cell prints the IOPS in brackets after the figure
-      ("24.34 MB/s (6086)"); entry: "tool_results" (default), "dd" (with block_size, count, flags,
+      ("24.34 MB/s (6086)"); access: "sequential" or "random", where the table says so; entry: "tool_results" (default), "dd" (with block_size, count, flags,
       target) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
       and verdicts {cell text: "ok" | "data lost"}, or verdict given).
   price: {column, shop_part?: 0, amount_part?: 1, currency: "USD", date?}  the card's price and shop
@@ -240,6 +240,10 @@ def to_session(parsed, layout=None, **hints):
             continue
         entry = tool_result_entry(tool, figure["test"], figure["op"], unit, [value],
                                   block_size=figure.get("block_size"), target=figure.get("target"))
+        if figure.get("access"):
+            entry = {**entry, "access": figure["access"]}
+            entry = {key: entry[key] for key in ("tool", "test", "op", "access", "unit", "runs", "block_size", "target")
+                     if key in entry}
         if iops is not None:
             entry["iops"] = [int(iops) if iops.is_integer() else iops]
         measurements.setdefault("tool_results", []).append(entry)

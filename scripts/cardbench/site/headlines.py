@@ -12,6 +12,12 @@ Kinds of rule:
   summary  a row of a reviewer's summary table, matched by its name (an allow-list of names and
            qualifiers, so an unknown qualifier is refused), first compared session first
   sweep    the largest block of a dd block-size sweep with direct I/O (one run)
+  tool     the mean of every run of another tool's figure (hdparm -t, the SD Card Speed Test's seq-write,
+           H2testw, f3write/f3read, a source's result table) that reads or writes the card sequentially
+           or at random, in a bandwidth unit; the largest block first
+
+Sessions over SPI (a microcontroller reading the card a few MB/s at most) never stand for the card:
+their figures are ranked among SPI results only (spi_headlines).
 """
 
 import re
@@ -20,7 +26,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.units import MIB_BYTES, bytes_from_size_text, is_rate_unit, size_text_from_bytes
-from .stats import (block_bytes_of_test, json_number, printed_block, printed_decimals, rate_figures, round_half_even,
+from .stats import (block_bytes_of_test, is_spi, json_number, printed_block, printed_decimals, rate_figures, round_half_even,
                     session_entries, summary)
 from .suites import is_mixed
 
@@ -98,6 +104,28 @@ def _summary(base_patterns, qualifiers=()):
     return accepts
 
 
+# Other tools' figures and how each reaches the card: the tool's test names say it, or the entry's own
+# `access` (a source's result table, whose layout says what each column measured).
+_TOOL_ACCESS = {("hdparm", "hdparm -t"): "sequential", ("hdparm", "hdparm -t --direct"): "sequential",
+                ("agnostics", "seq-write"): "sequential", ("agnostics", "seq-read"): "sequential",
+                ("agnostics", "rand-4k-write"): "random", ("agnostics", "rand-4k-read"): "random",
+                ("h2testw", "Writing speed"): "sequential", ("h2testw", "Reading speed"): "sequential",
+                ("f3rw", "Average writing speed"): "sequential", ("f3rw", "Average reading speed"): "sequential"}
+
+
+def tool_access(entry):
+    """'sequential', 'random' or None: how a tool_results figure reached the card."""
+    return entry.get("access") or _TOOL_ACCESS.get((entry.get("tool"), entry.get("test")))
+
+
+def _tool_sequential(entry, op):
+    return tool_access(entry) == "sequential"
+
+
+def _tool_random_4k(entry, op):
+    return tool_access(entry) == "random" and bytes_from_size_text(entry.get("block_size") or "") == 4096
+
+
 def _sweep_direct(sweep, op):
     return sweep["op"] == op and "direct" in (sweep.get("flags") or []) and is_rate_unit(sweep["unit"])
 
@@ -158,6 +186,8 @@ SEQUENTIAL_RULES = (
          _summary([rf"{_SEQ} (?P<op>read|write)"], ("direct",))),
     Rule("dd-sweep-largest", "sweep", "a dd block-size sweep with direct I/O, at its largest block (one run)",
          _sweep_direct),
+    Rule("tool-sequential", "tool", "another tool's sequential figure (hdparm -t, the Raspberry Pi SD Card Speed Test, "
+         "H2testw, f3write/f3read, a source's result table; the largest block)", _tool_sequential),
 )
 
 def is_sequential_measurement(kind, entry, test, op):
@@ -170,6 +200,8 @@ RANDOM_4K_RULES = (
     Rule("cdm-rnd4k-q1t1", "runs", "RND4K Q1T1, random 4 KiB at queue depth 1", _fio_test("RND4K Q1T1")),
     Rule("summary-rnd4k", "summary", "the reviewer's summary row 'Random <op> 4KiB' (plain, no condition)",
          _summary([r"random (?P<op>read|write) 4 ?ki?b", r"random 4 ?ki?b? (?P<op>read|write)"])),
+    Rule("tool-random-4k", "tool", "another tool's random 4 KiB figure in a bandwidth unit (a source's result table)",
+         _tool_random_4k),
 )
 
 RULES = {"seq_read": SEQUENTIAL_RULES, "seq_write": SEQUENTIAL_RULES,
@@ -180,8 +212,8 @@ def _op(key):
     return key.rsplit("_", 1)[1]
 
 
-def _compared(card):
-    return [(i, s) for i, s in enumerate(card.get("sessions") or []) if s.get("compare", True)]
+def _compared(card, spi=False):
+    return [(i, s) for i, s in enumerate(card.get("sessions") or []) if s.get("compare", True) and is_spi(s) == spi]
 
 
 def _entry_raw(entries):
@@ -286,18 +318,48 @@ def _sweep_pick(rule, card, op):
             "raw": _entry_raw([sweep])}
 
 
-def pick_headline(card, frame, pooled, key):
+def _tool_pick(rule, card, op, spi=False):
+    """Mean of every run of the other tool's figure the rule accepts (the largest block first), pooled over
+    the compared sessions, in MB/s."""
+    matched = [(session, entry) for _, session in _compared(card, spi) for entry in session.get("tool_results") or []
+               if entry.get("op") == op and is_rate_unit(entry.get("unit")) and rule.accepts(entry, op)]
+    if not matched:
+        return None
+    def preference(item):
+        entry = item[1]
+        return (-(bytes_from_size_text(entry.get("block_size") or "") or 0), entry["tool"], entry["test"])
+
+    best = min(matched, key=preference)
+    chosen = [(s, e) for s, e in matched if (e["tool"], e["test"], e["unit"]) == (best[1]["tool"], best[1]["test"],
+                                                                                 best[1]["unit"])]
+    runs = [float(value) for _, entry in chosen for value in entry["runs"]]
+    unit = best[1]["unit"]
+    mean = sum(runs) / len(runs)
+    decimals = printed_decimals(runs)
+    sessions = list(dict.fromkeys(session["id"] for session, _ in chosen))
+    pick = {"rule": rule.id, "kind": "tool", "subtest": f"{best[1]['tool']} {best[1]['test']}", "sessions": sessions,
+            "basis": f"{best[1]['tool']} {best[1]['test']} ({op}), mean of {len(runs)} run{'s' if len(runs) != 1 else ''}"
+                     + (f" over {len(sessions)} sessions" if len(sessions) > 1 else ""),
+            **rate_figures(mean, unit), "unit": unit, "mean": json_number(mean, 3), "run_count": len(runs),
+            "printed": {"unit": unit, "decimals": decimals, "mean": round_half_even(mean, decimals)},
+            "raw": _entry_raw(entry for _, entry in chosen)}
+    return pick
+
+
+def pick_headline(card, frame, pooled, key, spi=False):
     """The headline figure `key` (seq_read, seq_write, rnd4k_read, rnd4k_write) of a card, by the first
     rule that finds one; None when no rule does (not measured). `frame`: the card's runs_frame rows;
     `pooled`: {(test, op): statistics row} of its compared sessions (stats.statistics)."""
     op = _op(key)
     for rule in RULES[key]:
-        if op not in rule.ops:
+        if op not in rule.ops or (spi and rule.kind != "tool"):
             continue
         if rule.kind == "runs":
             pick = _runs_pick(rule, card, frame, pooled, op)
         elif rule.kind == "summary":
             pick = _summary_pick(rule, card, op)
+        elif rule.kind == "tool":
+            pick = _tool_pick(rule, card, op, spi)
         else:
             pick = _sweep_pick(rule, card, op)
         if pick:
@@ -317,10 +379,15 @@ def headlines(card, frame, pooled):
     return {key: pick_headline(card, frame, pooled, key) for key in HEADLINE_KEYS}
 
 
+def spi_headlines(card):
+    """{key: pick or None} of the card's compared SPI sessions alone (their own ranking)."""
+    return {key: pick_headline(card, None, {}, key, spi=True) for key in HEADLINE_KEYS}
+
+
 def rules_text():
     """The ranked rules, for documentation: {key: [(rule id, text), …]}."""
     return {key: [(rule.id, rule.text) for rule in rules if _op(key) in rule.ops] for key, rules in RULES.items()}
 
 
-__all__ = ["HEADLINE_KEYS", "is_sequential_measurement", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline", "headlines", "stated_only",
-           "summary_name", "rules_text"]
+__all__ = ["HEADLINE_KEYS", "is_sequential_measurement", "SEQUENTIAL_RULES", "RANDOM_4K_RULES", "RULES", "pick_headline",
+           "headlines", "spi_headlines", "is_spi", "tool_access", "stated_only", "summary_name", "rules_text"]

@@ -81,13 +81,18 @@ def run_iops(entry, kind, test, r_index, value):
     return None, False
 
 
+def is_spi(session):
+    """A session over SPI: a microcontroller's figures, never compared with a full-speed host's."""
+    return session.get("interface") == "SPI"
+
+
 def runs_frame(cards):
     """One row per run of every card: which card, session and entry, the value as recorded, whether
     the source excluded it, and the same run in MB/s, its IOPS and its recorded latencies."""
     rows = []
     for card in cards:
         for s_index, session in enumerate(card.get("sessions") or []):
-            compare = session.get("compare", True)
+            compare = session.get("compare", True) and not is_spi(session)
             for kind, e_index, entry, test in session_entries(session):
                 excluded = set(entry.get("excluded_runs") or [])
                 latency = entry.get("latency_us") or {}
@@ -393,7 +398,7 @@ def tool_result_stats(entries):
     return out
 
 
-__all__ = ["tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
+__all__ = ["is_spi", "tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
            "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name",
            "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS", "CardFigures", "mb_s_of",
            "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
