@@ -7,19 +7,21 @@ display unit), in MiB/s, and as the source printed them; headline figures follow
 headlines.py.
 """
 
+from ..core.sd_registers import decode_cid
 from ..core.paths import raw_strings
 from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
-from .headlines import HEADLINE_KEYS, headlines, stated_only
-from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, json_number, json_numbers, latency_block,
+from .headlines import HEADLINE_KEYS, headlines, spi_headlines, stated_only
+from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers, latency_block,
                     printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
-SESSION_PASS_THROUGH = ["id", "label", "date", "host", "reader", "conditions", "target", "source", "tools",
+SESSION_PASS_THROUGH = ["id", "label", "date", "card_label", "host", "reader", "interface", "clock_mhz", "conditions",
+                        "target", "source", "tools",
                         "notes", "reading", "dd_sweeps", "flashbench_open_au", "flashbench_align",
                         "flashbench_find_fat", "fill", "f3probe", "capacity_check", "nvme", "raw"]
 # Stored fields of a subtest passed to the twin, under the twin's name (dd's count= is block_count there:
@@ -61,6 +63,8 @@ def aggregate(cards, data_dir=None):
         pooled = pooled_lookup.get(slug, {})
         picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
+        if any(is_spi(s) for s in card.get("sessions") or []):
+            card_json["spi_headline"] = spi_headlines(card)
         objs = {key: pooled_obj(r) for key, r in pooled.items()}
         card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
                                sorted(pooled, key=lambda key: subtest_order(*key))}
@@ -132,6 +136,8 @@ def _card_json(card, figures):
         s_out["grid"] = session_grid(subtests, session["label"])
         if session.get("tool_results"):
             s_out["tool_results"] = tool_result_stats(session["tool_results"])
+        if session.get("cid"):
+            s_out["cid"] = {"register": session["cid"], **(decode_cid(session["cid"]) or {})}
         s_out["raw_files"] = sorted(set(raw_strings(session)))
         sessions.append(s_out)
     out["sessions"] = sessions

@@ -72,7 +72,9 @@ def _environment(cards_dir, data_dir):
     """Everything besides a card's own files and the date that its result depends on."""
     digest = hashlib.sha256(f"{CACHE_VERSION}|{Path(cards_dir).resolve()}|"
                             f"{Path(data_dir).resolve()}".encode())
-    for source in sorted(PACKAGE.rglob("*.py")) + [SCHEMA_PATH]:
+    # The code, its page templates and page model schemas: a changed template changes every page.
+    for source in sorted(PACKAGE.rglob("*.py")) + sorted(PACKAGE.rglob("*.j2")) + sorted(PACKAGE.rglob("*.json")) \
+            + [SCHEMA_PATH]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     digest.update(site_address().encode())  # the JSON twins carry the site's address,
     digest.update(repo_commits().encode())  # the card pages the repository's

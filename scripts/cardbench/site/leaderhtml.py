@@ -21,6 +21,11 @@ def leader_row_html(row):
     return render("leaderboard-row.html.j2", row=row)
 
 
+def spi_row_html(row):
+    """One card's row in the table of SPI results."""
+    return render("spi-row.html.j2", row=row)
+
+
 def card_list_item_html(parts):
     """One card's line in the cards section's list, written with the card's other parts."""
     return render("card-list-item.html.j2", p=parts)
@@ -38,4 +43,4 @@ def ranked(parts):
     return sorted(parts, key=lambda p: (group[p["rank_group"]], -p["rank"]))
 
 
-__all__ = ["leader_row_html", "card_list_item_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]
+__all__ = ["leader_row_html", "spi_row_html", "card_list_item_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]

@@ -150,8 +150,8 @@ def class_check_rows(card):
 
 IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
             "markings", "controller", "price", "shops", "notes", "source"]
-SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "host", "reader", "conditions", "target", "tools",
-                 "source", "notes", "reading", "nvme", "f3probe", "capacity_check"]
+SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "card_label", "host", "reader", "interface", "clock_mhz",
+                 "conditions", "target", "tools", "source", "notes", "reading", "nvme", "f3probe", "capacity_check", "cid"]
 
 
 def card_description(card):
@@ -257,6 +257,20 @@ def leader_row(row, card=None):
             "source": row["source"], "per_price": per_price(card, seq_read), **row.get("leaderboard", {})}
 
 
+def spi_row(card):
+    """A card's row in the table of SPI results (its SPI sessions' figures), or None without any."""
+    picks = card.get("spi_headline") or {}
+    if not any(picks.get(key) for key in ("seq_read", "seq_write")):
+        return None
+    spi = [s for s in card["sessions"] if s.get("interface") == "SPI" and s.get("compare", True)]
+    clocks = sorted({s["clock_mhz"] for s in spi if s.get("clock_mhz")})
+    cells = [{"value": picks[key]["mb_s"], "text": format_by_size(picks[key]["mb_s"]), "from": basis_text(picks[key])}
+             if picks.get(key) else None for key in ("seq_read", "seq_write")]
+    return {"slug": card["slug"], "title": card["title"], "rank": cells[0]["value"] if cells[0] else 0,
+            "hosts": ", ".join(dict.fromkeys(s.get("host") or "host not stated" for s in spi)),
+            "clocks": ", ".join(f"{c:g} MHz" for c in clocks) or "not stated", "cells": cells}
+
+
 def per_price(card, seq_read):
     """Sequential read per unit of the price a source gives ({"text", "from"}), or None: what a card's
     speed costs where its price, with its currency, is known. Currencies differ, so it is shown, not ranked."""
@@ -269,4 +283,4 @@ def per_price(card, seq_read):
             "from": f"sequential read {format_by_size(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}{where}"}
 
 
-__all__ = ["card_page", "leader_row", "measured_instead", "per_price", "shown_value"]
+__all__ = ["card_page", "leader_row", "spi_row", "measured_instead", "per_price", "shown_value"]

@@ -52,12 +52,12 @@ from .suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_l
 from ..card.atomicfile import atomic_write_text
 from ..core.paths import DATA_DIR, ROOT, raw_strings_in_json
 from .raw_copies import publish_raw
-from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked
+from .leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked, spi_row_html
 from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_charts_text, card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
 from .modelcheck import check_model
-from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, text_order
+from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, spi_row, text_order
 
 PER_CARD_DIRS = ("pages",)
 CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<slug>/… on the site
@@ -119,6 +119,9 @@ def card_parts(card_json, row, members):
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json)}
     parts["list_item"] = card_list_item_html(parts)
+    spi = spi_row(card_json)
+    if spi:
+        parts["spi_row"], parts["spi_rank"] = spi_row_html(spi), spi["rank"]
     # Every card the comparison leaves out is named there with the reason (suites.py says it).
     pooled = dict.fromkeys(card_json.get("pooled") or {})  # the card's own order: the reasons list them so
     parts["left_out"] = {suite["id"]: why for suite in KNOWN_SUITES
@@ -205,6 +208,8 @@ def site_texts(parts):
     check_model("compare", compare, "site/compare.json")
     return {CARD_INDEX: titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
+            "site/spi.html": "\n".join(p["spi_row"] for p in sorted((p for p in by_title if p.get("spi_row")),
+                                                                     key=lambda p: -p["spi_rank"])),
             "site/left-out.json": dumps(left_out_page),
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",

@@ -1,6 +1,7 @@
 """Real capacity: f3probe's verdict, H2testw's and f3read's checks of data read back, and a manufacturer ID
 that does not fit the brand on the label."""
 
+from ...core.sd_registers import decode_cid
 from .common import finding, gb_text
 
 # Manufacturer IDs (the CID register's first byte) that a brand's own cards carry. The SD
@@ -46,6 +47,9 @@ def f3probe_findings(card):
     return out, []
 
 
+# Usable capacity below this share of the announced one is a fake: a genuine card's filesystem holds about 93 %
+# of its marketed bytes (GiB against GB, less the filesystem's own), never under 90 %.
+FAKE_SHARE = 0.9
 # What each capacity check tool is called where a finding names its basis.
 CHECK_TOOLS = {"h2testw": "H2testw", "f3rw": "f3write/f3read"}
 
@@ -62,12 +66,22 @@ def capacity_check_findings(card):
         tool = CHECK_TOOLS.get(check.get("tool"), str(check.get("tool")))
         written, ok, lost = (check.get(key) for key in ("bytes_written", "bytes_ok", "bytes_lost"))
         words = f" (\u201c{check['verdict_text']}\u201d)" if check.get("verdict_text") else ""
+        usable, announced = check.get("usable_bytes"), check.get("announced_bytes")
+        if isinstance(usable, int) and isinstance(announced, int) and announced and usable < FAKE_SHARE * announced:
+            text = f"FAKE capacity: only {gb_text(usable)} of {gb_text(announced)} holds data"
+            basis = (f"{tool} found {gb_text(usable)} usable on a card announced as {gb_text(announced)}"
+                     + (" and lost data" if check["verdict"] == "data lost" else ""))
+            out.append(finding("fake_capacity", usable, "bytes", basis, session, text, fake=True,
+                               data_lost=check["verdict"] == "data lost", tool=check.get("tool"),
+                               announced_bytes=announced))
+            continue
         if check["verdict"] == "data lost":
             amount = f"{gb_text(lost)} of {gb_text(written)} written" if isinstance(lost, int) and written else ""
             text = "DATA LOST" + (f": {amount}" if amount else "")
             basis = f"{tool}'s own verdict{words}: data written to the card did not read back as written"
         else:
-            text = "all data read back" + (f": {gb_text(written)}" if isinstance(written, int) else "")
+            text = "all data read back" + (f": {gb_text(written)}" if isinstance(written, int) else
+                                       f": {gb_text(usable)} usable" if isinstance(usable, int) else "")
             basis = f"{tool}'s own verdict{words}: every test file read back as written"
         out.append(finding("fake_capacity", ok if isinstance(ok, int) else None, "bytes", basis, session, text,
                            fake=False, data_lost=check["verdict"] == "data lost", tool=check.get("tool")))
@@ -93,6 +107,8 @@ def manufacturer_findings(card, device_facts):
     expected = BRAND_MANUFACTURER_IDS.get(str(card.get("brand", "")).strip().casefold())
     for session in card.get("sessions") or []:
         mid = manufacturer_id((device_facts or {}).get(session["id"]))
+        if mid is None and session.get("cid"):  # the register as a source printed it
+            mid = (decode_cid(session["cid"]) or {}).get("manufacturer_id")
         if mid is None or expected is None or mid in expected:
             continue
         known = ", ".join(f"0x{m:02X}" for m in sorted(expected))
