@@ -106,3 +106,46 @@ def test_unticking_disables_compare_again(site, browser):
     assert page.get_by_role("button", name="Compare selected").is_disabled()
     assert problems.messages == []
 
+
+
+def test_on_a_phone_the_card_and_both_sequential_figures_fit_without_scrolling_sideways(site, browser):
+    url, _ = site
+    page, problems = open_page(browser, url + "/", width=390)
+    fits = page.evaluate("""() => { const box = document.querySelector('#leaderboard .table-scroll');
+        return [box.scrollWidth, box.clientWidth]; }""")
+    assert fits[0] <= fits[1], fits
+    for key in ("seq_read", "seq_write"):
+        right = page.evaluate(f"() => document.querySelector('th[data-key={key}]').getBoundingClientRect().right")
+        assert 0 < right <= 390, (key, right)
+    # The bus the hidden column held stands under the card's name.
+    first = page.locator("#leaderboard-table tbody tr").first
+    assert first.locator(".bus-inline").is_visible()
+    assert problems.messages == []
+
+
+def test_rows_stay_short_and_each_bar_sits_under_its_figure(site, browser):
+    url, _ = site
+    page, _ = open_page(browser, url + "/")
+    gaps = page.evaluate("""() => [...document.querySelectorAll('#leaderboard-table tbody td.bar')]
+        .filter(td => td.dataset.value).map(td => {
+            const text = td.querySelector('span').getBoundingClientRect();
+            const cell = td.getBoundingClientRect();
+            const bar = parseFloat(getComputedStyle(td, '::after').marginTop);
+            return [text.bottom - cell.top, cell.height, bar];
+        })""")
+    assert gaps and all(bar <= 4 for _, _, bar in gaps)
+    # A long source name stays on one line (cut, whole in the title) instead of making the row 4-5 lines high.
+    wraps = page.evaluate("""() => [...document.querySelectorAll('#leaderboard-table td.source')]
+        .map(td => getComputedStyle(td).whiteSpace)""")
+    assert set(wraps) == {"nowrap"}
+    assert all(td.get_attribute("title") for td in page.locator("td.source").all()[:5])
+
+
+def test_printed_the_leaderboard_keeps_its_column_headings(site, browser):
+    url, _ = site
+    page, _ = open_page(browser, url + "/")
+    page.emulate_media(media="print")
+    headings = page.evaluate("""() => [...document.querySelectorAll('#leaderboard-table thead th')].map(th =>
+        [th.innerText.trim(), getComputedStyle(th.querySelector('button') || th).display])""")
+    assert [text.split("\n")[0] for text, _ in headings][:4] == ["Card", "Bus", "Seq. read", "Seq. write"]
+    assert all(display != "none" for _, display in headings)
