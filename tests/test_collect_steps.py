@@ -189,3 +189,10 @@ def test_vanished_device_keeps_finished_tests(tmp_path):
     assert not [f for f in findings if f.severity == "error"]
     session = cards[0].data["sessions"][0]
     assert session["complete"] is False and len(session["dd"]) == 1
+
+
+def test_a_fio_tests_progress_line_writes_iops_as_a_whole_number():
+    from cardbench.collect.steps import fio_summary
+
+    assert fio_summary(14.63, 3661.4) == "14.6 MB/s, 3,661 IOPS"
+    assert "e+" not in fio_summary(900.0, 123456.0)

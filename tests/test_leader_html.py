@@ -41,7 +41,7 @@ def test_figures_read_as_the_page_printed_them():
 def test_stated_figures_are_marked_and_rows_ranked():
     html = leader_row_html(_row(stated_cells=[True, False, False, False], runs_stated=True, charted="dd sweep"))
     assert 'data-stated="1"' in html and "ranked after measured figures" in html
-    assert "no repeated runs; its page charts dd sweep" in html
+    assert "no runs of it are recorded here (the card's page charts dd sweep)" in html.replace("&#39;", "'")
     parts = [{"slug": s, "rank": r, "rank_group": g} for s, r, g in
              (("a", 0, "none"), ("b", 50, "stated"), ("c", 10, "measured"), ("d", 90, "measured"), ("e", 10, "measured"))]
     assert [p["slug"] for p in ranked(parts)] == ["d", "c", "e", "b", "a"]

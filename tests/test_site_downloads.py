@@ -148,3 +148,16 @@ def test_an_imported_tool_only_card_has_its_runs_in_its_csv(corpus_case, tmp_pat
     [card_json] = aggregate([load_card(cards / "tool-card-64gb.yaml").data])["cards"].values()
     rows = list(csv.reader(io.StringIO(card_csv(card_json))))[1:]
     assert rows, "the card's runs.csv holds only its header"
+
+
+def test_a_card_without_runs_says_why_its_csv_holds_only_the_column_names():
+    from cardbench.site.cardhtml import card_page_text
+    from cardbench.site.pagemodel import card_page
+
+    cards = [load_card(ROOT / "data" / "cards" / f"{slug}.yaml").data
+             for slug in ("silicon-motion-sm2708-reference-design-250gb-sd-express", LEXAR)]
+    result = aggregate(cards)
+    stated = card_page(result["cards"][cards[0]["slug"]])
+    assert stated["has_runs"] is False
+    assert "no run of this card is recorded here" in card_page_text(stated, "https://x/commits/main")
+    assert card_page(result["cards"][LEXAR])["has_runs"] is True

@@ -198,6 +198,7 @@ def card_page(card):
         shown["raw"] = [raw_link(r) for r in s.get("raw_files") or s.get("raw") or []]
         sessions.append(shown)
     page["sessions"] = sessions
+    page["has_runs"] = any(s["subtests"] or s.get("tool_results") for s in card["sessions"])
     page["curves"] = [with_table_html(c) for c in curve_charts(card)]
     return page
 
