@@ -108,6 +108,8 @@ def test_quick_profile_on_a_throttled_card_stops_on_sigint_and_resumes(tmp_path)
         assert second.finish(timeout=240) == 0, second.text
         assert second.count("already done, skipped") == 3
         assert "resumed session" in second.text and "complete" in second.text
+        # A collection ends as an import does: with what the new session gives the leaderboard.
+        assert second.lines[-1].startswith("collect: leaderboard: ranked: "), second.lines[-1]
 
     loaded, session = load_session(data_dir)
     assert session["complete"] is True

@@ -82,3 +82,20 @@ def test_dd_without_direct_io_is_said_not_to_rank(tmp_path, capsys):
 def test_dd_with_direct_io_ranks(tmp_path, capsys):
     err, _ = import_text(tmp_path, capsys, DD_LOG)
     assert "import: leaderboard: ranked: dd bs=1M write (sequential write)" in err
+
+
+def test_an_import_ends_with_the_new_results_standing_and_a_tool_figure_can_rank(tmp_path, capsys):
+    from cardbench.cli import result_standing_line
+
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    path = CORPUS / "hdparm" / "hdparm--three-runs-pi-prompt.out"
+    assert cli.main(["import", str(path), "--card", "acme-hd-64gb", "--name", "Acme HD 64GB",
+                     "--cards-dir", str(cards)]) == 0
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "import: leaderboard: ranked: hdparm hdparm -t (read) (sequential read)"
+    # the collector ends with the same line, from the same function, for its own session
+    card = cards / "acme-hd-64gb.yaml"
+    import yaml
+    session_id = yaml.safe_load(card.read_text(encoding="utf-8"))["sessions"][-1]["id"]
+    assert "import: " + result_standing_line(card, session_id, tmp_path / "data") == last

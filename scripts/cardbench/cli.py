@@ -117,6 +117,8 @@ def cmd_collect(args):
         return 130 if isinstance(exc, CollectInterrupted) else 2
     for line in summary_lines(report):
         print(line, file=sys.stderr)
+    # The new result's standing: the same last line as an import's.
+    print(f"collect: {result_standing_line(report.card_path, report.session_id, args.data_dir)}", file=sys.stderr)
     return 0 if report.complete else 1
 
 
@@ -147,7 +149,8 @@ def cmd_import(args):
         print(f"import: note: this made a new card; did you mean {' or '.join(result.similar)}? To add the result to "
               "that card instead, remove the new card's file and raw folder and import again with its slug as --card "
               "(CARD=)", file=sys.stderr)
-    for line in _import_session_lines(result, args.cards_dir.parent):
+    lines = list(_import_session_lines(result, args.cards_dir.parent))
+    for line in lines[:-1]:
         print(f"import: {line}", file=sys.stderr)
     if result.created_card:
         used = ", ".join(f"{field}={value} ({why})" for field, (value, why) in result.defaults.items())
@@ -157,6 +160,7 @@ def cmd_import(args):
     elif not result.already_imported and any(value is not None for value in card.values()):
         print(f"import: note: {result.card_path} already existed, so CAPACITY=, BUS= and FORM= (--capacity, --bus, "
               f"--form) were not used; change the card there", file=sys.stderr)
+    print(f"import: {lines[-1]}", file=sys.stderr)  # the new result's standing: the same last line as collect's
     return 0
 
 
@@ -212,8 +216,6 @@ def _suggested_slug(name, cards_dir):
 def _import_session_lines(result, data_dir):
     """What the new session will be on the site: its day and what says it, its host and reader, and
     which of its figures the leaderboard will rank."""
-    from .card.load import load_card
-
     dated = f"from {result.dated_by}" if result.dated_by else "today; the file gives no date: no tool's own, no `date` output"
     yield f"session dated {result.date} ({dated})"
     unknown = [what for what, value in (("host", result.host), ("reader", result.reader)) if not value]
@@ -225,14 +227,20 @@ def _import_session_lines(result, data_dir):
         yield (f"{' and '.join(unknown)} unknown: give {options} on cardbench import ({variables} on make import), "
                f"stored in the session's {' and '.join(unknown)} field{'s' if len(unknown) > 1 else ''}; "
                f"{'; '.join(example[w] for w in unknown)}")
+    yield result_standing_line(result.card_path, result.session_id, data_dir)
+
+
+def result_standing_line(card_path, session_id, data_dir):
+    """The last line of both `cardbench import` and `cardbench collect`: what the new session gives the leaderboard."""
+    from .card.load import load_card
+
     try:  # the site's statistics need pandas, which the slim install for measuring and importing leaves out
         from .site.standing import session_standing, standing_line
     except ImportError:
-        yield ("leaderboard: not worked out here, as the site's packages are not installed (make site installs them; "
-               "make serve then shows the card)")
-        return
-    card = load_card(result.card_path).data
-    yield "leaderboard: " + standing_line(session_standing(card, result.session_id, data_dir))
+        return ("leaderboard: not worked out here, as the site's packages are not installed (make site installs them; "
+                "make serve then shows the card)")
+    card = load_card(card_path).data
+    return "leaderboard: " + standing_line(session_standing(card, session_id, data_dir))
 
 
 def cmd_bench(args):

@@ -14,8 +14,7 @@ from .stats import session_entries
 COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4k_read": "random 4K read",
            "rnd4k_write": "random 4K write"}
 # Measurements the card page charts but no leaderboard column shows.
-CHARTED = ("dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill", "f3probe", "nvme",
-           "tool_results")
+CHARTED = ("dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill", "f3probe", "nvme")
 
 
 def _accepting_columns(kind, entry, test, op):
@@ -44,16 +43,25 @@ def session_standing(card, session_id, data_dir=None):
     row = next(r for r in aggregate([card], data_dir)["leaderboard"] if r["slug"] == card["slug"])
     session = next(s for s in card["sessions"] if s.get("id") == session_id)
     ranked, not_ranked = [], []
-    for kind, _, entry, test in session_entries(session):
-        subtest = f"{test} {entry['op']}"
+    entries = [(kind, entry, test, f"{test} {entry['op']}") for kind, _, entry, test in session_entries(session)]
+    # Another tool's figure: its pick names it "<tool> <test>", the operation apart.
+    entries += [("tool", entry, entry["test"], f"{entry['tool']} {entry['test']}")
+                for entry in session.get("tool_results") or []]
+    for kind, entry, test, subtest in entries:
+        shown = subtest if kind != "tool" else f"{subtest} ({entry['op']})"
         columns = [COLUMNS[key] for key, hidden in zip(HEADLINE_KEYS, row["leaderboard"]["other_test_cells"])
-                   if row[key] and not hidden and row[key]["subtest"] == subtest and session_id in row[key]["sessions"]]
+                   if row[key] and not hidden and row[key]["subtest"] == subtest and key.endswith(entry["op"])
+                   and session_id in row[key]["sessions"]]
         if columns:
-            ranked += [(subtest, column) for column in columns]
+            ranked += [(shown, column) for column in columns]
         elif session.get("compare", True) is False:
-            not_ranked.append((subtest, "the session is not compared (compare: false)"))
+            not_ranked.append((shown, "the session is not compared (compare: false)"))
+        elif kind == "tool":
+            not_ranked.append((shown, "charted on the card page; another figure stands for the card" if
+                               any(row[key] for key in HEADLINE_KEYS if key.endswith(entry["op"])) else
+                               "charted on the card page; no leaderboard column takes this figure"))
         else:
-            not_ranked.append((subtest, _why_not(kind, entry, test, entry["op"], row, session_id)))
+            not_ranked.append((shown, _why_not(kind, entry, test, entry["op"], row, session_id)))
     return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": [kind for kind in CHARTED if session.get(kind)]}
 
 
