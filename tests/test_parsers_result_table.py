@@ -79,3 +79,59 @@ def test_registers_are_read_as_printed():
     text = "CID: $03 $53 $44 $53 $4E $36 $34 $47 $86 $7E $65 $07 $71 $01 $6B $8D\n| a | b |\n|---|---|\n| x | 1 MB/s |\n"
     fields = session(text, {"cid": "CID", "figures": []})
     assert fields.session["cid"] == "035344534e3634478 67e6507 71016b8d".replace(" ", "")
+
+
+LOOSE_ROWS = """| Brand | Claimed <br> Size | Designation | Observed (avg.) | Genuine? |
+| - | - | - | - | - |
+| TECLAST | 64GB | UHS-I U1 <br> C10 | 58.6GB usable <br> 28.5 MB/s write | Yes |
+| TECLAST | 64GB | V30 <br> UHS-I U3 | 58.2GB usable <br> 40.8 MB/s write | Yes
+| OSMR | 128GB | C10 | 116.4GiB <br> 22.9 MB/s write | Short of write speeds |
+Z-suit | 16GB | UHS-I U1 <br> C10 | 14.4GB usable <br> 18.7 MB/s write | Yes |
+
+After the table.
+"""
+
+
+def test_rows_without_an_end_pipe_stay_in_the_table():
+    [table] = result_table.parse(LOOSE_ROWS)["tables"]
+    assert [row[0] for row in table["rows"]] == ["TECLAST", "TECLAST", "OSMR", "Z-suit"]
+    assert table["rows"][1][-1] == "Yes" and table["rows"][3][1] == "16GB"
+
+
+def test_a_name_given_twice_is_picked_by_another_cell():
+    layout = {"row": "TECLAST", "where": {"Designation": "V30\nUHS-I U3"}, "tool": "h2testw", "figures": [
+        {"column": "Observed (avg.)", "part": "write", "printed": "MB/s", "unit": "MB/s", "test": "w", "op": "write"}]}
+    assert session(LOOSE_ROWS, layout).measurements["tool_results"][0]["runs"] == [40.8]
+    with pytest.raises(ParseError, match="2 row"):
+        session(LOOSE_ROWS, {**layout, "where": None})
+
+
+def test_a_part_named_by_the_unit_glued_to_its_figure():
+    layout = {"row": "OSMR", "figures": [
+        {"column": "Observed (avg.)", "part": "GiB", "printed": "GiB", "unit": "GiB", "entry": "capacity",
+         "announced_gb": 128, "verdict": "ok"}]}
+    check = session(LOOSE_ROWS, layout).measurements["capacity_check"]
+    assert check["usable_bytes"] == round(116.4 * 2**30)
+
+
+CAPTIONED = """## SD Cards
+
+The table below shows the **mean sequential write speed [KB/s]** / **maximum write time per block [ms]**.
+
+| SD Card                 | F4            | F7      |
+| ----------------------- | ------------- | ------- |
+| SanDisk Extreme U3 32GB | 1500 / **15** | 1800/10 |
+| Sandisk Class 4 8GB     | 212 / 60      | ?/?     |
+"""
+
+
+def test_pairs_in_a_cell_with_their_unit_in_the_caption():
+    figure = {"column": "F4", "split": "/", "index": 1, "printed": "KB/s", "printed_above": True, "tool": "sd-bench",
+              "unit": "KiB/s", "test": "mean sequential write speed", "op": "write"}
+    fields = session(CAPTIONED, {"row": "SanDisk Extreme U3 32GB", "tool": "sd-bench",
+                                 "figures": [figure, {**figure, "column": "F7"}]})
+    assert [e["runs"] for e in fields.measurements["tool_results"]] == [[1500], [1800]]
+    with pytest.raises(ParseError, match="no figure"):
+        session(CAPTIONED, {"row": "Sandisk Class 4 8GB", "figures": [{**figure, "column": "F7"}]})
+    with pytest.raises(ParseError, match="prints no unit"):
+        session(CAPTIONED, {"row": "Sandisk Class 4 8GB", "figures": [{**figure, "printed_above": False}]})

@@ -7,10 +7,12 @@ it (in the cell or in its column heading), and never guesses what a column means
 It is never detected; a source's manifest (imports/sources.py) names it with its layout.
 
 parse(text) -> {"tables": [{"heading": str | None, "header": [cell], "rows": [[cell]], "lines": [int],
-                            "line": int}]}
+                            "line": int, "above": str | None}]}
     every table of the text in order, each with the nearest heading above it (a Markdown '#' line, an
     HTML <h1>-<h6>, or a line in bold) and the line of each row; a cell is its text with markup
-    taken out, except that a line break inside a cell (<br>) is kept as "\\n". Also "registers":
+    taken out, except that a line break inside a cell (<br>) is kept as "\\n". A Markdown table's
+    rows may leave out the pipe at either end (as GitHub reads them); its "above" is the last line of
+    text above its header row (a caption such as "The table below shows … [KB/s]"). Also "registers":
     {"CID": "0353..."} from lines like 'CID: $03 $53 …' (the SD card's registers, as some sources print
     them).
 to_session(parsed, layout) -> SessionFields: the figures the layout names, as tool_results, dd or
@@ -19,13 +21,18 @@ to_session(parsed, layout) -> SessionFields: the figures the layout names, as to
 The layout (a mapping, from the source's manifest):
   table: N              which table of the part (1-based; default: the first)
   row: "Label"          the row whose first cell is this (rows are cards); a figure may name its own row
+  where: {heading: text} with row, for a label the table gives twice: the row whose cells under these
+                        headings are these texts (markup out, a <br> as "\\n")
   tool: "dd"            the tool of every figure (a figure may name its own)
-  figures: [{column, row?, part?, label?, printed, unit, tool?, test, op, block_size?, iops?, entry?,
-             count?, flags?, target?}]
+  figures: [{column, row?, part?, label?, split?, index?, printed, printed_above?, unit, tool?, test, op,
+             block_size?, iops?, entry?, count?, flags?, target?}]
       column: the column's heading as printed (markup taken out); part: in a cell of several figures
-      (one per line), the one followed by this word ("58.2GB usable <br> 45 MB/s write" -> "write");
-      label: the one after "label:" ("RPi4:&nbsp;43.8"); printed: the unit text the table prints with
-      the figure (in the cell, else in the column heading), checked; unit: what the tool means by it
+      (one per line), the one holding this word ("58.2GB usable <br> 45 MB/s write" -> "write"; a unit
+      glued to its figure counts: "116.4GiB <br> 22.9 MB/s write" -> "GiB");
+      label: the one after "label:" ("RPi4:&nbsp;43.8"); split, index: in a cell of figures separated
+      by this text, the index-th (1-based: "1500 / 15" with split "/" and index 1 -> "1500");
+      printed: the unit text the table prints with the figure (in the cell, else in the column heading,
+      or with printed_above: true in the line above the table), checked; unit: what the tool means by it
       (core.units); iops: "parentheses" when the cell prints the IOPS in brackets after the figure
       ("24.34 MB/s (6086)"); access: "sequential" or "random", where the table says so; entry: "tool_results" (default), "dd" (with block_size, count, flags,
       target) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
@@ -59,7 +66,7 @@ _BR = re.compile(r"<br[ \t]*+/?>", re.I)
 _CELL_TAG = re.compile(r"<(t[dh])\b[^>]{0,500}>(.*?)</\1>", re.I | re.S)
 _ROW_TAG = re.compile(r"<tr\b[^>]{0,500}>(.*?)</tr>", re.I | re.S)
 _TABLE_TAG = re.compile(r"<table\b[^>]{0,500}>(.*?)</table>", re.I | re.S)
-_FIGURE = re.compile(r"(?<![\w.])([-+]?\d{1,3}+(?:,\d{3})*+(?:\.\d{1,6}+)?|[-+]?\d{1,12}+(?:\.\d{1,6}+)?)[ \t]*+"
+_FIGURE = re.compile(r"(?<![\w.])([-+]?\d{1,3}+(?:,\d{3})++(?:\.\d{1,6}+)?(?!\d)|[-+]?\d{1,12}+(?:\.\d{1,6}+)?)[ \t]*+"
                      r"([A-Za-z/]{1,12}+)?")
 _REGISTER = re.compile(r"^[ \t]*+(CID|CSD)[ \t]*+:[ \t]*+((?:\$[0-9A-Fa-f]{2}[ \t]*+){16})$", re.M)
 
@@ -82,6 +89,25 @@ def _pipe_cells(inner):
     return [_cell_text(cell) for cell in re.split(r"(?<!\\)\|", inner)]
 
 
+def _loose_row(line):
+    """The cells' text of a Markdown row that leaves out the pipe at one end or both ('Z-suit | 16GB |'),
+    as GitHub reads such a row inside a table; None for a line that is no row (blank, no pipe, a heading)."""
+    if not line.strip() or "|" not in line.replace("\\|", "") or _MD_HEADING.match(line):
+        return None
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return inner
+
+
+def _text_above(lines, index):
+    """The last line of text above lines[index] (a table's caption), markup taken out; None if none."""
+    for line in reversed(lines[:index]):
+        if line.strip():
+            return None if _MD_HEADING.match(line) or _PIPE_ROW.match(line) else _cell_text(line)
+    return None
+
+
 def parse(text):
     """The tables of a text (see the module's docstring)."""
     tables, heading = [], None
@@ -99,11 +125,12 @@ def parse(text):
             header = _pipe_cells(row.group(1))
             rows, numbers = [], []
             j = i + 2
-            while j < len(lines) and _PIPE_ROW.match(lines[j]):
-                rows.append(_pipe_cells(_PIPE_ROW.match(lines[j]).group(1)))
+            while j < len(lines) and _loose_row(lines[j]) is not None:
+                rows.append(_pipe_cells(_loose_row(lines[j])))
                 numbers.append(j + 1)
                 j += 1
-            tables.append({"heading": heading, "header": header, "rows": rows, "lines": numbers, "line": i + 1})
+            tables.append({"heading": heading, "header": header, "rows": rows, "lines": numbers, "line": i + 1,
+                           "above": _text_above(lines, i)})
             i = j
             continue
         i += 1
@@ -125,7 +152,7 @@ def parse(text):
             continue
         tables.append({"heading": _cell_text(headings[-1]) if headings else None, "header": html_rows[0][0],
                        "rows": [cells for cells, _ in html_rows[1:]], "lines": [n for _, n in html_rows[1:]],
-                       "line": start_line})
+                       "line": start_line, "above": None})
     tables.sort(key=lambda table: table["line"])
     registers = {name: "".join(byte.strip("$ \t") for byte in value.split()).lower()
                  for name, value in _REGISTER.findall(text)}
@@ -142,11 +169,20 @@ def _table(parsed, layout):
     return tables[number - 1]
 
 
-def _row(table, label):
-    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"]) if cells and cells[0] == label]
+def _row(table, label, where=None):
+    """The one row whose first cell is label and, where the layout says, whose cells under those headings
+    are these ({"Designation": "V30\\nUHS-I U3"}: a source that lists one name twice)."""
+    header = table["header"]
+    wanted = [(header.index(name), text) for name, text in (where or {}).items() if header.count(name) == 1]
+    if len(wanted) != len(where or {}):
+        raise ParseError(TOOL, f"the layout picks its row by a column the table at line {table['line']} has not "
+                               f"(one of {', '.join(quoted(name) for name in where)})", line=table["line"])
+    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"]) if cells and cells[0] == label
+             and all(column < len(cells) and cells[column] == text for column, text in wanted)]
     if len(found) != 1:
-        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose first cell is {quoted(label)} in "
-                               f"the table at line {table['line']}", line=table["line"])
+        also = f" and {', '.join(f'{quoted(k)} {quoted(v)}' for k, v in where.items())}" if where else ""
+        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose first cell is {quoted(label)}{also} "
+                               f"in the table at line {table['line']}", line=table["line"])
     return found[0]
 
 
@@ -165,7 +201,7 @@ def _part(cell, figure, line):
         label = figure["label"] + ":"
         found = [piece[len(label):].strip() for piece in pieces if piece.startswith(label)]
     elif figure.get("part"):
-        word = re.compile(rf"(?<![\w]){re.escape(figure['part'])}\b", re.I)
+        word = re.compile(rf"(?<![A-Za-z_]){re.escape(figure['part'])}\b", re.I)
         found = [piece for piece in pieces if word.search(piece)]
     else:
         found = pieces if len(pieces) == 1 else []
@@ -173,6 +209,13 @@ def _part(cell, figure, line):
         raise ParseError(TOOL, f"the cell {quoted(cell)} holds no single figure "
                                f"{'labelled ' + quoted(figure.get('label')) if figure.get('label') else ''}"
                                f"{'named ' + quoted(figure.get('part')) if figure.get('part') else ''}", line=line)
+    if figure.get("split"):
+        pieces = found[0].split(figure["split"])
+        index = figure.get("index")
+        if not isinstance(index, int) or not 1 <= index <= len(pieces):
+            raise ParseError(TOOL, f"the cell {quoted(cell)} holds {len(pieces)} piece(s) split by "
+                                   f"{quoted(figure['split'])}; the layout reads piece {index}", line=line)
+        return pieces[index - 1].strip()
     return found[0]
 
 
@@ -180,7 +223,7 @@ def _number(text):
     return float(text.replace(",", ""))
 
 
-def _value(piece, figure, heading, line):
+def _value(piece, figure, heading, line, above=None):
     """(figure, IOPS or None) of a cell's piece, its printed unit checked against the layout."""
     match = _FIGURE.search(piece)
     if not match:
@@ -192,6 +235,8 @@ def _value(piece, figure, heading, line):
     if unit is None or unit not in (printed,):
         if unit is None and printed in heading:
             pass  # the unit stands in the column's heading
+        elif unit is None and figure.get("printed_above") and printed in (above or ""):
+            pass  # the unit stands in the line above the table, which the layout names
         elif unit is not None and unit != printed:
             raise ParseError(TOOL, f"{quoted(piece)} prints {quoted(unit)}, but the layout reads {quoted(printed)}",
                              line=line)
@@ -218,12 +263,12 @@ def to_session(parsed, layout=None, **hints):
     table = _table(parsed, layout)
     measurements, card = {}, {}
     for figure in layout.get("figures") or []:
-        cells, line = _row(table, figure.get("row", layout.get("row")))
+        cells, line = _row(table, figure.get("row", layout.get("row")), figure.get("where", layout.get("where")))
         column = _column(table, figure["column"], line)
         if column >= len(cells):
             raise ParseError(TOOL, f"the row has no cell under {quoted(figure['column'])}", line=line)
         piece = _part(cells[column], figure, line)
-        value, iops = _value(piece, figure, table["header"][column], line)
+        value, iops = _value(piece, figure, table["header"][column], line, table.get("above"))
         entry_kind = figure.get("entry", "tool_results")
         if entry_kind == "capacity":
             measurements["capacity_check"] = _capacity(figure, value, table, cells, line)
@@ -248,7 +293,7 @@ def to_session(parsed, layout=None, **hints):
             entry["iops"] = [int(iops) if iops.is_integer() else iops]
         measurements.setdefault("tool_results", []).append(entry)
     if layout.get("price"):
-        card["price"] = _price(layout["price"], table, layout.get("row"))
+        card["price"] = _price(layout["price"], table, layout.get("row"), layout.get("where"))
     session = {}
     if layout.get("cid"):
         cid = parsed["registers"].get(layout["cid"])
@@ -281,8 +326,8 @@ def _capacity(figure, value, table, cells, line):
     return entry
 
 
-def _price(spec, table, row_label):
-    cells, line = _row(table, spec.get("row", row_label))
+def _price(spec, table, row_label, where=None):
+    cells, line = _row(table, spec.get("row", row_label), spec.get("where", where))
     cell = cells[_column(table, spec["column"], line)]
     pieces = [piece.strip() for piece in cell.split("\n") if piece.strip()]
     amount = next((piece for piece in pieces if re.fullmatch(r"[$€£]\s?\d{1,6}(?:\.\d{1,2})?", piece)), None)
