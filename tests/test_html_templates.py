@@ -65,7 +65,8 @@ def _row():
     cell = {"value": 1.0, "text": CARD_TEXT, "from": CARD_TEXT}
     return {"slug": CARD_TEXT, "title": CARD_TEXT, "brand": CARD_TEXT, "bus": CARD_TEXT, "form_factor": CARD_TEXT,
             "markings": [CARD_TEXT], "hosts": [CARD_TEXT], "readers": [CARD_TEXT], "source": CARD_TEXT,
-            "per_price": {"text": CARD_TEXT, "from": CARD_TEXT}, "cells": [cell, cell, None],
+            "per_price": {"value": 1.5, "text": CARD_TEXT, "from": CARD_TEXT}, "per_gb": cell, "fake": CARD_TEXT,
+            "cells": [cell, cell, None],
             "stated_cells": [True, False, False], "other_test_cells": [False, True, False], "claimed_read": 1,
             "claimed_write": None, "runs": 2, "runs_stated": False, "instead": CARD_TEXT, "charted": ""}
 

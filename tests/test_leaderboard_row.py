@@ -98,7 +98,10 @@ def test_home_page_ranks_measured_reads_first_and_marks_stated_figures(site, res
     ultra64 = by_slug["sandisk-ultra-64gb-microsdxc"]["title"]
     measured = [r for r in result["leaderboard"] if r["leaderboard"]["rank_group"] == "measured"]
     assert titles[: len(measured)] == [r["title"] for r in sorted(measured, key=lambda r: -r["seq_read"]["mb_s"])]
-    assert titles[len(measured):] == [sm2708, lexar16, ultra64]  # stated by their figure (878, 20.4), then none
+    # stated by their figure (878, 20.4), then the cards without a sequential read (the Ultra 64's is not stated)
+    assert titles[len(measured):len(measured) + 2] == [sm2708, lexar16]
+    none = {r["title"] for r in result["leaderboard"] if r["leaderboard"]["rank_group"] == "none"}
+    assert ultra64 in none and set(titles[len(measured) + 2:]) == none
     cells = dict(shown)
     # cells: bus, seq. read, seq. write, 4K read, 4K write, claimed, runs, source
     # the reason 878 ranks below 20.6 is on the row itself
@@ -161,12 +164,16 @@ def test_phone_tables_wrap_at_spaces_and_the_leaderboard_shows_it_scrolls(site):
         assert problems.messages == []
 
 
-def test_a_priced_card_shows_its_read_speed_per_currency_unit():
-    from cardbench.site.pagemodel import per_price
+def test_a_priced_card_shows_its_read_speed_per_currency_unit_and_price_per_gb():
+    from cardbench.site.pagemodel import per_price, price_per_gb
 
     seq_read = {"mb_s": 86.3}
-    priced = {"price": {"amount": 19.0, "currency": "USD", "shop": "A <Shop>", "date": "2025-12-01"}}
+    priced = {"capacity_gb": 64, "price": {"amount": 19.0, "currency": "USD", "shop": "A <Shop>", "date": "2025-12-01"}}
     shown = per_price(priced, seq_read)
-    assert shown["text"] == "4.54 MB/s per USD"
+    assert shown["text"] == "4.54 MB/s per USD" and shown["value"] == round(86.3 / 19, 4)
     assert shown["from"] == "sequential read 86.3 MB/s ÷ 19 USD at A <Shop>, 2025-12-01"
     assert per_price({}, seq_read) is None and per_price(priced, None) is None
+    gb = price_per_gb(priced)
+    assert gb["text"] == "0.297 USD/GB" and gb["from"] == "19 USD ÷ 64 GB at A <Shop>, 2025-12-01"
+    undated = price_per_gb({"capacity_gb": 64, "price": {"amount": 4.58, "currency": "USD", "shop": "Temu"}})
+    assert undated["from"].endswith("at Temu, date not stated")

@@ -228,8 +228,10 @@ MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbenc
 def measured_instead(card, charted_only=False):
     """What a card without repeated runs was measured with, as text ('' when it has runs or nothing).
     charted_only: what its page charts, leaving out the figures the source states."""
-    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in (card or {}).get("sessions") or [])
+    sessions = (card or {}).get("sessions") or []
+    kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in sessions)
              and not (charted_only and key == "headline")]
+    kinds[-1:-1] = [entry["tool"] for s in sessions for entry in s.get("tool_results") or [] if entry.get("tool")]
     return ", ".join(dict.fromkeys(kinds))
 
 
@@ -255,7 +257,15 @@ def leader_row(row, card=None):
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
             "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
-            "source": row["source"], "per_price": per_price(card, seq_read), **row.get("leaderboard", {})}
+            "source": row["source"], "per_price": per_price(card, seq_read), "per_gb": price_per_gb(card),
+            "fake": fake_text(card),
+            **row.get("leaderboard", {})}
+
+
+def fake_text(card):
+    """The card's fake-capacity finding in a few words, for its leaderboard row; None for a genuine card."""
+    found = [f for f in (card or {}).get("findings") or [] if f.get("id") == "fake_capacity" and f.get("fake")]
+    return found[0]["text"] if found else None
 
 
 def spi_row(card):
@@ -272,16 +282,31 @@ def spi_row(card):
             "clocks": ", ".join(f"{c:g} MHz" for c in clocks) or "not stated", "cells": cells}
 
 
+def _where(price):
+    return "".join(part for part in (f" at {price['shop']}" if price.get("shop") else "",
+                                     f", {price['date']}" if price.get("date") else ", date not stated"))
+
+
 def per_price(card, seq_read):
-    """Sequential read per unit of the price a source gives ({"text", "from"}), or None: what a card's
-    speed costs where its price, with its currency, is known. Currencies differ, so it is shown, not ranked."""
+    """Sequential read per unit of the price a source gives ({"value", "text", "from"}), or None: what a card's
+    speed costs where its price, with its currency, is known."""
     price = (card or {}).get("price")
     if not price or not seq_read or not price.get("amount"):
         return None
-    where = "".join(part for part in (f" at {price['shop']}" if price.get("shop") else "",
-                                      f", {price['date']}" if price.get("date") else ""))
-    return {"text": f"{format_by_size(seq_read['mb_s'] / price['amount'])} MB/s per {price['currency']}",
-            "from": f"sequential read {format_by_size(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}{where}"}
+    value = seq_read["mb_s"] / price["amount"]
+    return {"value": round(value, 4), "text": f"{format_by_size(value)} MB/s per {price['currency']}",
+            "from": f"sequential read {format_by_size(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}"
+                    f"{_where(price)}"}
 
 
-__all__ = ["card_page", "leader_row", "spi_row", "measured_instead", "per_price", "shown_value"]
+def price_per_gb(card):
+    """The price a source gives per GB of the card's marketed capacity ({"value", "text", "from"}), or None."""
+    price = (card or {}).get("price")
+    if not price or not price.get("amount") or not card.get("capacity_gb"):
+        return None
+    value = price["amount"] / card["capacity_gb"]
+    return {"value": round(value, 6), "text": f"{value:.3f} {price['currency']}/GB",
+            "from": f"{price['amount']:g} {price['currency']} ÷ {card['capacity_gb']:g} GB{_where(price)}"}
+
+
+__all__ = ["card_page", "leader_row", "spi_row", "measured_instead", "per_price", "price_per_gb", "shown_value"]
