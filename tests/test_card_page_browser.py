@@ -178,3 +178,23 @@ def test_print_leaves_out_controls_and_shows_link_addresses(site, browser):
     assert problems.messages == []
 
 
+
+
+def test_a_card_page_says_where_it_stands_among_cards_the_same_source_read_on_the_same_host(site, browser):
+    import json as json_module
+
+    url, public = site
+    groups = json_module.loads((public / "standing.json").read_text(encoding="utf-8"))
+    slug = "sandisk-extreme-256gb-microsdxc"
+    twin = json_module.loads((public / "cards" / slug / "index.json").read_text(encoding="utf-8"))
+    [entry] = twin["standing"]
+    group = groups[f"{entry['form_factor']}|{entry['host']}|{entry['source']}"]
+    others = list(group)
+    others.remove(entry["mb_s"])
+    share = round(100 * sum(v < entry["mb_s"] for v in others) / len(others))
+    page, problems = open_page(browser, f"{url}/cards/{slug}/")
+    page.wait_for_selector("#standing:not([hidden])")
+    text = page.locator("#standing").inner_text()
+    assert (f"sequential read faster than {share} % of the {len(others)} other microSD cards {entry['source']} read on "
+            f"{entry['host']}") in text
+    assert problems.messages == []

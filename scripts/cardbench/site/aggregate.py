@@ -13,7 +13,7 @@ from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
-from .headlines import HEADLINE_KEYS, headlines, spi_headlines, stated_only
+from .headlines import HEADLINE_KEYS, headlines, pick_headline, spi_headlines, stated_only
 from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers, latency_block,
                     printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
@@ -65,6 +65,7 @@ def aggregate(cards, data_dir=None):
         card_json["headline"] = picks
         if any(is_spi(s) for s in card.get("sessions") or []):
             card_json["spi_headline"] = spi_headlines(card)
+        card_json["standing"] = standing_entries(card, picks)
         objs = {key: pooled_obj(r) for key, r in pooled.items()}
         card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
                                sorted(pooled, key=lambda key: subtest_order(*key))}
@@ -78,6 +79,33 @@ def aggregate(cards, data_dir=None):
         leaderboard.append(_leader_row(card, card_json, picks))
     compare = _compare(cards, out_cards, suite_stats)
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
+
+
+def standing_entries(card, picks):
+    """[{"host", "source", "form_factor", "mb_s", "basis"}]: the card's sequential read on each host its compared
+    sessions name, with the source that read it there, so a page can say where it stands among cards of its size
+    the same source read on that host (one machine: a host's name alone, "Laptop, Linux", may be two). A card
+    read on one host by one source has its headline; otherwise each one's own pick (the other sessions set aside)."""
+    compared = [s for s in card.get("sessions") or [] if s.get("compare", True) and not is_spi(s)]
+    paths = list(dict.fromkeys((s["host"], (s.get("source") or card["source"])["name"]) for s in compared
+                               if s.get("host")))
+    out = []
+    for host, source in paths:
+        def on_path(s):
+            return s.get("host") == host and (s.get("source") or card["source"])["name"] == source
+
+        if len(paths) == 1 and all(on_path(s) for s in compared):
+            pick = picks["seq_read"]
+        else:
+            own = {**card, "sessions": [s if on_path(s) else {**s, "compare": False}
+                                        for s in card.get("sessions") or []]}
+            frame = runs_frame([own])
+            pooled = {(r["test"], r["op"]): r for r in _records(statistics(frame[frame["compare"]], POOL_KEYS))}
+            pick = pick_headline(own, frame, pooled, "seq_read")
+        if pick:
+            out.append({"host": host, "source": source, "form_factor": card["form_factor"], "mb_s": pick["mb_s"],
+                        "basis": pick["basis"]})
+    return out
 
 
 def _entry_obj(kind, entry, test, row, iops_runs):

@@ -199,6 +199,8 @@ def card_page(card):
         sessions.append(shown)
     page["sessions"] = sessions
     page["has_runs"] = any(s["subtests"] or s.get("tool_results") for s in card["sessions"])
+    page["standing"] = [{"group": standing_group(e), "host": e["host"], "source": e["source"],
+                         "form_factor": e["form_factor"], "mb_s": e["mb_s"]} for e in card.get("standing") or []]
     page["curves"] = [with_table_html(c) for c in curve_charts(card)]
     return page
 
@@ -299,6 +301,11 @@ def per_price(card, seq_read):
                     f"{_where(price)}"}
 
 
+def standing_group(entry):
+    """The group a card's figure on a host is ranked in: cards of its size the same source read on that host."""
+    return f"{entry['form_factor']}|{entry['host']}|{entry['source']}"
+
+
 def price_per_gb(card):
     """The price a source gives per GB of the card's marketed capacity ({"value", "text", "from"}), or None."""
     price = (card or {}).get("price")
@@ -309,4 +316,4 @@ def price_per_gb(card):
             "from": f"{price['amount']:g} {price['currency']} ÷ {card['capacity_gb']:g} GB{_where(price)}"}
 
 
-__all__ = ["card_page", "leader_row", "spi_row", "measured_instead", "per_price", "price_per_gb", "shown_value"]
+__all__ = ["card_page", "leader_row", "spi_row", "standing_group", "measured_instead", "per_price", "price_per_gb", "shown_value"]

@@ -57,7 +57,7 @@ from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_charts_text, card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
 from .modelcheck import check_model
-from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, spi_row, text_order
+from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, spi_row, standing_group, text_order
 
 PER_CARD_DIRS = ("pages",)
 CARD_CSV_DIR = "static/cards"  # <slug>/runs.csv and <slug>/index.json: /cards/<slug>/… on the site
@@ -70,6 +70,7 @@ CATALOGUE = "static/index.json"  # /index.json: every card with its headline fig
 LEFT_OUT_SHOWN = 12  # cards a comparison page's list of those left out names before linking the whole list
 COMPARE_API = "static/compare/index.json"  # /compare/index.json: every suite's cards and figures
 ALL_RUNS_CSV = "static/runs.csv"
+STANDING = "static/standing.json"  # /standing.json: every card's sequential read per host group
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
 FORMAT_VERSION = 1
@@ -117,7 +118,8 @@ def card_parts(card_json, row, members):
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
              "raw": sorted(set(raw_strings_in_json(twin))), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
-             "paths": paths, "reach": card_reach(card_json)}
+             "paths": paths, "reach": card_reach(card_json),
+             "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []]}
     parts["list_item"] = card_list_item_html(parts)
     spi = spi_row(card_json)
     if spi:
@@ -214,7 +216,18 @@ def site_texts(parts):
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
-            "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order))}
+            "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order)),
+            STANDING: standing_text(parts)}
+
+
+def standing_text(parts):
+    """static/standing.json: {group: every card's sequential read in it, slowest first}, from which a card's
+    page says where it stands among cards of its size read on the same host (assets/js/standing.js)."""
+    groups = {}
+    for p in parts:
+        for group, mb_s in p.get("standing") or ():
+            groups.setdefault(group, []).append(mb_s)
+    return dumps({group: sorted(values) for group, values in sorted(groups.items())})
 
 
 def path_filters(parts):
