@@ -91,7 +91,7 @@ def standing_entries(card, picks):
                                if s.get("host")))
     out = []
     for host, source in paths:
-        def on_path(s):
+        def on_path(s, host=host, source=source):
             return s.get("host") == host and (s.get("source") or card["source"])["name"] == source
 
         if len(paths) == 1 and all(on_path(s) for s in compared):
