@@ -135,3 +135,89 @@ def test_pairs_in_a_cell_with_their_unit_in_the_caption():
         session(CAPTIONED, {"row": "Sandisk Class 4 8GB", "figures": [{**figure, "column": "F7"}]})
     with pytest.raises(ParseError, match="prints no unit"):
         session(CAPTIONED, {"row": "Sandisk Class 4 8GB", "figures": [{**figure, "printed_above": False}]})
+
+
+EVERY_ROW = """### Raw Registers
+
+CID: $03 $53 $44 $53 $4E $36 $34 $47 $86 $7E $65 $07 $71 $01 $6B $8D
+
+### Performance Benchmarks (350 MHz sysclk)
+
+| Test | Size | Avg | Throughput |
+|------|------|-----|------------|
+| **Raw Single-Sector** | | | |
+| Read (1x512B) | 512B | 509 us | 1,005 KB/s |
+| **Raw Multi-Sector Read (CMD18)** | | | |
+| 8 sectors | 4 KB | 1,973 us | 2,076 KB/s |
+| **Raw Multi-Sector Write (CMD25)** | | | |
+| 8 sectors | 4 KB | 2,500 us | 1,638 KB/s |
+| **File Read** | | | |
+| open+read+close | 256 KB | 251,931 us | 1,040 KB/s |
+| **Overhead** | | | |
+| File Open | -- | 145 us | -- |
+"""
+
+EVERY_ROW_LAYOUT = {"rows": "all", "column": "Throughput", "printed": "KB/s", "unit": "kB/s", "tool": "p2-bench",
+                    "test": "{section}: {Test}, {Size}", "ops": {"read": "read", "write": "write"}, "cid": "CID"}
+
+
+def test_every_row_is_a_test_named_by_its_section_and_cells():
+    fields = session(EVERY_ROW, EVERY_ROW_LAYOUT)
+    found = [(e["test"], e["op"], e["runs"], e["unit"]) for e in fields.measurements["tool_results"]]
+    assert found == [("Raw Single-Sector: Read (1x512B), 512B", "read", [1005], "kB/s"),
+                     ("Raw Multi-Sector Read (CMD18): 8 sectors, 4 KB", "read", [2076], "kB/s"),
+                     ("Raw Multi-Sector Write (CMD25): 8 sectors, 4 KB", "write", [1638], "kB/s"),
+                     ("File Read: open+read+close, 256 KB", "read", [1040], "kB/s")]
+    assert fields.session["cid"] == "035344534e36344786" "7e650771016b8d"
+    assert fields.tools == [{"name": "p2-bench"}]
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"test": "read {Size}"}, "two rows make the test"),
+    ({"test": "{Size}"}, "names no op"),
+    ({"test": "{section} {Test} write"}, "more than one op"),
+    ({"test": "{Speed}"}, "no single column is headed 'Speed'"),
+    ({"ops": {}}, "names its ops"),
+    ({"empty": [""]}, "no figure in '--'"),
+    ({"rows": "some"}, "only 'all'"),
+])
+def test_a_layout_of_every_row_that_does_not_fit_is_refused(change, words):
+    with pytest.raises(ParseError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        session(EVERY_ROW, {**EVERY_ROW_LAYOUT, **change})
+
+
+def test_every_row_without_section_rows_and_its_unit_in_the_heading():
+    text = "| Test | Avg (us) | KB/s |\n|---|---|---|\n| File Write 512B | 8,027 | **63** |\n| Mount | — | — |\n"
+    fields = session(text, {**EVERY_ROW_LAYOUT, "column": "KB/s", "test": "{Test}", "cid": None})
+    assert [(e["test"], e["op"], e["runs"]) for e in fields.measurements["tool_results"]] == [
+        ("File Write 512B", "write", [63])]
+    with pytest.raises(ParseError, match="no section row"):
+        session(text, {**EVERY_ROW_LAYOUT, "column": "KB/s", "cid": None})
+
+
+LISTED = """## board 2 spi
+
+* **card a** winner:
+  * 1137.44 kb/s, 12.90 simultaneous audio streams. Average time: 3401.97 us
+* card b batch #1:
+  * 1088.37 kb/s, 12.34 simultaneous audio streams.
+
+Text between lists.
+
+- other list
+"""
+
+
+def test_a_list_of_items_with_their_results_nested_reads_as_a_table():
+    parsed = result_table.parse(LISTED)
+    first = parsed["lists"][0]
+    assert first["heading"] == "board 2 spi" and first["header"] == ["item", "nested"]
+    assert first["rows"][0] == ["card a winner:", "1137.44 kb/s, 12.90 simultaneous audio streams. Average time: "
+                                                  "3401.97 us"]
+    assert len(parsed["lists"]) == 2 and parsed["lists"][1]["rows"] == [["other list", ""]]
+    figure = {"column": "nested", "printed": "kb/s", "unit": "KiB/s", "test": "Average speed", "op": "read"}
+    fields = result_table.to_session(parsed, layout={"list": 1, "row": "card b batch #1:", "tool": "sdtest",
+                                                     "figures": [figure]})
+    assert fields.measurements["tool_results"][0]["runs"] == [1088.37]
+    with pytest.raises(ParseError, match="names list 3"):
+        result_table.to_session(parsed, layout={"list": 3, "row": "card a winner:", "figures": [figure]})

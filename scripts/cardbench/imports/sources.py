@@ -14,7 +14,8 @@ source.yaml:
   card: {bus, form_factor, …}       defaults for every import's card below
   imports:
     - file: <kept file>             the file beside source.yaml
-      part: "<heading line>"        optional: the part from this line (exactly) to the next heading of its level
+      part: "<heading line>"        optional: the part from this line (exactly) to the next heading of its level;
+                                    or a list of such lines: those parts, in the list's order, one after another
       format: <registry name>       the tool module that reads it (table: with `layout`)
       layout: {…}                   for a result table (parsers.result_table)
       card: {brand, model, capacity_gb, form_factor, bus, markings}
@@ -62,7 +63,7 @@ class Import:
     source_dir: Path
     number: int  # 1-based, in the manifest's order
     file: str
-    part: str | None
+    part: str | tuple | None
     format: str
     layout: dict | None
     card: dict
@@ -86,11 +87,15 @@ class Import:
         lines = path.read_text(encoding="utf-8").split("\n")
         if self.part is None:
             return "\n".join(lines)
-        starts = [i for i, line in enumerate(lines) if line == self.part]
+        parts = (self.part,) if isinstance(self.part, str) else tuple(self.part)
+        return "\n".join(self._part_text(lines, part) for part in parts)
+
+    def _part_text(self, lines, part):
+        starts = [i for i, line in enumerate(lines) if line == part]
         if len(starts) != 1:
-            raise SourceError(f"{self.where}: the part {self.part!r} starts {len(starts)} times in {self.file}")
+            raise SourceError(f"{self.where}: the part {part!r} starts {len(starts)} times in {self.file}")
         start = starts[0]
-        level = _heading_level(self.part) or 7
+        level = _heading_level(part) or 7
         end = next((i for i in range(start + 1, len(lines))
                     if _heading_level(lines[i]) is not None and _heading_level(lines[i]) <= level), len(lines))
         return "\n".join(lines[start:end]).rstrip("\n") + "\n"
@@ -131,7 +136,10 @@ def read_manifests(data_dir):
             if unknown:
                 raise SourceError(f"{manifest}: import {number}: unknown field(s) {', '.join(sorted(unknown))}")
             own_source = {**source, **(item.get("source") or {})}  # a file of its own commit, in a source of many
-            out.append(Import(folder, number, item["file"], item.get("part"), item["format"], item.get("layout"), card,
+            part = item.get("part")
+            if isinstance(part, list):
+                part = tuple(part)
+            out.append(Import(folder, number, item["file"], part, item["format"], item.get("layout"), card,
                               session, own_source))
     return out
 

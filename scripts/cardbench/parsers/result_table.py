@@ -8,6 +8,7 @@ It is never detected; a source's manifest (imports/sources.py) names it with its
 
 parse(text) -> {"tables": [{"heading": str | None, "header": [cell], "rows": [[cell]], "lines": [int],
                             "line": int, "above": str | None}]}
+    (and "lists": the text's Markdown lists, each a table of its items, see the layout's list)
     every table of the text in order, each with the nearest heading above it (a Markdown '#' line, an
     HTML <h1>-<h6>, or a line in bold) and the line of each row; a cell is its text with markup
     taken out, except that a line break inside a cell (<br>) is kept as "\\n". A Markdown table's
@@ -20,6 +21,9 @@ to_session(parsed, layout) -> SessionFields: the figures the layout names, as to
 
 The layout (a mapping, from the source's manifest):
   table: N              which table of the part (1-based; default: the first)
+  list: N               instead of a table, the part's N-th Markdown list, read as a table of two columns,
+                        "item" (a top-level item's text) and "nested" (the items under it, one per line):
+                        "* sandisk 128gb extreme:" over "  * 1054.31 kb/s, …" is the row "sandisk 128gb extreme:"
   row: "Label"          the row whose first cell is this (rows are cards); a figure may name its own row
   where: {heading: text} with row, for a label the table gives twice: the row whose cells under these
                         headings are these texts (markup out, a <br> as "\\n")
@@ -39,6 +43,14 @@ The layout (a mapping, from the source's manifest):
       and verdicts {cell text: "ok" | "data lost"}, or verdict given).
   price: {column, shop_part?: 0, amount_part?: 1, currency: "USD", date?}  the card's price and shop
   cid: "CID"            the CID register printed as 'CID: $03 $53 …' in the part
+  rows: all             every row of the table is a figure (rows are tests), read with:
+      column, printed, unit, tool: the figure's column and units, as for a figure above;
+      test: a name made of the row's cells, e.g. "{section}: {Test}, {Size}" (a column heading in
+      braces is that row's cell; {section} is the last section row above it: a row whose cells after
+      the first are all empty, like "| **File Read** | | |"); default "{first}", the row's first cell;
+      ops: {word: op}: the op of the one word (whole word, any case) the test name holds, e.g.
+      {read: read, write: write}; a name holding none or two different ops is refused;
+      empty: the cells that hold no figure, skipped (default "", "-", "--", "–", "—").
 """
 
 import html
@@ -156,16 +168,46 @@ def parse(text):
     tables.sort(key=lambda table: table["line"])
     registers = {name: "".join(byte.strip("$ \t") for byte in value.split()).lower()
                  for name, value in _REGISTER.findall(text)}
-    if not tables and not registers:
+    lists = _lists(lines)
+    if not tables and not registers and not lists:
         raise ParseError(TOOL, "no table found (a Markdown table with its |---| line, or an HTML <table>)")
-    return {"tables": tables, "registers": registers}
+    return {"tables": tables, "registers": registers, "lists": lists}
+
+
+_LIST_ITEM = re.compile(r"^([ \t]*+)(?:[-*+]|\d{1,9}[.)])[ \t]++(.{1,2000})$")
+
+
+def _lists(lines):
+    """Markdown lists read as two-column tables: a top-level item's text, and the text of the items
+    nested under it (one per line), with the nearest heading above the list."""
+    lists, heading, current = [], None, None
+    for number, line in enumerate(lines, start=1):
+        item = _LIST_ITEM.match(line)
+        if item is None:
+            found = _MD_HEADING.match(line)
+            if found:
+                heading = _cell_text(next(group for group in found.groups() if group is not None))
+            if line.strip():
+                current = None  # text between items ends the list; a blank line does not
+            continue
+        if len(item.group(1).expandtabs(4)) < 2:
+            if current is None:
+                current = {"heading": heading, "header": ["item", "nested"], "rows": [], "lines": [], "line": number}
+                lists.append(current)
+            current["rows"].append([_cell_text(item.group(2)), ""])
+            current["lines"].append(number)
+        elif current is not None:
+            row = current["rows"][-1]
+            row[1] = f"{row[1]}\n{_cell_text(item.group(2))}" if row[1] else _cell_text(item.group(2))
+    return lists
 
 
 def _table(parsed, layout):
-    number = layout.get("table", 1)
-    tables = parsed["tables"]
+    kind = "list" if "list" in layout else "table"
+    number = layout.get(kind, 1)
+    tables = parsed["lists" if kind == "list" else "tables"]
     if not 1 <= number <= len(tables):
-        raise ParseError(TOOL, f"the layout names table {number}, but the text holds {len(tables)}")
+        raise ParseError(TOOL, f"the layout names {kind} {number}, but the text holds {len(tables)}")
     return tables[number - 1]
 
 
@@ -262,6 +304,10 @@ def to_session(parsed, layout=None, **hints):
                                "manifest gives one")
     table = _table(parsed, layout)
     measurements, card = {}, {}
+    if layout.get("rows") is not None:
+        if layout["rows"] != "all":
+            raise ParseError(TOOL, f"the layout's rows is {quoted(str(layout['rows']))}; only 'all' is known")
+        measurements["tool_results"] = _every_row(table, layout)
     for figure in layout.get("figures") or []:
         cells, line = _row(table, figure.get("row", layout.get("row")), figure.get("where", layout.get("where")))
         column = _column(table, figure["column"], line)
@@ -305,6 +351,66 @@ def to_session(parsed, layout=None, **hints):
     runs = 1
     return SessionFields(tools=[{"name": name} for name in tools], measurements=measurements, runs=runs,
                          card=card, session=session)
+
+
+_EMPTY_CELLS = ("", "-", "--", "\u2013", "\u2014")
+_PLACE = re.compile(r"\{([^{}]{1,100})\}")
+
+
+def _every_row(table, layout):
+    """tool_results of every row holding a figure in the layout's column (layout rows: all)."""
+    column = _column(table, layout["column"], table["line"])
+    template = layout.get("test", "{first}")
+    ops = {word.lower(): op for word, op in (layout.get("ops") or {}).items()}
+    if not ops:
+        raise ParseError(TOOL, "a layout of every row names its ops ({word: op}), the words that say each "
+                               "row's op", line=table["line"])
+    empty = tuple(layout.get("empty", _EMPTY_CELLS))
+    unit = layout["unit"]
+    if unit not in RATE_TO_MB_S and unit not in ("IOPS", "us"):
+        raise ParseError(TOOL, f"the layout stores a figure in {quoted(unit)}, which is no unit a card file takes",
+                         line=table["line"])
+    entries, section, seen = [], None, set()
+    for cells, line in zip(table["rows"], table["lines"]):
+        if cells and all(not cell.strip() for cell in cells[1:]):
+            section = cells[0]
+            continue
+        cell = cells[column].strip() if column < len(cells) else ""
+        if cell in empty:
+            continue
+        value, _ = _value(cell, layout, table["header"][column], line)
+        test = _test_name(template, table["header"], cells, section, line)
+        if test in seen:
+            raise ParseError(TOOL, f"two rows make the test {quoted(test)}; name the test by more cells",
+                             line=line)
+        seen.add(test)
+        found = {op for word, op in ops.items() if re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])",
+                                                               test, re.I)}
+        if len(found) != 1:
+            raise ParseError(TOOL, f"the test {quoted(test)} names {'no' if not found else 'more than one'} op "
+                                   f"of {', '.join(quoted(w) for w in ops)}", line=line)
+        entries.append(tool_result_entry(layout.get("tool"), test, found.pop(), unit, [value]))
+    if not entries:
+        raise ParseError(TOOL, f"no row of the table holds a figure under {quoted(layout['column'])}",
+                         line=table["line"])
+    return entries
+
+
+def _test_name(template, header, cells, section, line):
+    def cell(match):
+        name = match.group(1)
+        if name == "first":
+            return cells[0]
+        if name == "section":
+            if section is None:
+                raise ParseError(TOOL, "the test name holds {section}, but no section row stands above this row",
+                                 line=line)
+            return section
+        if header.count(name) != 1 or header.index(name) >= len(cells):
+            raise ParseError(TOOL, f"the test name holds {{{name}}}, but no single column is headed {quoted(name)}",
+                             line=line)
+        return cells[header.index(name)]
+    return _PLACE.sub(cell, template)
 
 
 def _capacity(figure, value, table, cells, line):
