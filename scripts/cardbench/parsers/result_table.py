@@ -7,9 +7,10 @@ it (in the cell or in its column heading), and never guesses what a column means
 It is never detected; a source's manifest (imports/sources.py) names it with its layout.
 
 parse(text) -> {"tables": [{"heading": str | None, "header": [cell], "rows": [[cell]], "lines": [int],
-                            "line": int}]}
+                            "line": int, "note": str | None}]}
     every table of the text in order, each with the nearest heading above it (a Markdown '#' line, an
-    HTML <h1>-<h6>, or a line in bold) and the line of each row; a cell is its text with markup
+    HTML <h1>-<h6>, or a line in bold), the line of each row and its note: the first line of text below
+    it (a caption such as '*All speeds are in MB/s.*', markup taken out); a cell is its text with markup
     taken out, except that a line break inside a cell (<br>) is kept as "\\n". Also "registers":
     {"CID": "0353..."} from lines like 'CID: $03 $53 …' (the SD card's registers, as some sources print
     them).
@@ -19,13 +20,17 @@ to_session(parsed, layout) -> SessionFields: the figures the layout names, as to
 The layout (a mapping, from the source's manifest):
   table: N              which table of the part (1-based; default: the first)
   row: "Label"          the row whose first cell is this (rows are cards); a figure may name its own row
+  key: "Column"         the column whose cell names the row, where the first does not (a date column first)
+  unit_note: "words"    the table's note below it says the unit of figures that print none, in these words
   tool: "dd"            the tool of every figure (a figure may name its own)
-  figures: [{column, row?, part?, label?, printed, unit, tool?, test, op, block_size?, iops?, entry?,
+  figures: [{column, row?, part?, label?, nth?, printed, unit, tool?, test, op, block_size?, iops?, entry?,
              count?, flags?, target?}]
       column: the column's heading as printed (markup taken out); part: in a cell of several figures
       (one per line), the one followed by this word ("58.2GB usable <br> 45 MB/s write" -> "write");
-      label: the one after "label:" ("RPi4:&nbsp;43.8"); printed: the unit text the table prints with
-      the figure (in the cell, else in the column heading), checked; unit: what the tool means by it
+      label: the one after "label:" ("RPi4:&nbsp;43.8"); nth: in a cell of figures on one line
+      separated by '/' ("95.40 / 63.66"), the nth (1-based); printed: the unit text the table prints with
+      the figure (in the cell, else in the column heading, else in the note the layout's unit_note names),
+      checked; unit: what the tool means by it
       (core.units); iops: "parentheses" when the cell prints the IOPS in brackets after the figure
       ("24.34 MB/s (6086)"); entry: "tool_results" (default), "dd" (with block_size, count, flags,
       target) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
@@ -103,7 +108,8 @@ def parse(text):
                 rows.append(_pipe_cells(_PIPE_ROW.match(lines[j]).group(1)))
                 numbers.append(j + 1)
                 j += 1
-            tables.append({"heading": heading, "header": header, "rows": rows, "lines": numbers, "line": i + 1})
+            tables.append({"heading": heading, "header": header, "rows": rows, "lines": numbers, "line": i + 1,
+                           "note": _note(lines[j:])})
             i = j
             continue
         i += 1
@@ -125,13 +131,22 @@ def parse(text):
             continue
         tables.append({"heading": _cell_text(headings[-1]) if headings else None, "header": html_rows[0][0],
                        "rows": [cells for cells, _ in html_rows[1:]], "lines": [n for _, n in html_rows[1:]],
-                       "line": start_line})
+                       "line": start_line, "note": _note(text[match.end():].split("\n"))})
     tables.sort(key=lambda table: table["line"])
     registers = {name: "".join(byte.strip("$ \t") for byte in value.split()).lower()
                  for name, value in _REGISTER.findall(text)}
     if not tables and not registers:
         raise ParseError(TOOL, "no table found (a Markdown table with its |---| line, or an HTML <table>)")
     return {"tables": tables, "registers": registers}
+
+
+def _note(lines_below):
+    """The first line of text below a table, markup out (its caption or the next paragraph), or None."""
+    for line in lines_below[:20]:
+        stripped = _TAG.sub("", line).strip()
+        if stripped:
+            return _cell_text(stripped)
+    return None
 
 
 def _table(parsed, layout):
@@ -142,10 +157,14 @@ def _table(parsed, layout):
     return tables[number - 1]
 
 
-def _row(table, label):
-    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"]) if cells and cells[0] == label]
+def _row(table, label, key=None):
+    """The row named by label: in its first cell, or in the cell under the column headed key."""
+    at = 0 if key is None else _column(table, key, table["line"])
+    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"])
+             if len(cells) > at and cells[at] == label]
     if len(found) != 1:
-        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose first cell is {quoted(label)} in "
+        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose "
+                               f"{'first cell' if key is None else 'cell under ' + quoted(key)} is {quoted(label)} in "
                                f"the table at line {table['line']}", line=table["line"])
     return found[0]
 
@@ -173,6 +192,12 @@ def _part(cell, figure, line):
         raise ParseError(TOOL, f"the cell {quoted(cell)} holds no single figure "
                                f"{'labelled ' + quoted(figure.get('label')) if figure.get('label') else ''}"
                                f"{'named ' + quoted(figure.get('part')) if figure.get('part') else ''}", line=line)
+    if figure.get("nth"):
+        slashed = re.split(r"[ \t]+/[ \t]+", found[0].strip())
+        if not 1 <= figure["nth"] <= len(slashed):
+            raise ParseError(TOOL, f"the cell {quoted(cell)} holds no figure {figure['nth']} of figures separated by "
+                                   "' / '", line=line)
+        return slashed[figure["nth"] - 1]
     return found[0]
 
 
@@ -180,7 +205,7 @@ def _number(text):
     return float(text.replace(",", ""))
 
 
-def _value(piece, figure, heading, line):
+def _value(piece, figure, heading, line, note=None):
     """(figure, IOPS or None) of a cell's piece, its printed unit checked against the layout."""
     match = _FIGURE.search(piece)
     if not match:
@@ -192,6 +217,8 @@ def _value(piece, figure, heading, line):
     if unit is None or unit not in (printed,):
         if unit is None and printed in heading:
             pass  # the unit stands in the column's heading
+        elif unit is None and note is not None and printed in note:
+            pass  # the table's note says the unit (the layout names the note's words)
         elif unit is not None and unit != printed:
             raise ParseError(TOOL, f"{quoted(piece)} prints {quoted(unit)}, but the layout reads {quoted(printed)}",
                              line=line)
@@ -216,14 +243,21 @@ def to_session(parsed, layout=None, **hints):
         raise ParseError(TOOL, "a result table needs its layout (which cell is which figure); only a source's "
                                "manifest gives one")
     table = _table(parsed, layout)
+    note = None
+    if layout.get("unit_note"):
+        note = table.get("note") or ""
+        if layout["unit_note"] not in note:
+            raise ParseError(TOOL, f"the table's note {quoted(note)} does not say {quoted(layout['unit_note'])}",
+                             line=table["line"])
+        note = layout["unit_note"]
     measurements, card = {}, {}
     for figure in layout.get("figures") or []:
-        cells, line = _row(table, figure.get("row", layout.get("row")))
+        cells, line = _row(table, figure.get("row", layout.get("row")), layout.get("key"))
         column = _column(table, figure["column"], line)
         if column >= len(cells):
             raise ParseError(TOOL, f"the row has no cell under {quoted(figure['column'])}", line=line)
         piece = _part(cells[column], figure, line)
-        value, iops = _value(piece, figure, table["header"][column], line)
+        value, iops = _value(piece, figure, table["header"][column], line, note)
         entry_kind = figure.get("entry", "tool_results")
         if entry_kind == "capacity":
             measurements["capacity_check"] = _capacity(figure, value, table, cells, line)
@@ -244,7 +278,7 @@ def to_session(parsed, layout=None, **hints):
             entry["iops"] = [int(iops) if iops.is_integer() else iops]
         measurements.setdefault("tool_results", []).append(entry)
     if layout.get("price"):
-        card["price"] = _price(layout["price"], table, layout.get("row"))
+        card["price"] = _price(layout["price"], table, layout.get("row"), layout.get("key"))
     session = {}
     if layout.get("cid"):
         cid = parsed["registers"].get(layout["cid"])
@@ -277,8 +311,8 @@ def _capacity(figure, value, table, cells, line):
     return entry
 
 
-def _price(spec, table, row_label):
-    cells, line = _row(table, spec.get("row", row_label))
+def _price(spec, table, row_label, key=None):
+    cells, line = _row(table, spec.get("row", row_label), key)
     cell = cells[_column(table, spec["column"], line)]
     pieces = [piece.strip() for piece in cell.split("\n") if piece.strip()]
     amount = next((piece for piece in pieces if re.fullmatch(r"[$€£]\s?\d{1,6}(?:\.\d{1,2})?", piece)), None)
