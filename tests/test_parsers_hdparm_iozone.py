@@ -113,6 +113,25 @@ def test_iozone_refusals_name_the_line():
     assert throughput.value.line == 2
 
 
+def test_an_excerpt_of_the_table_as_an_article_quotes_it():
+    # Header cut after 'random write', no banner, settings or "iozone test complete." (an article's code block).
+    excerpt = ("    #### [Card](http://ix.io/x)\n\n"
+               "                                                        random    random\n"
+               "        kB  reclen    write  rewrite    read    reread    read     write\n"
+               "    102400       4     1971     1992     7182     7061     5373     2324\n")
+    [run] = iozone.parse(excerpt)["runs"]
+    assert (run["direct"], run["fsync"], run["command"]) == (None, None, None)
+    assert run["rows"][0]["values"] == {"write": 1971, "rewrite": 1992, "read": 7182, "reread": 7061,
+                                        "random read": 5373, "random write": 2324}
+    fields = iozone.to_session({"runs": [run]})
+    assert "results" not in fields.measurements  # O_DIRECT unknown: not RND4K Q1T1
+    assert [e["runs"] for e in fields.measurements["tool_results"]][-2:] == [[5373], [2324]]
+    assert all("direct" not in e for e in fields.measurements["tool_results"])
+    # A figure beyond the quoted columns stands under none of them.
+    with pytest.raises(ParseError, match="under no column"):
+        iozone.parse(excerpt.rstrip("\n") + "     9999\n")
+
+
 def test_detection_prefers_the_script_log_over_the_tools_it_runs():
     log = (CORPUS / "logs" / "logs--microsd-benchmarks-script.out").read_text()
     assert detect_format(log).name == "microsd-benchmarks"

@@ -58,6 +58,26 @@ def test_an_html_table_under_its_heading():
     assert fields.measurements["dd"] == [{"op": "write", "block_size": "8K", "unit": "MB/s", "runs": [39.6]}]
 
 
+def test_a_row_named_in_another_column_a_slashed_cell_and_a_unit_given_below_the_table():
+    text = ("| Date | Card | Seq (R/W) [MB/s] | Rand |\n|---|---|---|---|\n| 2025-05-27 | A 64GB | 95.40 / 63.66 | 7.7 |\n"
+            "| 2025-05-27 | B 128GB | 96.14 / 65.84 | 4.7 |\n\n*All speeds are in MB/s.*\n")
+    parsed = result_table.parse(text)
+    assert parsed["tables"][0]["note"] == "*All speeds are in MB/s.*"
+    layout = {"key": "Card", "row": "B 128GB", "unit_note": "All speeds are in MB/s", "tool": "table", "figures": [
+        {"column": "Seq (R/W) [MB/s]", "split": "/", "index": 2, "printed": "MB/s", "unit": "MB/s", "test": "Seq write", "op": "write"},
+        {"column": "Rand", "printed": "MB/s", "unit": "MB/s", "test": "Rand", "op": "read"}]}
+    fields = result_table.to_session(parsed, layout=layout)
+    assert [e["runs"] for e in fields.measurements["tool_results"]] == [[65.84], [4.7]]
+    with pytest.raises(ParseError, match="2 row"):  # the first cell (a date) names no single row
+        result_table.to_session(parsed, layout={**layout, "key": None, "row": "2025-05-27"})
+    with pytest.raises(ParseError, match="reads piece 3"):
+        result_table.to_session(parsed, layout={**layout, "figures": [{**layout["figures"][0], "index": 3}]})
+    with pytest.raises(ParseError, match="does not say"):
+        result_table.to_session(parsed, layout={**layout, "unit_note": "in KB/s"})
+    with pytest.raises(ParseError, match="prints no unit"):  # without the note, a bare figure has no unit
+        result_table.to_session(parsed, layout={**layout, "unit_note": None, "figures": layout["figures"][1:]})
+
+
 @pytest.mark.parametrize("figure, words", [
     ({"row": "Read", "column": "4k (IOPS)", "printed": "KB/s", "unit": "kB/s"}, "prints 'MB/s'"),
     ({"row": "Read", "column": "8k (IOPS)", "printed": "MB/s", "unit": "MB/s"}, "no single column"),

@@ -209,9 +209,11 @@ class CardChange:
     def unique_session_id(self, wanted):
         return unique_session_id({s.get("id") for s in self.sessions}, wanted)
 
-    def session_with_import(self, digest):
-        """The session that already holds an import of a file with this SHA-256, or None."""
-        return next((s for s in self.sessions if digest in (s.get("imported_sha256") or [])), None)
+    def session_with_import(self, digest, label=None):
+        """The session that already holds an import of a file with this SHA-256, or None; given a label, only a
+        session of that label (a source's kept file may give a card several sessions, one per label)."""
+        return next((s for s in self.sessions if digest in (s.get("imported_sha256") or [])
+                     and (label is None or s.get("label") == label)), None)
 
     # --- what to change ----------------------------------------------------------------------
     def add_raw_bytes(self, name, data):

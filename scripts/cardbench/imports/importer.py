@@ -19,6 +19,9 @@ import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=N
      and their sha256 kept in the session's `imported_sha256`. Nothing is written when the new card text
      would not validate (CardFileError).
 
+A published source's one kept file may give a card several sessions (a table with a column per host):
+per_label=True (imports.sources) takes the same bytes as imported already only under the same label.
+
 A new slug creates the card from `name` (imports.naming), with `card` ({"capacity_gb", "bus",
 "form_factor"}, as given on the command line) before what the name suggests; ImportResult.defaults
 lists what was assumed, for the command line to show. `hints` ({"op", "block_size"}) tell a dd log
@@ -57,7 +60,7 @@ DATE_NOT_STATED = "not stated"
 
 
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
-                progress=None, card=None, hints=None, host=None, reader=None, session_facts=None):
+                progress=None, card=None, hints=None, host=None, reader=None, session_facts=None, per_label=False):
     say = progress or (lambda message: None)
     check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
@@ -68,7 +71,8 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     card_path = sessions.card_path(cards_dir, slug)
     card_data = load_card(card_path).data if card_path.exists() else None
     for session in (card_data or {}).get("sessions") or []:
-        if isinstance(session, dict) and digest in (session.get("imported_sha256") or []):
+        if isinstance(session, dict) and digest in (session.get("imported_sha256") or []) and \
+                (not per_label or session.get("label") == label):
             return _already_imported(card_path, session, digest)
 
     text = decode_text(raw, path)
@@ -107,7 +111,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             found = change.data.get("sessions") if isinstance(change.data, dict) else None
             new_index = len(found) if isinstance(found, list) else 0
             # Checked again under the card's lock: a parallel import of the same file may have landed.
-            earlier = change.session_with_import(digest)
+            earlier = change.session_with_import(digest, label if per_label else None)
             if earlier is not None:
                 return _already_imported(change.path, earlier, digest)
             if change.loaded is None and new_card is None:

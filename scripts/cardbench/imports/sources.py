@@ -14,8 +14,9 @@ source.yaml:
   card: {bus, form_factor, …}       defaults for every import's card below
   imports:
     - file: <kept file>             the file beside source.yaml
-      part: "<heading line>"        optional: the part from this line (exactly) to the next heading of its level;
-                                    or a list of such lines: those parts, in the list's order, one after another
+      part: "<heading line>"        optional: the part from this line (exactly) to the next heading of its level
+                                    (a Markdown or HTML heading line); or a list of such lines: those parts, in
+                                    the list's order, one after another
       format: <registry name>       the tool module that reads it (table: with `layout`)
       layout: {…}                   for a result table (parsers.result_table)
       card: {brand, model, capacity_gb, form_factor, bus, markings}
@@ -32,6 +33,7 @@ every other byte of a card stays. check(data_dir) does it in a copy and lists ev
 """
 
 import filecmp
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -102,11 +104,15 @@ class Import:
 
 
 def _heading_level(line):
-    """A heading line's level: '#' 1 to '######' 6 (a '#[label]' line is 1), a line all in bold 7; None for
-    other lines. A part runs to the next heading of its level or above."""
+    """A heading line's level: '#' 1 to '######' 6 (a '#[label]' line is 1), an HTML heading line '<h1…>' to
+    '<h6…>' 1 to 6, a line all in bold 7; None for other lines. A part runs to the next heading of its level
+    or above."""
     stripped = line.strip()
     if stripped.startswith("#["):
         return 1
+    html_heading = re.match(r"<h([1-6])\b", stripped, re.I)
+    if html_heading:
+        return int(html_heading.group(1))
     hashes = len(stripped) - len(stripped.lstrip("#"))
     if 1 <= hashes <= 6 and stripped[hashes:hashes + 1] == " ":
         return hashes
@@ -218,7 +224,7 @@ def rederive(data_dir, progress=None):
                 import_file(part_file, data_dir / "cards", item.slug(), name=name_text, label=label, fmt=item.format,
                             data_dir=data_dir, date=date, source=item.source, card=dict(card),
                             hints={"layout": item.layout} if item.layout else None, host=host, reader=reader,
-                            session_facts=session)
+                            session_facts=session, per_label=True)
             except CardbenchError as exc:
                 raise SourceError(f"{item.where} ({item.slug()}): {exc}") from None
             say(f"{item.where}: {item.slug()}")

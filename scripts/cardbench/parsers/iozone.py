@@ -12,7 +12,12 @@ is KiB/s (1024 bytes a second); the table's kB (file size) and reclen are KiB to
 KiB/s as printed. A table whose header says "Output is in operations per second" (-O), and throughput
 mode (-t: "Children see throughput for …", no table), are refused naming the line.
 
-parse(text) -> {"runs": [{"version": str | None, "command": str | None, "direct": bool, "fsync": bool,
+An excerpt of the table as an article quotes it (its header and rows, with no banner or command line
+above them and no "iozone test complete." below) is read too: its header may stop after any column (the
+columns quoted), it is never taken as cut off, and iozone's settings are not in it, so its O_DIRECT and
+fsync are None (unknown) and its 4 KiB random figures stay tool figures.
+
+parse(text) -> {"runs": [{"version": str | None, "command": str | None, "direct": bool | None, "fsync": bool | None,
                           "rows": [{"kb": int, "reclen": int, "values": {column: int}, "line": int}],
                           "line": int}]}
     one run per table; columns: write, rewrite, read, reread, random read, random write, bkwd read,
@@ -76,8 +81,10 @@ def parse(text):
         line = unquoted(plain(raw_line).rstrip(), keep_columns=True)
         if _BANNER.match(line) or (run is None and (_COMMAND.match(line) or _TABLE_HEADER.match(line))):
             _close(run, last)
-            run, header = {"version": None, "command": None, "direct": False, "fsync": False, "rows": [],
-                           "complete": False, "line": number}, None
+            excerpt = run is None and not _BANNER.match(line) and not _COMMAND.match(line)
+            run, header = {"version": None, "command": None, "direct": None if excerpt else False,
+                           "fsync": None if excerpt else False, "rows": [], "complete": excerpt, "excerpt": excerpt,
+                           "line": number}, None
             runs.append(run)
         if run is None:
             continue
@@ -97,7 +104,7 @@ def parse(text):
         elif "Include fsync in write timing" in line:
             run["fsync"] = True
         elif _TABLE_HEADER.match(line):
-            header = _columns(line, number)
+            header = _columns(line, number, run["excerpt"])
         elif _DONE.match(line):
             run["complete"] = True
             run = None
@@ -109,7 +116,7 @@ def parse(text):
     for run in runs:
         if not run["rows"]:
             raise ParseError(TOOL, "iozone's header without its result table", line=run["line"])
-        del run["complete"]
+        del run["complete"], run["excerpt"]
     return {"runs": runs}
 
 
@@ -120,10 +127,11 @@ def _close(run, last):
                          line=last[0] or run["line"], text=last[1] or None)
 
 
-def _columns(line, number):
-    """[(right edge, column name)] of the table's header line."""
+def _columns(line, number, excerpt=False):
+    """[(right edge, column name)] of the table's header line (of an excerpt: its first columns)."""
     words = [(match.end(), match.group()) for match in re.finditer(r"\S++", line)]
-    if [word for _, word in words] != _HEADER_WORDS:
+    names = [word for _, word in words]
+    if names != _HEADER_WORDS and not (excerpt and names == _HEADER_WORDS[:len(names)]):
         raise ParseError(TOOL, "an iozone table header with other columns than kB reclen write rewrite read …",
                          line=number, text=line)
     return list(zip([end for end, _ in words], ("kB", "reclen") + COLUMNS))

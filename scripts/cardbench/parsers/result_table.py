@@ -7,13 +7,14 @@ it (in the cell or in its column heading), and never guesses what a column means
 It is never detected; a source's manifest (imports/sources.py) names it with its layout.
 
 parse(text) -> {"tables": [{"heading": str | None, "header": [cell], "rows": [[cell]], "lines": [int],
-                            "line": int, "above": str | None}]}
+                            "line": int, "above": str | None, "note": str | None}]}
     (and "lists": the text's Markdown lists, each a table of its items, see the layout's list)
     every table of the text in order, each with the nearest heading above it (a Markdown '#' line, an
     HTML <h1>-<h6>, or a line in bold) and the line of each row; a cell is its text with markup
     taken out, except that a line break inside a cell (<br>) is kept as "\\n". A Markdown table's
     rows may leave out the pipe at either end (as GitHub reads them); its "above" is the last line of
-    text above its header row (a caption such as "The table below shows … [KB/s]"). Also "registers":
+    text above its header row (a caption such as "The table below shows … [KB/s]"), its "note" the first
+    line of text below it (a caption such as '*All speeds are in MB/s.*'). Also "registers":
     {"CID": "0353..."} from lines like 'CID: $03 $53 …' (the SD card's registers, as some sources print
     them).
 to_session(parsed, layout) -> SessionFields: the figures the layout names, as tool_results, dd or
@@ -27,6 +28,8 @@ The layout (a mapping, from the source's manifest):
   row: "Label"          the row whose first cell is this (rows are cards); a figure may name its own row
   where: {heading: text} with row, for a label the table gives twice: the row whose cells under these
                         headings are these texts (markup out, a <br> as "\\n")
+  key: "Column"         the column whose cell names the row, where the first does not (a date column first)
+  unit_note: "words"    the table's note below it says the unit of figures that print none, in these words
   tool: "dd"            the tool of every figure (a figure may name its own)
   figures: [{column, row?, part?, label?, split?, index?, printed, printed_above?, unit, tool?, test, op,
              block_size?, iops?, entry?, count?, flags?, target?}]
@@ -36,7 +39,8 @@ The layout (a mapping, from the source's manifest):
       label: the one after "label:" ("RPi4:&nbsp;43.8"); split, index: in a cell of figures separated
       by this text, the index-th (1-based: "1500 / 15" with split "/" and index 1 -> "1500");
       printed: the unit text the table prints with the figure (in the cell, else in the column heading,
-      or with printed_above: true in the line above the table), checked; unit: what the tool means by it
+      or with printed_above: true in the line above the table, or in the note the layout's unit_note names),
+      checked; unit: what the tool means by it
       (core.units); iops: "parentheses" when the cell prints the IOPS in brackets after the figure
       ("24.34 MB/s (6086)"); access: "sequential" or "random", where the table says so; entry: "tool_results" (default), "dd" (with block_size, count, flags,
       target) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
@@ -112,6 +116,15 @@ def _loose_row(line):
     return inner
 
 
+def _note(lines_below):
+    """The first line of text below a table, markup out (its caption or the next paragraph), or None."""
+    for line in lines_below[:20]:
+        stripped = _TAG.sub("", line).strip()
+        if stripped:
+            return _cell_text(stripped)
+    return None
+
+
 def _text_above(lines, index):
     """The last line of text above lines[index] (a table's caption), markup taken out; None if none."""
     for line in reversed(lines[:index]):
@@ -142,7 +155,7 @@ def parse(text):
                 numbers.append(j + 1)
                 j += 1
             tables.append({"heading": heading, "header": header, "rows": rows, "lines": numbers, "line": i + 1,
-                           "above": _text_above(lines, i)})
+                           "above": _text_above(lines, i), "note": _note(lines[j:])})
             i = j
             continue
         i += 1
@@ -164,7 +177,7 @@ def parse(text):
             continue
         tables.append({"heading": _cell_text(headings[-1]) if headings else None, "header": html_rows[0][0],
                        "rows": [cells for cells, _ in html_rows[1:]], "lines": [n for _, n in html_rows[1:]],
-                       "line": start_line, "above": None})
+                       "line": start_line, "above": None, "note": _note(text[match.end():].split("\n"))})
     tables.sort(key=lambda table: table["line"])
     registers = {name: "".join(byte.strip("$ \t") for byte in value.split()).lower()
                  for name, value in _REGISTER.findall(text)}
@@ -211,19 +224,22 @@ def _table(parsed, layout):
     return tables[number - 1]
 
 
-def _row(table, label, where=None):
-    """The one row whose first cell is label and, where the layout says, whose cells under those headings
-    are these ({"Designation": "V30\\nUHS-I U3"}: a source that lists one name twice)."""
+def _row(table, label, where=None, key=None):
+    """The one row whose first cell (or cell under the column headed key: a table whose first column is a
+    date) is label and, where the layout says, whose cells under those headings are these
+    ({"Designation": "V30\\nUHS-I U3"}: a source that lists one name twice)."""
     header = table["header"]
+    at = 0 if key is None else _column(table, key, table["line"])
     wanted = [(header.index(name), text) for name, text in (where or {}).items() if header.count(name) == 1]
     if len(wanted) != len(where or {}):
         raise ParseError(TOOL, f"the layout picks its row by a column the table at line {table['line']} has not "
                                f"(one of {', '.join(quoted(name) for name in where)})", line=table["line"])
-    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"]) if cells and cells[0] == label
-             and all(column < len(cells) and cells[column] == text for column, text in wanted)]
+    found = [(cells, line) for cells, line in zip(table["rows"], table["lines"]) if len(cells) > at
+             and cells[at] == label and all(column < len(cells) and cells[column] == text for column, text in wanted)]
     if len(found) != 1:
         also = f" and {', '.join(f'{quoted(k)} {quoted(v)}' for k, v in where.items())}" if where else ""
-        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose first cell is {quoted(label)}{also} "
+        which = "first cell" if key is None else f"cell under {quoted(key)}"
+        raise ParseError(TOOL, f"{'no' if not found else len(found)} row(s) whose {which} is {quoted(label)}{also} "
                                f"in the table at line {table['line']}", line=table["line"])
     return found[0]
 
@@ -265,7 +281,7 @@ def _number(text):
     return float(text.replace(",", ""))
 
 
-def _value(piece, figure, heading, line, above=None):
+def _value(piece, figure, heading, line, above=None, note=None):
     """(figure, IOPS or None) of a cell's piece, its printed unit checked against the layout."""
     match = _FIGURE.search(piece)
     if not match:
@@ -279,6 +295,8 @@ def _value(piece, figure, heading, line, above=None):
             pass  # the unit stands in the column's heading
         elif unit is None and figure.get("printed_above") and printed in (above or ""):
             pass  # the unit stands in the line above the table, which the layout names
+        elif unit is None and note is not None and printed in note:
+            pass  # the table's note below it says the unit (the layout names the note's words)
         elif unit is not None and unit != printed:
             raise ParseError(TOOL, f"{quoted(piece)} prints {quoted(unit)}, but the layout reads {quoted(printed)}",
                              line=line)
@@ -303,18 +321,26 @@ def to_session(parsed, layout=None, **hints):
         raise ParseError(TOOL, "a result table needs its layout (which cell is which figure); only a source's "
                                "manifest gives one")
     table = _table(parsed, layout)
+    note = None
+    if layout.get("unit_note"):
+        note = table.get("note") or ""
+        if layout["unit_note"] not in note:
+            raise ParseError(TOOL, f"the table's note {quoted(note)} does not say {quoted(layout['unit_note'])}",
+                             line=table["line"])
+        note = layout["unit_note"]
     measurements, card = {}, {}
     if layout.get("rows") is not None:
         if layout["rows"] != "all":
             raise ParseError(TOOL, f"the layout's rows is {quoted(str(layout['rows']))}; only 'all' is known")
         measurements["tool_results"] = _every_row(table, layout)
     for figure in layout.get("figures") or []:
-        cells, line = _row(table, figure.get("row", layout.get("row")), figure.get("where", layout.get("where")))
+        cells, line = _row(table, figure.get("row", layout.get("row")), figure.get("where", layout.get("where")),
+                           layout.get("key"))
         column = _column(table, figure["column"], line)
         if column >= len(cells):
             raise ParseError(TOOL, f"the row has no cell under {quoted(figure['column'])}", line=line)
         piece = _part(cells[column], figure, line)
-        value, iops = _value(piece, figure, table["header"][column], line, table.get("above"))
+        value, iops = _value(piece, figure, table["header"][column], line, table.get("above"), note)
         entry_kind = figure.get("entry", "tool_results")
         if entry_kind == "capacity":
             measurements["capacity_check"] = _capacity(figure, value, table, cells, line)
@@ -339,7 +365,7 @@ def to_session(parsed, layout=None, **hints):
             entry["iops"] = [int(iops) if iops.is_integer() else iops]
         measurements.setdefault("tool_results", []).append(entry)
     if layout.get("price"):
-        card["price"] = _price(layout["price"], table, layout.get("row"), layout.get("where"))
+        card["price"] = _price(layout["price"], table, layout.get("row"), layout.get("where"), layout.get("key"))
     session = {}
     if layout.get("cid"):
         cid = parsed["registers"].get(layout["cid"])
@@ -432,8 +458,8 @@ def _capacity(figure, value, table, cells, line):
     return entry
 
 
-def _price(spec, table, row_label, where=None):
-    cells, line = _row(table, spec.get("row", row_label), spec.get("where", where))
+def _price(spec, table, row_label, where=None, key=None):
+    cells, line = _row(table, spec.get("row", row_label), spec.get("where", where), key)
     cell = cells[_column(table, spec["column"], line)]
     pieces = [piece.strip() for piece in cell.split("\n") if piece.strip()]
     amount = next((piece for piece in pieces if re.fullmatch(r"[$€£]\s?\d{1,6}(?:\.\d{1,2})?", piece)), None)
