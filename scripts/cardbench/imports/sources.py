@@ -202,9 +202,29 @@ def _forget_raw_sums(raw_root, session_ids):
 
 
 def rederive(data_dir, progress=None):
-    """Run every source's imports into data_dir (see the module's docstring); returns the number run."""
-    say = progress or (lambda message: None)
+    """Run every source's imports into data_dir (see the module's docstring), all or nothing: they run in a copy,
+    whose card and raw files replace data_dir's only when every import landed. Returns the number run."""
     data_dir = Path(data_dir)
+    with tempfile.TemporaryDirectory(prefix="cardbench-sources-copy-") as scratch:
+        copy = Path(scratch) / "data"
+        shutil.copytree(data_dir, copy, ignore=shutil.ignore_patterns(".locks"))
+        count = _rederive_in(copy, progress)
+        for name in _differences(data_dir, copy, ("cards", "raw")):
+            target, made = data_dir / name, copy / name
+            if made.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(made, target)
+            else:
+                target.unlink()
+        for folder in ("cards", "raw"):  # folders a source's card no longer has
+            for path in sorted((data_dir / folder).rglob("*"), reverse=True):
+                if path.is_dir() and not any(path.iterdir()):
+                    path.rmdir()
+    return count
+
+
+def _rederive_in(data_dir, progress=None):
+    say = progress or (lambda message: None)
     imports = read_manifests(data_dir)
     _without_source_sessions(data_dir, imports)
     with tempfile.TemporaryDirectory(prefix="cardbench-sources-") as scratch:
@@ -237,7 +257,7 @@ def check(data_dir):
     with tempfile.TemporaryDirectory(prefix="cardbench-sources-check-") as scratch:
         copy = Path(scratch) / "data"
         shutil.copytree(data_dir, copy, ignore=shutil.ignore_patterns(".locks"))
-        rederive(copy)
+        _rederive_in(copy)
         return _differences(data_dir, copy, ("cards", "raw"))
 
 

@@ -54,6 +54,8 @@ The layout (a mapping, from the source's manifest):
       the first are all empty, like "| **File Read** | | |"); default "{first}", the row's first cell;
       ops: {word: op}: the op of the one word (whole word, any case) the test name holds, e.g.
       {read: read, write: write}; a name holding none or two different ops is refused;
+      access: {word: sequential | random}: the access of a row whose test name holds the word (optional);
+      block_column: the column whose cell is the row's block size as printed ("32 KB"), where the table has it;
       empty: the cells that hold no figure, skipped (default "", "-", "--", "–", "—").
 """
 
@@ -415,7 +417,19 @@ def _every_row(table, layout):
         if len(found) != 1:
             raise ParseError(TOOL, f"the test {quoted(test)} names {'no' if not found else 'more than one'} op "
                                    f"of {', '.join(quoted(w) for w in ops)}", line=line)
-        entries.append(tool_result_entry(layout.get("tool"), test, found.pop(), unit, [value]))
+        block = None
+        if layout.get("block_column") in table["header"]:  # a table of the source's without it gives none
+            size = cells[_column(table, layout["block_column"], line)].replace(" ", "")
+            block = size if re.fullmatch(r"[0-9]{1,9}(?:\.[0-9]{1,3})?[KMGT]?i?B?", size) else None
+        entry = tool_result_entry(layout.get("tool"), test, found.pop(), unit, [value], block_size=block)
+        access = {value for word, value in (layout.get("access") or {}).items()
+                  if re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", test, re.I)}
+        if len(access) > 1:
+            raise ParseError(TOOL, f"the test {quoted(test)} names more than one access of the layout's", line=line)
+        if access:
+            entry = {**{k: entry[k] for k in ("tool", "test", "op")}, "access": access.pop(),
+                     **{k: v for k, v in entry.items() if k not in ("tool", "test", "op")}}
+        entries.append(entry)
     if not entries:
         raise ParseError(TOOL, f"no row of the table holds a figure under {quoted(layout['column'])}",
                          line=table["line"])
