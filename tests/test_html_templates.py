@@ -77,6 +77,8 @@ def _values():
     return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"], "grid": page["grid"],
             "paths": page["paths"], "nvme": session["nvme"], "source": page["source"], "row": _row(),
             "p": {"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT},
+            "spi": {"slug": CARD_TEXT, "title": CARD_TEXT, "hosts": CARD_TEXT, "clocks": CARD_TEXT,
+                    "cells": [{"value": 1.0, "text": CARD_TEXT, "from": CARD_TEXT}, None]},
             "repo": "https://git.example.org/cards/commits/main"}  # a card page's (cardhtml.card_page_text)
 
 

@@ -229,8 +229,10 @@ HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
 
 
 def test_the_table_covers_every_seed_card(validated):
+    """Every card transcribed from the five seed posts (the cards made from published sources' kept files,
+    data/sources/, name their repository and are checked in tests/test_sources*.py)."""
     cards, _ = validated
-    assert set(SOURCE_HEADLINES) == {c.data["slug"] for c in cards}
+    assert set(SOURCE_HEADLINES) == {c.data["slug"] for c in cards if not c.data["source"].get("repository")}
 
 
 @pytest.mark.parametrize("slug", sorted(SOURCE_HEADLINES))

@@ -23,7 +23,7 @@ def leader_row_html(row):
 
 def spi_row_html(row):
     """One card's row in the table of SPI results."""
-    return render("spi-row.html.j2", row=row)
+    return render("spi-row.html.j2", spi=row)
 
 
 def card_list_item_html(parts):

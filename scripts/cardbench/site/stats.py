@@ -19,7 +19,7 @@ from (cdm_fio.sh prints whole MiB/s: ±256 IOPS at 4 KiB).
 import functools
 import math
 import warnings
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pandas as pd
@@ -275,6 +275,17 @@ def _below(a, b):
     return a is not None and (b is None or a < b)
 
 
+def _rounded(value, digits):
+    """round(value, digits), but a decimal tie (a mean of 13.225) rounds half up whatever binary noise the sum
+    that made it left (13.2249999… or 13.2250000…1): a card's figure never depends on which other cards were
+    computed with it."""
+    scaled = value * 10 ** digits
+    if abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
+        exact = Decimal(repr(round(value, 9)))
+        return float(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    return round(value, digits)
+
+
 def json_number(value, digits=6):
     """A figure as the card's JSON twin holds it: rounded to `digits` places, whole numbers as integers,
     None for a missing or non-finite figure (NaN, None, infinity)."""
@@ -282,18 +293,18 @@ def json_number(value, digits=6):
         value = float(value)
         if value - value != 0:  # infinite or NaN
             return None
-        return int(value) if value.is_integer() else round(value, digits)
+        return int(value) if value.is_integer() else _rounded(value, digits)
     if value is None or pd.isna(value) or not math.isfinite(float(value)):
         return None
     value = float(value)
-    return int(value) if value.is_integer() else round(value, digits)
+    return int(value) if value.is_integer() else _rounded(value, digits)
 
 
 def json_numbers(values, digits=6):
     """json_number of each figure of a list; plain floats and integers without a call each."""
     return [json_number(value, digits) if value.__class__ is not float and value.__class__ is not int
             else None if (number := float(value)) - number != 0  # infinite or NaN
-            else int(number) if number.is_integer() else round(number, digits) for value in values]
+            else int(number) if number.is_integer() else _rounded(number, digits) for value in values]
 
 
 def printed_decimals(values):
