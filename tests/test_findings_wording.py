@@ -22,20 +22,22 @@ def uhs_i_session(sid, reads_mb_s, reader="USB card reader"):
 
 
 def test_a_figure_is_the_paths_limit_only_when_the_card_is_rated_clearly_above_the_ceiling():
-    # The microSD Express cards carry no rating in their files: 782 and 805 MB/s near the ~837 MB/s the
-    # PCIe Gen3 x1 link carries cannot tell card from link; SanDisk's 874 MB/s is above that ceiling.
+    # The microSD Express cards carry no rating in their files: 805 MB/s near the ~837 MB/s the PCIe Gen3 x1
+    # link carries cannot tell card from link; SanDisk's 874 MB/s is above that ceiling. The Lexar's source names
+    # no reader or link for the machine it ran on: nothing to judge it against.
     for slug in MICROSD_EXPRESS:
         findings, notes = reader_findings(card(slug))
         assert findings == [], slug
-        assert notes and all(n["id"] == "reader_limited" for n in notes), slug
-    (lexar,) = reader_findings(card("lexar-play-pro-1tb-microsd-express"))[1]
-    assert "782 MB/s" in lexar["reason"] and "837 MB/s" in lexar["reason"] and "no rated read speed" in lexar["reason"]
-    assert "faster" in lexar["reason"]  # what would settle it
+        assert all(n["id"] == "reader_limited" for n in notes), slug
+        assert bool(notes) == (slug != "lexar-play-pro-1tb-microsd-express"), slug
+    (adata,) = reader_findings(card("adata-premier-extreme-256gb-microsd-express"))[1]
+    assert "805 MB/s" in adata["reason"] and "837 MB/s" in adata["reason"] and "no rated read speed" in adata["reason"]
+    assert "faster" in adata["reason"]  # what would settle it
     (sandisk,) = reader_findings(card("sandisk-microsd-express-256gb-microsd-express"))[1]
-    assert "874 MB/s" in sandisk["reason"] and "above" in sandisk["reason"]
-    assert "the estimate is too low" in sandisk["reason"]  # a figure above an estimated ceiling proves the estimate wrong
+    assert "874 MB/s" in sandisk["reason"] and "read faster than this site's estimate" in sandisk["reason"]
+    assert "the estimate was wrong for this path" in sandisk["reason"]  # a figure above an estimate proves it wrong
     assert "the path's limit, not the card's" not in sandisk["reason"]
-    assert "an estimate, not a measurement" in lexar["reason"]
+    assert "an estimate, not a measurement" in adata["reason"]
     # Rated 190 MB/s against a UHS-I bus that reaches about 90 MB/s: the evidence is worded beside the figure.
     (extreme,) = reader_findings(card("sandisk-extreme-256gb-microsdxc"))[0]
     for words in ("86.3 MB/s", "rated 190 MB/s", "90 MB/s"):
@@ -54,7 +56,7 @@ def test_a_rating_at_the_ceiling_or_unknown_gives_a_note_and_a_faster_path_gives
     assert found["session"] == "a" and "160 MB/s" in found["basis"]
     above = {"bus": "UHS-I", "claimed": {"read_mb_s": 200}, "sessions": [uhs_i_session("a", [93, 94, 93])]}
     findings, (note,) = reader_findings(above)
-    assert findings == [] and "above" in note["reason"]
+    assert findings == [] and "faster than this site's estimate" in note["reason"]
 
 
 def test_slowing_over_runs_is_measured_from_the_start_and_a_step_is_called_a_step():

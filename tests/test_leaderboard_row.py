@@ -113,7 +113,7 @@ def test_home_page_ranks_measured_reads_first_and_marks_stated_figures(site, res
     lexar_1tb = by_slug["lexar-play-pro-1tb-microsd-express"]["title"]
     assert cells[lexar_1tb][6] == "10" and cells[lexar16][4] == "–"  # the reviewer's 4 KiB write: not in the column
     note = (site / "index.html").read_text(encoding="utf-8")
-    assert "the source only stated" in note and "the runs behind the ranked figure" in text_of(note)
+    assert "the source states in its own summary table" in text_of(note) and "the runs behind the ranked figure" in text_of(note)
     assert "on a log scale" in text_of(note)  # the bars' scale is named below the table
 
 

@@ -70,6 +70,7 @@ def test_readers_page_names_the_fastest_card_and_subtest_through_each_reader(res
     assert usb2["card_count"] == 2
     assert [c["slug"] for c in usb2["cards"]] == ["acme-two-readers", "acme-usb2-only"]  # fastest read first
     assert usb2["fastest_read"] == {"text": "39.0", "runs": 3, "subtest": "SEQ1M Q8T1 read",
+                                    "basis": "SEQ1M Q8T1 read, mean of 3 runs", "stated": False, "spi": False,
                                     "slug": "acme-two-readers", "title": result["cards"]["acme-two-readers"]["title"]}
     assert usb2["fastest_write"]["text"] == "19.5"
     assert [h["name"] for h in page["hosts"]] == ["Laptop, Linux", PI]

@@ -134,7 +134,7 @@ def test_microsd_express_suite_pools_only_compared_sessions(result):
 def test_dd_means_match_the_published_averages(result, slug):
     pooled = result["cards"][slug]["pooled"]
     for op, published in zip(("read", "write"), DD_PUBLISHED_AVERAGES[slug]):
-        entry = next(v for k, v in pooled.items() if k.startswith("dd bs=") and k.endswith(f" {op}"))
+        entry = next(v for k, v in pooled.items() if k.startswith("dd ") and k.endswith(f" {op}"))
         assert entry["unit"] == "MB/s"
         printed, from_runs = DD_AVERAGE_NOT_FROM_RUNS.get((slug, op), (published, published))
         assert printed == published
@@ -199,7 +199,6 @@ def test_dd_runs_agree_with_their_raw_output(validated):
 #       "Random write 4KiB".
 #   [E] AnandTech, SM2708 review (2021-09-09): CrystalDiskMark after a format in SD Express mode, about
 #       878 MBps read and 415 MBps write (not the ~200 MB/s read "after the fill").
-DD = "dd-large-direct"
 UNSTATED = "dd-method-not-stated"  # [B] publishes these figures without saying which of its two dd methods gave them
 SOURCE_HEADLINES = {
     # slug: (seq_read, seq_write, rnd4k_read, rnd4k_write); each (figure, rule) or None; source
@@ -209,8 +208,8 @@ SOURCE_HEADLINES = {
             (149, "cdm-rnd4k-q1t1"), "A"),
     SANDISK: ((818, "cdm-fio-seq1g-q1t1"), (649, "cdm-fio-seq1g-q1t1"), (13, "cdm-rnd4k-q1t1"),
               (201, "cdm-rnd4k-q1t1"), "A"),
-    "sandisk-extreme-256gb-microsdxc": ((86.26, DD), (67.71, DD), None, None, "B"),
-    "kodak-uhs-i-u3-v30-a1-64gb-microsdxc": ((78.44, DD), (21.92, DD), None, None, "B"),
+    "sandisk-extreme-256gb-microsdxc": ((86.26, UNSTATED), (67.71, UNSTATED), None, None, "B"),
+    "kodak-uhs-i-u3-v30-a1-64gb-microsdxc": ((78.44, UNSTATED), (21.92, UNSTATED), None, None, "B"),
     "sandisk-extreme-pro-256gb-sdxc": ((83.52, UNSTATED), (84.56, UNSTATED), None, None, "B"),
     "sandisk-ultra-200gb-microsdxc": ((82.62, UNSTATED), (31.30, UNSTATED), None, None, "B"),
     "sandisk-ultra-plus-128gb-microsdxc": ((75.90, "dd-read-cache-dropped"), (32.97, UNSTATED), None, None, "B"),
@@ -298,11 +297,13 @@ def test_no_price_of_another_version(validated):
 
 def test_microsd_express_reads_are_not_called_the_links_limit(result):
     """The post says the three cards are "nowhere near saturating" PCIe Gen3 x1 (985 MB/s), and their files give
-    no rated speed: no finding calls a figure the link's limit; a note says what would settle it instead."""
+    no rated speed: no finding calls a figure the link's limit; a note says what would settle it instead. The
+    Lexar ran on a friend's machine the post says nothing of: no link to judge it against, so no note either."""
     for slug in (LEXAR, ADATA, SANDISK):
         twin = result["cards"][slug]
         assert "reader_limited" not in {f["id"] for f in twin["findings"]}, slug
-        assert any(n["id"] == "reader_limited" for n in twin["findings_notes"]), slug
+        noted = any(n["id"] == "reader_limited" for n in twin["findings_notes"])
+        assert noted == (slug != LEXAR), slug
 
 
 def test_pages_say_only_what_the_sources_say():

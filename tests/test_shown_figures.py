@@ -49,11 +49,11 @@ def test_comparison_names_every_card_it_leaves_out_and_why(result):
     texts = site_texts([p for p, _ in pieces])
     compare, every = json.loads(texts["site/compare.json"]), json.loads(texts["site/left-out.json"])
     suites = {s["id"]: s for s in compare["suites"]}
-    left = suites["dd-4m-method-not-stated"]["left_out"]
+    left = suites["dd-method-not-stated"]["left_out"]
     assert [c["slug"] for c in left] == ["sandisk-ultra-plus-128gb-microsdxc"]
     assert "no read in this set" in left[0]["why"] and "dd bs=4K" in left[0]["why"]
-    label = suites["dd-4m-method-not-stated"]["labels"]["dd bs=4M (method not stated)"]
-    assert "not stated" in label and "method not stated" not in label
+    label = suites["dd-method-not-stated"]["labels"]["dd (method not stated)"]
+    assert "not stated" in label and "method not stated" not in label and "4 MiB" not in label
     members = {m["slug"] for s in compare["suites"] for m in s["members"]}
     named = members | {c["slug"] for s in every["suites"] for c in s["left_out"]} | {c["slug"] for c in every["in_no_suite"]}
     assert named == set(result["cards"])  # no card silently missing

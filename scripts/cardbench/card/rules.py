@@ -188,10 +188,18 @@ def runs(check):
 
 
 def dd_block_size(check):
-    """A dd entry gives its block size unless it says it cannot (block_size_stated: false), and then gives none."""
+    """A dd entry gives its block size unless it says it cannot (block_size_stated: false), and then gives none;
+    an entry whose command the source does not state (method_stated: false) gives no block size, count or
+    flags either: none of them is known for its figures."""
     for index, session in sessions_of(check.card):
         for i, entry in entries_of(session, "dd"):
             path = ("sessions", index, "dd", i)
+            if entry.get("method_stated", True) is False:
+                for key in ("block_size", "count", "flags"):
+                    if key in entry:
+                        check.add(path + (key,), f"{key} given with method_stated: false; the source gives no "
+                                                 "command for these figures, so none is known", "dd-block-size")
+                continue
             stated = entry.get("block_size_stated", True) is not False
             if stated and "block_size" not in entry:
                 check.add(path, "dd entry without block_size: give it, or block_size_stated: false when the output "

@@ -14,11 +14,12 @@ from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, pick_headline, spi_headlines, stated_only
+from .readers import path_headlines
 from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers, latency_block,
                     printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
-CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus",
+CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus", "bus_stated",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
 SESSION_PASS_THROUGH = ["id", "label", "date", "card_label", "host", "reader", "interface", "clock_mhz", "conditions",
                         "target", "source", "tools",
@@ -63,6 +64,7 @@ def aggregate(cards, data_dir=None):
         pooled = pooled_lookup.get(slug, {})
         picks = headlines(card, runs, pooled)
         card_json["headline"] = picks
+        card_json["path_headlines"] = path_headlines(card, runs)
         if any(is_spi(s) for s in card.get("sessions") or []):
             card_json["spi_headline"] = spi_headlines(card)
         card_json["standing"] = standing_entries(card, picks)
@@ -201,6 +203,7 @@ def _leader_row(card, card_json, picks):
     row = {
         "slug": card["slug"], "title": card_json["title"], "brand": card["brand"], "model": card["model"],
         "capacity_gb": card["capacity_gb"], "form_factor": card["form_factor"], "bus": card["bus"],
+        "bus_stated": card.get("bus_stated", True),
         "markings": card.get("markings") or [], "claimed": card.get("claimed") or {},
         "source": card["source"]["name"], "session_count": len(card_json["sessions"]),
     }

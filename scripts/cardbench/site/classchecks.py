@@ -7,16 +7,17 @@ the statistics of its subtests and runs (stats.py) and its findings. Each check 
 The association's classes are minimums, so a mean that reaches one while some runs fall short is not a
 plain pass: each part of a check records how many of the runs behind its figure fell below the minimum
 (`short_runs`), and the marking's verdict says so. A figure the source only stated (a reviewer's summary
-row, no runs recorded) is named as such. U3 and the video classes are sustained-write promises: where a
+row, no repeated runs recorded; where a sweep charted on the card's page gives the same figure, that point is
+named) is named as such. U3 and the video classes are sustained-write promises: where a
 fill shows an SLC cache they are judged on the speed after it. An A1 marking is also judged by the
 Raspberry Pi SD Card Speed Test's own verdict where a session ran it.
 """
 
-from ..core.units import is_rate_unit
+from ..core.units import is_rate_unit, size_text_from_bytes
 from ..parsers import agnostics
 from .findings.common import rate_text
 from .headlines import RULES, stated_only
-from .stats import session_entries
+from .stats import mb_s_of, session_entries
 from .suites import is_mixed
 
 # SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
@@ -132,7 +133,12 @@ def verdict_of(check):
                  for p in below]
     elif unknown:
         verdict = "cannot_tell"
-        notes = [f"{' and '.join(p['what'] for p in unknown)} not measured"]
+        unshown = [p for p in unknown if p.get("measured") is not None and p.get("shortfall_unshown")]
+        missing = [p for p in unknown if p not in unshown]
+        notes = [f"no verdict from {p['what']} {figure_text(p['measured'], p['unit'])}, below "
+                 f"{figure_text(p['need'], p['unit'])}: {p['shortfall_unshown']}" for p in unshown]
+        if missing:
+            notes.append(f"{' and '.join(p['what'] for p in missing)} not measured")
     elif short:
         verdict = "meets_on_mean"
         notes = [_short_text(p, s) for p, s in short]
@@ -140,7 +146,8 @@ def verdict_of(check):
         verdict = "meets_as_stated"
     else:
         verdict = "meets"
-    notes += [f"{p['what']} is the figure the source states, with no runs recorded here" for p in stated]
+    notes += [f"{p['what']} is the figure the source states" + (f", the same as {p['charted_as']}" if p.get("charted_as")
+              else ", with no runs behind it recorded here") for p in stated]
     verdict, notes = _with_tool_verdicts(check, verdict, notes)
     text, tone = VERDICTS[verdict]
     return {"id": verdict, "text": text, "tone": tone, "note": "; ".join(notes)}
@@ -165,7 +172,50 @@ def _sequential_part(card, figures, need, pick):
             "measured": pick["mb_s"] if pick else None, "basis": pick["basis"] if pick else None,
             "sessions": pick["sessions"] if pick else [], "derived": False, "stated": stated_only(pick),
             "short_runs": short_runs(headline_runs(card, figures, pick, "seq_write"), need,
-                                     pick["basis"] if pick else None)}
+                                     pick["basis"] if pick else None),
+            "shortfall_unshown": _shortfall_unshown(card, pick), "charted_as": _charted_as(card, pick, "write")}
+
+
+def _charted_as(card, pick, op):
+    """Where a figure the source only states is charted on the card's page, in words, or None: the points of the
+    pick's sessions' dd sweeps for `op` that give the same figure (to the hundredth of a MB/s), e.g. 'the 64 KiB
+    point of the dd write sweep'."""
+    if not stated_only(pick) or pick.get("mb_s") is None:
+        return None
+    sizes = []
+    for session in card.get("sessions") or []:
+        if session["id"] not in pick["sessions"]:
+            continue
+        for sweep in session.get("dd_sweeps") or []:
+            if sweep.get("op") != op:
+                continue
+            for point in sweep.get("points") or []:
+                value = mb_s_of(point.get("value"), sweep.get("unit"))
+                if value is not None and round(value, 2) == round(pick["mb_s"], 2):
+                    sizes.append(size_text_from_bytes(point["block_size_bytes"]))
+    if not sizes:
+        return None
+    points = " and ".join(dict.fromkeys(sizes))
+    return f"the {points} point{'s' if len(set(sizes)) > 1 else ''} of the dd {op} sweep charted on this page"
+
+
+def _shortfall_unshown(card, pick):
+    """Why a sequential write figure below a minimum cannot show the card falls short of it, or None: dd wrote
+    a file through the card's filesystem (the filesystem's own writes and the way the host drives the card
+    both stand between dd and the card), so such a figure carries no verdict short of the minimum."""
+    if not pick or pick.get("kind") != "runs":
+        return None
+    op = "write"
+    entries = [(session, entry) for session in card.get("sessions") or [] if session["id"] in pick["sessions"]
+               for kind, _, entry, test in session_entries(session)
+               if kind == "dd" and f"{test} {entry['op']}" == pick["subtest"] and entry["op"] == op]
+    if not entries or any(entry.get("target") != "file" for _, entry in entries):
+        return None
+    unstated = [session for session, _ in entries if not session.get("reader")]
+    path = (", in a slot or reader the source does not name, at a bus mode it does not give" if unstated else "")
+    return (f"dd wrote it to a file through the card's filesystem{path}, so it does not show that the card falls "
+            f"short. A verdict needs sequential writes to the card's own device, through a reader or slot known to "
+            f"run the card in the bus mode the marking is for, and at best the SD Association's own test conditions")
 
 
 def _sustained_write(findings, compared):
@@ -240,6 +290,15 @@ def speed_test_verdicts(card, compared_sessions):
 
 # --- the checks -------------------------------------------------------------------------------------
 
+def _meets(part):
+    """True or False, or None when the part was not measured or its figure cannot show a shortfall."""
+    if part["measured"] is None:
+        return None
+    if part["measured"] < part["need"] and part.get("shortfall_unshown"):
+        return None
+    return part["measured"] >= part["need"]
+
+
 def class_checks(card, picks, pooled, figures, findings):
     """Does the card meet what its markings promise? One check per marking with a known minimum:
     {"marking", "meets", "parts", ["tool_verdicts"], "verdict"}; each part the minimum, the figure (None where
@@ -261,8 +320,7 @@ def class_checks(card, picks, pooled, figures, findings):
             parts = [_sequential_part(card, figures, need["seq_write"], picks["seq_write"])]
         parts += [_random_part(card, figures, pooled, picks, op, need[key])
                   for key, op in (("read_iops", "read"), ("write_iops", "write")) if key in need]
-        parts = [dict(part, meets=None if part["measured"] is None else part["measured"] >= part["need"])
-                 for part in parts]
+        parts = [dict(part, meets=_meets(part)) for part in parts]
         known = [p["meets"] for p in parts]
         check = {"marking": marking, "meets": False if False in known else (None if None in known else True),
                  "parts": parts}

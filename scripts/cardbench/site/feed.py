@@ -1,7 +1,8 @@
 """The Atom feed's entries (/feed.xml): one per session of any card, newest first.
 
-A session is dated by its own date, else by its source's publication date; a session with neither has
-no place in a feed ordered by date and is left out. Each card contributes its entries (card_entries) to
+A session is placed in the feed by its own date, else by its source's date where the source gives one; such
+an entry says the session's own date is not stated rather than give it the source's. A session with neither
+has no place in a feed ordered by date and is left out. Each card contributes its entries (card_entries) to
 the cached parts of sitedata.py; feed_data picks the newest. Hugo's template escapes every text.
 """
 
@@ -15,9 +16,10 @@ def atom_time(date):
 
 
 def card_entries(card):
-    """[date, title, summary, slug, anchor] of each dated session of a card's aggregated JSON."""
-    fallback = (card.get("source") or {}).get("date")
-    dated = [(s.get("date") or fallback, s) for s in card["sessions"]]
+    """[date, title, summary, slug, anchor] of each session of a card's aggregated JSON that has a place in
+    the feed: its own date, else its source's (the summary then says the session's date is not stated)."""
+    source_date = (card.get("source") or {}).get("date")
+    dated = [(s.get("date") or source_date, s) for s in card["sessions"]]
     dated = [(date, s) for date, s in dated if date]
     first = min(dated, key=lambda item: item[0])[1] if dated else None
     entries = []
@@ -25,7 +27,8 @@ def card_entries(card):
         runs = sum(len(sub["runs"]) for sub in session["subtests"])
         what = "New card" if session is first else "New session"
         measured = f"{runs} run{'s' if runs != 1 else ''} recorded" if runs else "no repeated runs recorded"
-        summary = f"{what}: {card['title']}, {session['label']} ({date}); {measured}."
+        when = date if session.get("date") else f"date not stated; source dated {date}"
+        summary = f"{what}: {card['title']}, {session['label']} ({when}); {measured}."
         entries.append([date, f"{card['title']}: {session['label']}", summary, card["slug"], f"session-{session['id']}"])
     return entries
 

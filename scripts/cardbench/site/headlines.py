@@ -174,7 +174,7 @@ SEQUENTIAL_RULES = (
          "conv=fsync or fdatasync; the largest block)", _dd_synced_write, _largest_block_first, ops=("write",)),
     Rule("dd-raw-device", "runs", "dd to or from macOS's raw device /dev/rdiskN, which no cache stands in front of "
          "(the largest block)", _dd_raw_device, _largest_block_first),
-    Rule("dd-method-not-stated", "runs", "dd runs whose command the source does not state (the largest block)",
+    Rule("dd-method-not-stated", "runs", "dd runs whose command the source does not state",
          _dd_method_not_stated, _largest_block_first),
     Rule("summary-cdm-seq", "summary",
          "the reviewer's summary row 'CrystalDiskMark sequential <op>', fresh or refreshed by a format",
@@ -267,7 +267,7 @@ def _flags_text(chosen):
     if chosen[0][2] != "dd":
         return ""
     if not entry.get("method_stated", True):
-        return ""  # the subtest's name says it: "dd bs=4M (method not stated)"
+        return ""  # the subtest's name says it: "dd (method not stated)"
     flags = set(entry.get("flags") or [])
     synced = sorted(_SYNCED_WRITE & flags)
     bits = ["direct I/O" if "direct" in flags else

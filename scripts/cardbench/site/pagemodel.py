@@ -14,7 +14,7 @@ from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, sessi
 from .figurehtml import figure_cells_html, path_cells_html, rate_html, with_table_html
 from .formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
 from .gridmodel import grid_model
-from .headlines import HEADLINE_KEYS
+from .headlines import HEADLINE_KEYS, stated_only
 from .readers import card_paths
 from .stats import iops_of_mb_s, mib_s_of
 
@@ -140,7 +140,8 @@ def class_check_rows(card):
     for check in card.get("class_checks") or []:
         parts = [{"what": p["what"], "need": whole(p["need"]), "unit": p["unit"],
                   "measured": f"{format_by_size(p['measured'])} {p['unit']}" if p["measured"] else DASH,
-                  "meets": p["meets"], "from": p.get("basis") or p.get("from"), "derived": p.get("derived")}
+                  "meets": p["meets"], "from": p.get("basis") or p.get("from"), "derived": p.get("derived"),
+                  "unshown": p["meets"] is None and bool(p.get("shortfall_unshown"))}
                  for p in check["parts"]]
         out.append({"marking": check["marking"], "parts": parts, "verdict": check.get("verdict")})
     return out
@@ -148,25 +149,43 @@ def class_check_rows(card):
 
 # --- the page -----------------------------------------------------------------------------------
 
-IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
+IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus", "bus_stated",
             "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "card_label", "host", "reader", "interface", "clock_mhz",
                  "conditions", "target", "tools", "source", "notes", "reading", "nvme", "f3probe", "capacity_check", "cid"]
 
 
+# What a session's page part charts besides its subtests' runs.
+CHARTED_KEYS = ("tool_results", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill")
+
+
+def _charted(session):
+    return any(sub.get("runs") for sub in session.get("subtests") or []) or any(session.get(k) for k in CHARTED_KEYS)
+
+
 def card_description(card):
-    """One sentence for search results and link previews: the headline figures and where they come from."""
+    """One sentence for search results and link previews: the headline figures (marked where the source only
+    states them) and where they come from."""
     headline = card.get("headline") or {}
-    parts = []
+    parts, stated = [], []
     for key, name in (("seq_read", "sequential read"), ("seq_write", "write")):
         pick = headline.get(key)
         if pick:
             parts.append(f"{name} {format_by_size(pick['mb_s'])} MB/s")
+            stated.append(stated_only(pick))
+    if parts and any(stated):
+        marks = [f"{part} (stated by the source)" if is_stated else part for part, is_stated in zip(parts, stated)]
+        parts = marks if not all(stated) else [", ".join(parts) + (", both" if len(parts) > 1 else "") +
+                                               " as the source states " + ("them" if len(parts) > 1 else "it")]
     sessions = len(card["sessions"])
+    charted = sum(1 for s in card["sessions"] if _charted(s))
     text = f"{card['title']} benchmarks"
     if parts:
         text += ": " + ", ".join(parts)
-    text += f"; {sessions} session{'s' if sessions != 1 else ''} charted, figures from {card['source']['name']}."
+    many = "s" if sessions != 1 else ""
+    shown = (f"{sessions} session{many} charted" if charted == sessions else
+             f"{sessions} session{many}, none charted" if not charted else f"{sessions} sessions, {charted} charted")
+    text += f"; {shown}, figures from {card['source']['name']}."
     return text
 
 
@@ -255,8 +274,10 @@ def leader_row(row, card=None):
     seq_read = row.get("seq_read")
     runs = row["run_count"]
     return {"slug": row["slug"], "title": row["title"], "brand": row["brand"], "bus": row["bus"],
+            "bus_stated": row.get("bus_stated", True),
             "form_factor": row["form_factor"], "markings": row["markings"], "cells": cells,
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
+            "claimed_note": claimed.get("note"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
             "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
             "source": row["source"], "per_price": per_price(card, seq_read), "per_gb": price_per_gb(card),

@@ -1,20 +1,23 @@
 """What a card is read through: its (host, reader) paths, side by side on its page, as leaderboard
-filters, and the fastest figures each reader and host reached (the /readers/ page).
+filters, and each card's figures through each reader and host (the /readers/ page).
 
 A card's speed depends on the path as much as on the card: a USB 2.0 reader caps at about 40 MB/s, a
-Raspberry Pi's slot runs a card at DDR50 or SDR104. Every figure here comes from the statistics the
-aggregate computed for each session's subtests (their `mb_s` and `mib_s` blocks); the sessions of one
-path are pooled by the statistics module (stats.pooled_over_sessions: the mean of all their runs).
-Worked out once per card (card_paths, card_filters, card_reach); the shared page joins the cards' small
-`reach` lists (readers_page), so a changed card costs only its own work.
+Raspberry Pi's slot runs a card at DDR50 or SDR104. The paths table's figures come from the statistics the
+aggregate computed for each session's subtests (their `mb_s` and `mib_s` blocks), pooled over a path's
+sessions by the statistics module (stats.pooled_over_sessions: the mean of all their runs). What /readers/
+shows for a card through a path is the card's headline figure taken over that path's sessions alone, by the
+same rules as everywhere else (headlines.pick_headline: path_headlines, computed by the aggregate into the
+card's twin); where no rule finds one, it says what was measured through the path instead. Worked out once per
+card (card_paths, card_filters, card_reach); the shared page joins the cards' small `reach` lists
+(readers_page), so a changed card costs only its own work.
 """
 
 import heapq
 
 from .chartmodel import rate_cell
 from .formatting import DASH, format_by_size
-from .headlines import SEQUENTIAL_RULES
-from .stats import METHOD_NOT_STATED, pooled_over_sessions
+from .headlines import pick_headline, stated_only
+from .stats import is_spi, pooled_over_sessions
 from .suites import subtest_order
 
 NOT_STATED = "not stated"
@@ -114,85 +117,138 @@ def card_filters(card):
             "readers": sorted({s["reader"] for s in sessions if s.get("reader")})}
 
 
-def _sequential(sub):
-    """A subtest the sequential headline rules accept (fio SEQ tests, dd with direct I/O or the cache dropped…)."""
-    entry = dict(sub, method_stated=not sub["test"].endswith(METHOD_NOT_STATED))
-    return any(rule.kind == "runs" and sub["op"] in rule.ops and rule.accepts(sub["kind"], entry, sub["test"], sub["op"])
-               for rule in SEQUENTIAL_RULES)
+READER_KEYS = ("seq_read", "seq_write")
+# What a path's sessions hold besides runs of a subtest, in the words the leaderboard uses.
+MEASURED_KINDS = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
+                  ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"),
+                  ("capacity_check", "capacity check"), ("tool_results", "other tools"),
+                  ("headline", "figures the source states")]
 
 
-def card_reach(card):
-    """Per stated path of the card's compared sessions, the fastest sequential read and write reached through
-    it (pooled over that path's sessions): [{host, reader, read, write}], each figure {mb_s, mib_s, runs,
-    subtest} or None. The /readers/ page joins these."""
-    compared = [s for s in card.get("sessions") or [] if s.get("compare", True)]
+def _slim(pick, spi=False):
+    """A headline pick as /readers/ needs it, or None (spi: taken over SPI sessions, among SPI results only)."""
+    if not pick:
+        return None
+    return {"mb_s": pick["mb_s"], "mib_s": pick["mib_s"], "runs": pick["run_count"], "subtest": pick["subtest"],
+            "basis": pick["basis"], "rule": pick["rule"], "stated": stated_only(pick), "spi": spi}
+
+
+def path_headlines(card, frame):
+    """Per stated (host, reader) path any session of a card names, its sequential read and write headline over
+    that path's compared sessions alone, by headlines.pick_headline's rules (over SPI sessions, the SPI ranking's
+    own; frame: the card's stats.runs_frame rows): [{host, reader, sessions (ids), seq_read, seq_write}], each
+    figure {mb_s, mib_s, runs, subtest, basis, rule, stated, spi} or None (also for a path whose sessions are all
+    left out of comparisons). The aggregate puts it in the card's twin; /readers/ reads it."""
+    sessions = card.get("sessions") or []
     out = []
-    for (host, reader), subtests in _pooled_by_path(compared).items():
-        if not host and not reader:
+    for path, spi in dict.fromkeys((path_of(s), is_spi(s)) for s in sessions):
+        if path == (None, None):
             continue
-        best = {"read": None, "write": None}
-        for (_kind, test, op), pool in subtests.items():
-            if op not in best or not _sequential(pool["first"]):
-                continue
-            mb = pool["mb_s"]["mean"]
-            if best[op] is None or mb > best[op]["mb_s"]:
-                best[op] = {"mb_s": mb, "mib_s": pool["mib_mean"], "runs": pool["run_count"], "subtest": f"{test} {op}"}
-        out.append({"host": host, "reader": reader, **best})
+        on_path = [s for s in sessions if path_of(s) == path and is_spi(s) == spi]
+        compared = [s["id"] for s in on_path if s.get("compare", True)]
+        # the same card with only this path's sessions compared: session indexes stay those of `frame`
+        alone = dict(card, sessions=[dict(s, compare=s["id"] in compared and is_spi(s) == spi) for s in sessions])
+        picks = {key: _slim(pick_headline(alone, frame, {}, key, spi=spi), spi) if compared else None
+                 for key in READER_KEYS}
+        out.append({"host": path[0], "reader": path[1], "sessions": [s["id"] for s in on_path], **picks})
     return out
 
 
+def _measured_through(sessions):
+    """What a path's sessions measured, in words ('dd sweep, flashbench'): their subtests with runs, then the
+    other kinds of figure they hold; '' when nothing."""
+    tests = [f"{sub['test']} {sub['op']}" for s in sessions for sub in s.get("subtests") or [] if sub.get("runs")]
+    kinds = [name for key, name in MEASURED_KINDS if any(s.get(key) for s in sessions)]
+    shown = list(dict.fromkeys(tests))
+    if len(shown) > 3:
+        shown = shown[:3] + [f"{len(shown) - 3} more subtests"]
+    return ", ".join(shown + list(dict.fromkeys(kinds)))
+
+
+def card_reach(card):
+    """Per stated path of the card's compared sessions, its sequential read and write by the headline rules over
+    that path's sessions (the twin's `path_headlines`): [{host, reader, read, write, measured}], each figure
+    {mb_s, mib_s, runs, subtest, basis, stated} or None, `measured` what the path's sessions hold, in words. The
+    /readers/ page joins these."""
+    by_id = {s["id"]: s for s in card.get("sessions") or []}
+    out = []
+    for path in card.get("path_headlines") or []:
+        sessions = [by_id[i] for i in path["sessions"] if i in by_id]
+        out.append({"host": path["host"], "reader": path["reader"], "read": path["seq_read"],
+                    "write": path["seq_write"], "measured": _measured_through(sessions)})
+    return out
+
+
+def _rank(figure):
+    """A figure's place among others: any measured figure before any stated one, each by its figure."""
+    return (-1, 0.0) if figure is None else (0 if figure.get("stated") else 1, figure["mb_s"])
+
+
 def _faster(a, b):
-    """The faster of two figures (either may be None)."""
-    return b if a is None or (b is not None and b["mb_s"] > a["mb_s"]) else a
+    """The faster of two figures (either may be None), a measured one before one the source only stated."""
+    return b if _rank(b) > _rank(a) else a
 
 
 def _shown(figure, slug=None, title=None):
     if figure is None:
         return None
-    shown = {"text": format_by_size(figure["mb_s"]), "runs": figure["runs"], "subtest": figure["subtest"]}
+    shown = {"text": format_by_size(figure["mb_s"]), "runs": figure["runs"], "subtest": figure["subtest"],
+             "basis": figure["basis"], "stated": bool(figure.get("stated")), "spi": bool(figure.get("spi"))}
     if slug:
         shown.update(slug=slug, title=title)
     return shown
 
 
 def _read_of(card):
-    return card["read"]["mb_s"] if card["read"] else -1.0
+    return _rank(card["read"])
 
 
 def _group(cards, field, text_order):
-    """Every stated `field` ('host' or 'reader') with its cards, fastest read first, and its fastest figures."""
+    """Every stated `field` ('host' or 'reader') with its cards, fastest read first (measured before stated), and
+    its fastest figures; where a card or the whole group has none, what was measured through it."""
     groups = {}
     for slug, title, reach in cards:
         for path in reach:
             name = path[field]
             if not name:
                 continue
-            card = groups.setdefault(name, {}).setdefault(slug, {"title": title, "read": None, "write": None})
+            card = groups.setdefault(name, {}).setdefault(slug, {"title": title, "read": None, "write": None,
+                                                                 "measured": []})
             for op in ("read", "write"):
                 card[op] = _faster(card[op], path[op])
+            if path.get("measured"):
+                card["measured"].append(path["measured"])
     out = []
     for name in sorted(groups, key=text_order):
         members = groups[name]
         # The fastest few by read alone (cheap at thousands of cards), then in order with names for ties.
         listed = heapq.nlargest(CARDS_LISTED, members.items(), key=lambda item: _read_of(item[1]))
-        ranked = sorted(listed, key=lambda item: (-_read_of(item[1]), text_order(item[1]["title"])))
+        ranked = sorted(listed, key=lambda item: (tuple(-x for x in _read_of(item[1])), text_order(item[1]["title"])))
         entry = {"name": name, "card_count": len(members), "more": max(0, len(members) - CARDS_LISTED),
-                 "cards": [{"slug": slug, "title": c["title"], "read": _shown(c["read"]), "write": _shown(c["write"])}
-                           for slug, c in ranked]}
+                 "cards": [{"slug": slug, "title": c["title"], "read": _shown(c["read"]), "write": _shown(c["write"]),
+                            "measured": _joined(c["measured"])} for slug, c in ranked]}
         for op in ("read", "write"):
             top = None
             for slug, c in members.items():
-                if c[op] and (top is None or c[op]["mb_s"] > top[2]["mb_s"]):
+                if c[op] and (top is None or _rank(c[op]) > _rank(top[2])):
                     top = (slug, c["title"], c[op])
             entry[f"fastest_{op}"] = _shown(top[2], top[0], top[1]) if top else None
+        entry["measured"] = _joined([m for c in members.values() for m in c["measured"]])
         out.append(entry)
     return out
 
 
+def _joined(texts):
+    """Several paths' 'measured' words as one list, each kind once."""
+    return ", ".join(dict.fromkeys(part for text in texts for part in text.split(", ") if part))
+
+
 def readers_page(cards, text_order):
     """The /readers/ page's model from every card's (slug, title, card_reach list): each reader and each host,
-    the cards measured through it (the fastest CARDS_LISTED) and the fastest read and write it reached."""
+    the cards measured through it (the fastest CARDS_LISTED) with their figures through it, and the fastest read
+    and write among those (a measured figure before one the source only stated)."""
     return {"readers": _group(cards, "reader", text_order), "hosts": _group(cards, "host", text_order)}
 
 
-__all__ = ["card_paths", "path_figures", "card_filters", "card_reach", "readers_page", "path_label", "NOT_STATED", "CARDS_LISTED"]
+__all__ = ["card_paths", "path_figures", "card_filters", "card_reach", "path_headlines", "readers_page", "path_label",
+           "NOT_STATED", "CARDS_LISTED"]

@@ -112,7 +112,8 @@ def card_parts(card_json, row, members):
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
     check_model("leaderboard-row", shown, f"site/leaderboard.html (the row of {row['slug']})")
-    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "row": dumps(row),
+    parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "bus_stated": row.get("bus_stated", True),
+             "row": dumps(row),
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
@@ -168,6 +169,7 @@ def site_texts(parts):
     by_title = sorted(parts, key=lambda p: text_order(p["title"]))
     filters = {key: sorted({p["filters"][i] for p in parts}, key=text_order)
                for i, key in enumerate(("form_factor", "bus", "brand"))}
+    filters["bus_text"] = bus_choice_texts(parts)
     filters.update(path_filters(parts))
     check_model("leaderboard-filters", filters, "site/leaderboard.json (filters)")
     leaderboard = dumps({"total": len(parts), "filters": filters})
@@ -228,6 +230,18 @@ def standing_text(parts):
         for group, mb_s in p.get("standing") or ():
             groups.setdefault(group, []).append(mb_s)
     return dumps({group: sorted(values) for group, values in sorted(groups.items())})
+
+
+def bus_choice_texts(parts):
+    """Each bus choice of the leaderboard's filter as its option reads: the bus, marked inferred when the
+    source of some card under it names no bus (card field bus_stated: false), and for how many."""
+    texts = {}
+    for bus in {p["bus"] for p in parts}:
+        cards = [p for p in parts if p["bus"] == bus]
+        inferred = sum(1 for p in cards if p.get("bus_stated", True) is False)
+        texts[bus] = (bus if not inferred else f"{bus} (inferred)" if inferred == len(cards)
+                      else f"{bus} (inferred for {inferred} of {len(cards)} cards)")
+    return dict(sorted(texts.items()))
 
 
 def path_filters(parts):

@@ -39,18 +39,15 @@ BLOCK_SIZE_NOT_STATED = " (block size not stated)"
 
 
 def dd_test_name(entry):
-    """How a dd entry is named among subtests: 'dd bs=4M'; 'dd bs=4M (method not stated)' when the source
-    does not say which command gave its figures, so it never pools or compares with a stated method;
-    'dd (block size not stated)' when nothing told the block size (block_size_stated: false)."""
-    name = dd_block_name(entry)
-    if not entry.get("block_size_stated", True) or entry.get("method_stated", True):
-        return name
-    return name + METHOD_NOT_STATED
-
-
-def dd_block_name(entry):
-    """'dd bs=4M', or 'dd (block size not stated)': its own test, never pooled with a stated block size."""
-    return f"dd bs={entry['block_size']}" if entry.get("block_size_stated", True) else "dd" + BLOCK_SIZE_NOT_STATED
+    """How a dd entry is named among subtests: 'dd bs=4M'; 'dd (method not stated)' when the source does not
+    say which command gave its figures (method_stated: false: no block size either, so it never pools or
+    compares with a stated method); 'dd (block size not stated)' when nothing told the block size
+    (block_size_stated: false)."""
+    if not entry.get("method_stated", True):
+        return "dd" + METHOD_NOT_STATED
+    if not entry.get("block_size_stated", True):
+        return "dd" + BLOCK_SIZE_NOT_STATED
+    return f"dd bs={entry['block_size']}"
 
 
 @functools.lru_cache(maxsize=4096)  # a few subtest names, met on every run of every card

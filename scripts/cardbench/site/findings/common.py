@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..formatting import format_by_size
+
 LABELS = {
     "page_size": "Page size",
     "erase_block": "Erase block (allocation unit)",
@@ -13,6 +15,7 @@ LABELS = {
     "write_later": "Write speed further on",
     "sustained_write": "Sustained write",
     "reader_limited": "Limited by the reader or bus",
+    "reader_limited_likely": "Likely limited by the reader or bus",
     "stability": "Run-to-run stability",
     "slows_over_runs": "Slows over repeated runs",
     "fake_capacity": "Real capacity",
@@ -33,6 +36,7 @@ VERDICTS = {
     "write_later": "Writes {text} further on",
     "sustained_write": "Holds {text} through a long write",
     "reader_limited": "The reader or bus held these back, not the card — {text}",
+    "reader_limited_likely": "The reader or bus likely held these back — {text}",
     "stability": "From run to run: {text}",
     "slows_over_runs": "Slows over repeated runs: {text}",
 }
@@ -47,9 +51,11 @@ def verdict_text(fid, text):
 
 def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
     """One finding: what it is, its value and unit, whether it is a lower bound, what it rests on
-    (in words), the session it comes from, its value as a reader sees it and its one-line verdict."""
-    out = {"id": fid, "label": LABELS[fid], "value": value, "unit": unit, "at_least": bool(at_least),
-           "text": text, "verdict": verdict_text(fid, text), "basis": basis, "session": session["id"],
+    (in words), the session it comes from, its value as a reader sees it and its one-line verdict. A finding
+    given `likely=True` is named and worded as likely, not certain (its `_likely` label and verdict)."""
+    worded = f"{fid}_likely" if extra.get("likely") else fid
+    out = {"id": fid, "label": LABELS[worded], "value": value, "unit": unit, "at_least": bool(at_least),
+           "text": text, "verdict": verdict_text(worded, text), "basis": basis, "session": session["id"],
            "session_label": session.get("label", session["id"])}
     out.update(extra)
     return out
@@ -61,8 +67,9 @@ def gb_text(size_bytes):
 
 
 def rate_text(mb_s):
-    """A rate in MB/s (10^6 bytes/s) as a reader sees it, with its unit."""
-    return f"{mb_s:.0f} MB/s" if mb_s >= 100 else f"{mb_s:.1f} MB/s" if mb_s >= 10 else f"{mb_s:.2f} MB/s"
+    """A rate in MB/s (10^6 bytes/s) as a reader sees it, with its unit: rounded once, as the page's tables round
+    the same figure (formatting.format_by_size), so a finding never shows a figure the table beside it does not."""
+    return f"{format_by_size(mb_s)} MB/s"
 
 
 def robust_sd(values):

@@ -5,7 +5,7 @@ import statistics
 from collections import Counter
 from fractions import Fraction
 
-from ..stats import dd_block_name, json_number, mb_s_of, session_entries
+from ..stats import json_number, mb_s_of, session_entries
 from . import thresholds as t
 from .common import finding, rate_text
 
@@ -106,8 +106,8 @@ def step_down(runs):
 
 
 def _subtests(session):
-    for kind, _, entry, test in session_entries(session):
-        yield f"{test if kind == 'fio' else dd_block_name(entry)} {entry['op']}", entry
+    for _, _, entry, test in session_entries(session):
+        yield f"{test} {entry['op']}", entry
 
 
 def subtest_stability(name, entry):
@@ -127,7 +127,7 @@ def subtest_stability(name, entry):
 
     def in_mb_s(value):  # findings speak MB/s whatever the tool printed
         converted = mb_s_of(value, unit)
-        return json_number(value if converted is None else converted, 2)
+        return json_number(value if converted is None else converted)  # rounded once, where it is shown
 
     if flagged:
         median = statistics.median(runs)
@@ -153,10 +153,11 @@ def subtest_stability(name, entry):
 def _temperature_words(session):
     temps = ((session.get("nvme") or {}).get("temperature_c") or {})
     bits = []
-    if isinstance(temps.get("idle"), (int, float)):
-        bits.append(f"{temps['idle']:g} °C idle")
-    if isinstance(temps.get("max"), (int, float)):
-        bits.append(f"up to {temps['max']:g} °C during the runs")
+    about = "about " if temps.get("approximate") is True else ""
+    if isinstance(temps.get("idle"), (int, float)) and not isinstance(temps.get("idle"), bool):
+        bits.append(f"{about}{temps['idle']:g} °C idle")
+    if isinstance(temps.get("max"), (int, float)) and not isinstance(temps.get("max"), bool):
+        bits.append(f"up to {about}{temps['max']:g} °C during the runs")
     return ", ".join(([session["conditions"]] if session.get("conditions") else []) + bits)
 
 
