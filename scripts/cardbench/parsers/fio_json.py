@@ -13,7 +13,7 @@ parse(text) -> {
         "bw_bytes" (B/s), "mb_s" (= bw_bytes / 1e6), "iops",
         "lat_us": {"mean", "p50", "p90", "p99", "p99_9", "max"} (completion latency; a value is
                   None when fio did not report it),
-        "runtime_ms", "io_bytes", "threads" (job entries summed), "error" (fio's error code),
+        "runtime_ms", "io_bytes" (bytes: fio before 2.21 printed KiB), "threads" (job entries summed), "error" (fio's error code),
         "size" (the job's size option as written, or None), "options" (job options merged over
         the global ones), "line" (line of the job in the text),
     }],
@@ -160,7 +160,7 @@ def _document(data, text, start, end, first_line, line_at):
                    and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
                 group.append(raw_jobs[index + len(group)])
             entries.extend(_entries(group, options, line, [
-                lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))]))
+                lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))], data.get("fio version")))
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # JSON of the right shape but with a field of the wrong type or missing.
             raise ParseError(TOOL, f"job {quoted(str(job.get('jobname')))} is malformed ({type(exc).__name__}: {quoted(str(exc))})",
@@ -210,15 +210,35 @@ def _int_option(options, name, default, line):
 
 
 # Beyond these, a figure is not a measurement of a storage device: PCIe 5.0 x16 moves 64 GB/s.
-PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "runtime": 1e10}
+PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "io_kbytes": 1e15, "runtime": 1e10}
+BYTES_SINCE = (2, 21)  # the first fio whose JSON io_bytes is bytes (io_kbytes added beside it)
 BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
 RATE_SLACK = 0.01  # io_bytes ÷ runtime against bw: fio divides the same two counters
 
 
-def _check_figures(section, op, name, locate):
+def _version(text):
+    """(major, minor) of a "fio-3.1" version string, None when it does not read."""
+    match = re.match(r"\s*fio-(\d{1,3})\.(\d{1,4})", str(text or ""))
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def io_bytes_of(section, version):
+    """Bytes a job's `op` section moved. fio 2.21 and later print io_bytes in bytes with io_kbytes (KiB)
+    beside it (fio's commit c12d597a, June 2017); before, io_bytes was KiB and there was no io_kbytes. So
+    io_kbytes, or bw_bytes (fio 3.2 on), says io_bytes is bytes; without them the "fio version" decides."""
+    io_bytes = section.get("io_bytes")
+    if io_bytes is None:
+        return None if section.get("io_kbytes") is None else section["io_kbytes"] * 1024
+    in_bytes = ("io_kbytes" in section or "bw_bytes" in section
+                or (_version(version) is not None and _version(version) >= BYTES_SINCE))
+    return io_bytes if in_bytes else io_bytes * 1024
+
+
+def _check_figures(section, op, name, locate, version=None):
     """ParseError naming the line of a figure of one job's `op` section that no device gives (infinite,
     negative, beyond PLAUSIBLE), or of figures that contradict each other: bw (KiB/s) against
-    bw_bytes (B/s), and io_bytes over runtime (ms) against the bandwidth."""
+    bw_bytes (B/s), and the bytes moved (io_bytes_of) over runtime (ms)
+    against the bandwidth."""
     job = f"job {quoted(str(name))} {op}"
     figures = {}
     for key, most in PLAUSIBLE.items():
@@ -235,23 +255,25 @@ def _check_figures(section, op, name, locate):
     if bw is not None and bw_bytes is not None and abs(bw * 1024 - bw_bytes) > max(BW_KIB_SLACK, bw_bytes * 1e-6):
         raise ParseError(TOOL, f"{job}: bw {_shown_number(bw)} KiB/s contradicts bw_bytes {_shown_number(bw_bytes)} "
                                f"B/s (= {bw_bytes / 1024:.0f} KiB/s)", line=locate(op, "bw"))
-    io_bytes, runtime = figures.get("io_bytes"), figures.get("runtime")
+    io_bytes, runtime = io_bytes_of(figures, version), figures.get("runtime")
     if io_bytes is None or runtime is None:
         return
+    key = "io_bytes" if "io_bytes" in figures else "io_kbytes"
     if runtime == 0:
         if io_bytes or bw or bw_bytes:
             raise ParseError(TOOL, f"{job}: runtime 0 ms, yet {_shown_number(io_bytes)} bytes moved",
                              line=locate(op, "runtime"))
         return
-    # fio 2.x gives io_bytes in KiB beside bw in KiB/s; fio 3 bytes beside bw_bytes.
-    rate, unit = (bw_bytes, "B/s") if bw_bytes is not None else (bw, "KiB/s")
+    rate = bw_bytes if bw_bytes is not None else (bw * 1024 if bw is not None else None)
     if rate is None:
         return
     low, high = io_bytes * 1000 / (runtime + 1), io_bytes * 1000 / max(runtime - 1, 0.5)  # runtime's ms rounded
     if not low * (1 - RATE_SLACK) <= rate <= high * (1 + RATE_SLACK):
-        raise ParseError(TOOL, f"{job}: io_bytes {_shown_number(io_bytes)} in runtime {_shown_number(runtime)} ms "
-                               f"is {io_bytes * 1000 / runtime:.6g} {unit}, but the bandwidth says {_shown_number(rate)} "
-                               f"{unit}", line=locate(op, "io_bytes"))
+        moved = "" if io_bytes == figures[key] else f" KiB ({_shown_number(io_bytes)} bytes)"
+        said = "" if bw_bytes is not None else f" (bw {_shown_number(bw)} KiB/s)"
+        raise ParseError(TOOL, f"{job}: {key} {_shown_number(figures[key])}{moved} in runtime {_shown_number(runtime)} ms "
+                               f"is {io_bytes * 1000 / runtime:.6g} B/s, but the bandwidth says {_shown_number(rate)} "
+                               f"B/s{said}", line=locate(op, key))
 
 
 def _shown_number(value):
@@ -259,7 +281,7 @@ def _shown_number(value):
     return f"{value:.12g}"
 
 
-def _entries(group, options, line, locators):
+def _entries(group, options, line, locators, version=None):
     first = group[0]
     name = first["jobname"]
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
@@ -279,8 +301,8 @@ def _entries(group, options, line, locators):
                 raise ParseError(TOOL, f"job {quoted(str(name))} has no '{op}' section", line=line)
             sections.append(section)
         for section, locate in zip(sections, locators):
-            _check_figures(section, op, name, locate)
-        io_bytes = sum(int(s.get("io_bytes", 0)) for s in sections)
+            _check_figures(section, op, name, locate, version)
+        io_bytes = sum(int(io_bytes_of(s, version) or 0) for s in sections)
         if len(directions) > 1 and io_bytes == 0:
             continue  # e.g. randrw with rwmixread=100: no writes to report
         if "bw_bytes" in sections[0]:
