@@ -1,7 +1,7 @@
 """Shell transcripts: commands and their output as a terminal showed them, pasted into one file.
 
 unwrap(text) -> the text every format's parser reads, line for line (line N stays line N, so an
-    error names the line of the file): a Markdown or reStructuredText document is cut down to its
+    error names the line of the file): a mail body in quoted-printable decoded (quoted_printable), a Markdown or reStructuredText document is cut down to its
     code blocks (``` and ~~~ fences, "::" literal blocks, ".. code-block::"), the common
     indentation of a block (list items, literal blocks, a quoted log) is taken off, and a command
     line is written one way, "$ <command>": prompts ("$ ", "# ", "% ", "user@host:~$ ",
@@ -15,6 +15,7 @@ several tools apart, imports.several_tools'.
 import re
 
 from ..parsers.log_lines import PROMPT
+from ..parsers.registry import logged_tools
 
 # Bounded and possessive quantifiers throughout: a pasted file may hold lines of 10^5 characters.
 _FENCE = re.compile(r"^[ \t]{0,12}+(`{3,}+|~{3,}+)[^`\r\n]{0,200}+$")
@@ -36,8 +37,44 @@ _SUDO = re.compile(r"^sudo(?:[ \t]++(?:-[ugCDhprtU][ \t]++[^\s-]\S{0,100}+|-\S{1
 
 # --- the front end: what people paste -> what the parsers read --------------------------------
 
+_QP_ESCAPE = re.compile(r"=(?:[0-9A-F]{2}|(?=\r?\n|$))", re.M)
+_QP_BYTES = re.compile(r"(?:=[0-9A-F]{2})++")
+
+
+def quoted_printable(text):
+    """A mail body pasted as it travelled, quoted-printable ("iodepth=3D1", "Datens=C3=A4tze", lines broken by a
+    soft "=" at their end), decoded: each soft-broken line joined to the next, and a blank line for each piece
+    joined added where the paragraph ends, so that the lines below it keep their numbers. Any other text comes back unchanged: one
+    whose every "=" is an escape or a soft break and that holds "=3D" (an "=" encoded)."""
+    if "=3D" not in text or len(_QP_ESCAPE.findall(text)) != text.count("="):
+        return text
+    lines = text.splitlines(keepends=True)
+    out, pending, owed = [], "", 0
+    for line in lines:
+        body = line.rstrip("\r\n")
+        if body.endswith("=") and not body.endswith("=="):  # a soft break: the line goes on below
+            pending += body[:-1]
+            owed += 1
+            continue
+        out.append(_QP_BYTES.sub(_qp_decoded, pending + body) + line[len(body):])
+        pending = ""
+        if owed and not body.strip(" \t>"):  # the blank lines owed go where a paragraph ends
+            out.extend(["\n"] * owed)
+            owed = 0
+    if pending:
+        out.append(_QP_BYTES.sub(_qp_decoded, pending) + "\n")
+        owed -= 1
+    out.extend(["\n"] * owed)
+    return "".join(out)
+
+
+def _qp_decoded(match):
+    return bytes.fromhex(match.group().replace("=", "")).decode("utf-8", errors="replace")
+
+
 def unwrap(text):
     """The tool output and commands in a pasted transcript or document, line for line."""
+    text = quoted_printable(text)
     pieces = text.splitlines(keepends=True)
     lines = [piece.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for piece in pieces]
     ends = [piece[len(line):] for piece, line in zip(pieces, lines)]
@@ -51,9 +88,30 @@ def unwrap(text):
         indent = _common_indent(lines[i] for i in block)
         for i in block:
             kept[i] = _command_line(lines[i][len(indent):] if lines[i].strip() else lines[i])
+    for i in _quoted_commands(kept):
+        kept[i] = PROMPT + _QUOTED_COMMAND.match(kept[i]).group(1)
     if kept == lines:
         return text
     return "".join(line + end for line, end in zip(kept, ends))
+
+
+_QUOTED_COMMAND = re.compile(r"^[ \t]{0,12}+>[ \t]?+(?:sudo[ \t]++)?+((?:\S{0,200}+/)?+([\w.-]{1,40}+)(?:[ \t].{0,4000}+)?+)$")
+
+
+def _quoted_commands(lines):
+    """Indexes of lines that type a tool's command behind "> " (a Markdown quote used as a prompt) with the
+    tool's output below them not quoted: "> dd if=/dev/zero of=test bs=1M", then dd's lines. A quoted
+    command whose output is quoted too is a quoted log, read as such."""
+    programs = {name for names in logged_tools().values() for name in names}
+    found = []
+    for i, line in enumerate(lines):
+        match = _QUOTED_COMMAND.match(line) if ">" in line[:14] else None
+        if not match or match.group(2) not in programs:
+            continue
+        following = next((later for later in lines[i + 1:i + 40] if later.strip()), None)
+        if following is not None and not following.lstrip(" \t").startswith(">"):
+            found.append(i)
+    return found
 
 
 def _code_blocks(lines):
