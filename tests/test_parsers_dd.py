@@ -122,3 +122,9 @@ def test_record_lines_alone_are_told_as_dd_and_refused_for_holding_no_speed():
             dd.parse(text)
     assert dd.detect("64+0 records in\n") == NOT_MINE  # one such line alone could be anything
     assert dd.detect("3+4 = 7\nx\n") == NOT_MINE
+
+
+def test_a_file_read_into_dev_zero_is_a_read_of_the_file():
+    from cardbench.parsers.dd_card import card_side
+    assert card_side("/root/data", "/dev/zero") == ("read", "file")  # /dev/zero discards what is written, as /dev/null
+    assert card_side("/dev/zero", "/root/data") == ("write", "file")
