@@ -92,6 +92,8 @@ def parse(text):
         found = _VERSION.match(line) or _COMMAND.match(line)
         if found:
             run["version" if found.re is _VERSION else "command"] = found.group(1).strip()
+            if found.re is _COMMAND and re.search(r"(?:^|\s)-I(?:\s|$)", found.group(1)):
+                run["direct"] = True  # -I is O_DIRECT: a paste may start below "O_DIRECT feature enabled"
         elif "O_DIRECT feature enabled" in line:
             run["direct"] = True
         elif "Include fsync in write timing" in line:
