@@ -1,7 +1,9 @@
 """Shell transcripts: commands and their output as a terminal showed them, pasted into one file.
 
 unwrap(text) -> the text every format's parser reads, line for line (line N stays line N, so an
-    error names the line of the file): a mail body in quoted-printable decoded (quoted_printable), a Markdown or reStructuredText document is cut down to its
+    error names the line of the file): a mail body in quoted-printable decoded (quoted_printable), a web
+    page's <br>, <pre> and <code> tags taken out (html_text), a quote or comment mark on every line ("> ",
+    "// ") taken off (unprefixed), a Markdown or reStructuredText document is cut down to its
     code blocks (``` and ~~~ fences, "::" literal blocks, ".. code-block::"), the common
     indentation of a block (list items, literal blocks, a quoted log) is taken off, and a command
     line is written one way, "$ <command>": prompts ("$ ", "# ", "% ", "user@host:~$ ",
@@ -12,6 +14,7 @@ Reading the logged commands is parsers.logged_shell's (its lines: parsers.log_li
 several tools apart, imports.several_tools'.
 """
 
+import html
 import re
 
 from ..parsers.log_lines import PROMPT
@@ -25,7 +28,7 @@ _INDENT = re.compile(r"^[ \t]*+")
 _PROMPT = re.compile(
     r"^(?:\([^()\s]{1,64}+\)[ ]++)?+"  # a virtualenv or conda name: "(venv) "
     r"(?:\[[^\[\]\r\n]{1,120}+\][ ]?+[$#%]"  # [root@h ~]#, [user@host dir]$
-    r"|[\w.-]{1,64}+@[\w.-]{1,64}+(?::[^\s$#%]{0,200}+)?+(?:[ ]++[^\s$#%]{1,200}+)?+[ ]?+[$#%]"  # user@host:~$, user@host ~ %
+    r"|[\w.-]{0,64}+@[\w.-]{1,64}+(?::[^\s$#%]{0,200}+)?+(?:[ ]++[^\s$#%]{1,200}+)?+[ ]?+[$#%]"  # user@host:~$, user@host ~ %, @host:~$ (user cut)
     r"|[\w.-]{1,64}+:[^\s$#%]{0,200}+[ ]++[\w.-]{1,64}+[$#]"  # macOS bash: host:~ user$
     r"|[$#%]"
     r")(?:[ \t]++|$)")
@@ -72,9 +75,44 @@ def _qp_decoded(match):
     return bytes.fromhex(match.group().replace("=", "")).decode("utf-8", errors="replace")
 
 
+_HTML_TAG = re.compile(r"<(?:br[ \t]*+/?+|/?+(?:pre|code|kbd|samp|tt)(?:[ \t][^<>\r\n]{0,200}+)?+)>", re.I)
+_BREAK = re.compile(r"<br[ \t]*+/?+>", re.I)
+
+
+def html_text(text):
+    """Tool output pasted from a web page's source: line breaks written "<br>" or "<br />" made line breaks
+    (one at a line's end is dropped, so the lines keep their numbers; a whole transcript joined into one line
+    by them is split), <pre>, <code …>, <kbd>, <samp> and <tt> tags taken out and entities ("&gt;") decoded.
+    Text without such tags comes back unchanged."""
+    if "<" not in text or not _HTML_TAG.search(text):
+        return text
+    out = []
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        body = _BREAK.sub("\n", re.sub(r"(?:<br[ \t]*+/?+>[ \t]*+)++$", "", body, flags=re.I))
+        out.append(html.unescape(_HTML_TAG.sub("", body)) + line[len(line.rstrip("\r\n")):])
+    return "".join(out)
+
+
+_LINE_PREFIXES = (re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,16}+"),  # a mail's or Markdown's quote: "> ", "> > "
+                  re.compile(r"^[ \t]{0,8}+//[ \t]?+"))  # a source file's comment: "// "
+
+
+def unprefixed(text):
+    """Text whose every non-blank line carries the same quote or comment mark ("> ", "> > ", "// "), as a
+    quoted mail, a Markdown blockquote or a comment in a source file hold a log, without the mark. A text
+    where some lines carry it and others not (commands typed behind "> " above their output) is left alone."""
+    lines = text.splitlines(keepends=True)
+    filled = [line for line in lines if line.strip()]
+    for prefix in _LINE_PREFIXES:
+        if filled and all(prefix.match(line) for line in filled):
+            return "".join(prefix.sub("", line, count=1) if line.strip() else line for line in lines)
+    return text
+
+
 def unwrap(text):
     """The tool output and commands in a pasted transcript or document, line for line."""
-    text = quoted_printable(text)
+    text = unprefixed(html_text(quoted_printable(text)))
     pieces = text.splitlines(keepends=True)
     lines = [piece.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for piece in pieces]
     ends = [piece[len(line):] for piece, line in zip(pieces, lines)]
@@ -116,8 +154,11 @@ def _quoted_commands(lines):
 
 def _code_blocks(lines):
     """Line index ranges of the code blocks of a Markdown or reStructuredText document; None when
-    the text has none (a plain log)."""
-    blocks, i = [], 0
+    the text has none (a plain log). A fence that closes nothing and has nothing below it closes a block
+    whose opening fence was not pasted: the lines above it (from the last block's end). In a document
+    with fences, lines indented four spaces or a tab below a blank line are a block too (Markdown's
+    indented code: a command typed there above its output in a fence)."""
+    blocks, i, last_end = [], 0, 0
     while i < len(lines):
         fence = _FENCE.match(lines[i]) if "``" in lines[i] or "~~" in lines[i] else None
         if fence:
@@ -125,8 +166,12 @@ def _code_blocks(lines):
             end = i + 1
             while end < len(lines) and not _closes(lines[end], marker):
                 end += 1
-            blocks.append(range(i + 1, end))
-            i = end + 1
+            if end >= len(lines) and not any(line.strip() for line in lines[i + 1:]) and \
+                    any(line.strip() for line in lines[last_end:i]):
+                blocks.append(range(last_end, i))  # a lone closing fence: its opening one was left out
+            else:
+                blocks.append(range(i + 1, end))
+            i = last_end = end + 1
             continue
         if lines[i].strip() and _LITERAL_MARK.search(lines[i]):
             block = _literal_block(lines, i)
@@ -135,7 +180,32 @@ def _code_blocks(lines):
                 i = block.stop
                 continue
         i += 1
+    if blocks and any(_FENCE.match(line) for line in lines if "``" in line or "~~" in line):
+        blocks = sorted(blocks + _indented_blocks(lines, blocks), key=lambda block: block.start)
     return blocks or None
+
+
+def _indented_blocks(lines, blocks):
+    """Markdown's indented code blocks outside the fenced ones: lines indented four spaces or a tab, the
+    first below a blank line (or the document's start)."""
+    inside = {i for block in blocks for i in block} | {block.start - 1 for block in blocks} | \
+             {block.stop for block in blocks}
+    found, i = [], 0
+    while i < len(lines):
+        if i not in inside and _INDENTED.match(lines[i]) and (i == 0 or not lines[i - 1].strip()):
+            end = i
+            while end < len(lines) and end not in inside and (_INDENTED.match(lines[end]) or not lines[end].strip()):
+                end += 1
+            while end > i and not lines[end - 1].strip():
+                end -= 1
+            found.append(range(i, end))
+            i = end
+            continue
+        i += 1
+    return found
+
+
+_INDENTED = re.compile(r"^(?: {4}|\t)[ \t]*+\S")
 
 
 def _closes(line, marker):
