@@ -96,11 +96,24 @@ def test_iozone_without_o_direct_keeps_random_figures_as_tool_figures():
     assert "8192 kB file are kept" in fields.notes[0]
 
 
+def test_iozone_table_trimmed_to_its_tests_lands_when_its_command_names_every_row():
+    """A paste of the command and the table alone, its header cut to the columns run (-i 0 -i 1 -i 2)."""
+    command = "$ iozone -e -I -a -s 100M -r 4k -r 512k -i 0 -i 1 -i 2\n"
+    table = ("                                                    random    random\n"
+             "    kB  reclen    write  rewrite    read    reread    read     write\n"
+             "102400       4     3877     5004     5184     5193     4553     4943\n"
+             "102400     512    29181    29630    30053    30036    29394    29554\n")
+    run, = iozone.parse(command + table)["runs"]
+    assert run["direct"] and [row["reclen"] for row in run["rows"]] == [4, 512]
+    with pytest.raises(ParseError, match="iozone test complete"):
+        iozone.parse(command + table.rsplit("102400     512", 1)[0])  # the 512 KiB row cut off
+
+
 def test_iozone_refusals_name_the_line():
     with pytest.raises(ParseError, match="iozone test complete") as cut:
         iozone.parse((LOGS / "iozone-cut-off.txt").read_text())
     assert cut.value.line == 31
-    header = "              kB  reclen    write  rewrite    read    reread\n"
+    header = "              kB  reclen    write    read  rewrite    reread\n"  # not iozone's order
     with pytest.raises(ParseError, match="other columns") as other:
         iozone.parse("Command line used: iozone -a\n" + header + "iozone test complete.\n")
     assert other.value.line == 2
