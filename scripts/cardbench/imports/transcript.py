@@ -128,6 +128,7 @@ def unwrap(text):
             kept[i] = _command_line(lines[i][len(indent):] if lines[i].strip() else lines[i])
     for i in _quoted_commands(kept):
         kept[i] = PROMPT + _QUOTED_COMMAND.match(kept[i]).group(1)
+    _join_wrapped_operands(kept)
     if kept == lines:
         return text
     return "".join(line + end for line, end in zip(kept, ends))
@@ -150,6 +151,17 @@ def _quoted_commands(lines):
         if following is not None and not following.lstrip(" \t").startswith(">"):
             found.append(i)
     return found
+
+
+_OPERANDS = re.compile(r"^[ \t]*+(?:if|of|bs|ibs|obs|count|skip|seek|iflag|oflag|conv|status)=\S")
+
+
+def _join_wrapped_operands(lines):
+    """A dd command a mail broke after its name ("$ dd", then "if=disk.raw of=test.dat bs=1024k") made one line
+    again, a blank line left where its operands were so that the lines below keep their numbers."""
+    for i in range(len(lines) - 1):
+        if lines[i].rstrip().endswith((" dd", "/dd")) and lines[i].startswith(PROMPT) and _OPERANDS.match(lines[i + 1]):
+            lines[i], lines[i + 1] = lines[i].rstrip() + " " + lines[i + 1].strip(), ""
 
 
 def _code_blocks(lines):
