@@ -57,16 +57,17 @@ INFO = ToolInfo(
 
 _HEADER = re.compile(r"^\s*+(?P<name>\S[^\r\n]{0,200}?): \(g=(?P<group>\d{1,6})\): rw=(?P<rw>\w{1,20}), ")
 _HEADER_END = re.compile(r"ioengine=(?P<engine>[^,\s]{1,40}), iodepth=(?P<depth>\d{1,6})\s*$")
-_VERSION = re.compile(r"^\s*+(fio-\d{1,3}\.\d{1,4}[\w.\-]{0,40})\s*$")
+_VERSION = re.compile(r"^\s*+(fio[- ]\d{1,3}\.\d{1,4}[\w.\-]{0,40})\s*$")  # fio 1.x printed "fio 1.57"
 _REPORT = re.compile(r"^\s*+(?P<name>\S[^\r\n]{0,200}?): \(groupid=(?P<group>\d{1,6}), jobs=(?P<jobs>\d{1,6})\): "
                      r"err=\s*(?P<err>\d{1,6})(?:[^:]*)?(?:: pid=\d+: (?P<when>.{24}))?")
 _DIR_START = re.compile(r"^\s*+(?P<op>read|write|trim|mixed)\s*+: (?:IOPS=|io=)")
-_RATE = r"(\d{1,12}(?:\.\d{1,6})?)([kKMGTP]?i?B)"
+_RATE = r"(\d{1,12}(?:\.\d{1,6})?) ?([kKMGTP]?i?B)"
 _DIR_END = re.compile(r"msec\)?")
 _FIO3 = re.compile(rf"^\s*+(?P<op>read|write|trim|mixed)\s*+: IOPS=(?P<iops>\d{{1,12}}(?:\.\d{{1,6}})?[kMG]?), "
                    rf"BW={_RATE}/s \({_RATE}/s\)\({_RATE}/(?P<run>\d{{1,12}})msec\)")
+# fio 1.x and early 2.x: "iops=7118 , runt= 10481msec", "bw=286105 B/s" (a space before a unit of bytes)
 _FIO2 = re.compile(rf"^\s*+(?P<op>read|write|trim|mixed)\s*+: io={_RATE}, bw={_RATE}/s, "
-                   r"iops=(?P<iops>\d{1,12}(?:\.\d{1,6})?[KMG]?), runt=\s*+(?P<run>\d{1,12})msec")
+                   r"iops=(?P<iops>\d{1,12}(?:\.\d{1,6})?[KMG]?) ?+, runt=\s*+(?P<run>\d{1,12})msec")
 _CLAT = re.compile(r"^\s*+clat \((?P<unit>nsec|usec|msec)\): min=[^,]*, max=[^,]*, avg=\s*+(?P<avg>\d+(?:\.\d+)?)")
 _ISSUED = re.compile(r"^\s*+issued[ \w]{0,8}:\s*total=(?:r=)?(?P<r>\d{1,15})[,/](?:w=)?(?P<w>\d{1,15})")
 _GROUP = re.compile(r"^\s*+Run status group (?P<group>\d+) \(all jobs\):")
@@ -143,15 +144,21 @@ def parse(text):
     current = None  # the report whose lines are being read
     group = None  # the "Run status group" whose lines are being read
     just_read = None  # the job line of the line before, if it was one
+    clones_of = None  # the job line above a "..." line, until the next line
     job_lines = []
     for number, line in _logical(text):
         job_line_above, just_read = just_read, None
+        if line.strip() != "..." and not _HEADER.match(line):
+            clones_of = None
         if logged.see(line):
             continue
         if _VERSION.match(line):
             version = version or _VERSION.match(line).group(1)
         elif line.strip() == "..." and job_line_above is not None:
             job_line_above["clones"] = True  # numjobs > 1: fio prints the job line once
+            clones_of = job_line_above
+        elif _HEADER.match(line) and clones_of is not None and line.strip() == clones_of["text"].strip():
+            clones_of = None  # fio 1.x prints a cloned job's line again below its "...": the same job
         elif _HEADER.match(line):
             job_lines.append(_job_line(line, number, logged))
             just_read = job_lines[-1]

@@ -38,7 +38,8 @@ def _header_of(report, headers):
         iodepth = int(options.get("iodepth", 1))
     except (ParseError, ValueError):
         return None
-    return {"name": report["name"], "rw": rw, "read_bs": read_bs, "write_bs": write_bs, "iodepth": iodepth,
+    return {"name": report["name"] or options.get("name") or "fio", "rw": rw, "read_bs": read_bs,
+            "write_bs": write_bs, "iodepth": iodepth,
             "mix": options.get("mix"), "clones": False, "line": report["line"], "text": report["text"],
             "from_command": True, "numjobs": int(options["numjobs"]) if str(options.get("numjobs", "")).isdigit() else None}
 

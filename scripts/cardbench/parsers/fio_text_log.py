@@ -65,13 +65,13 @@ class Logged:
             share = mix_share(line, None)
             if share is not None:
                 self.sections[self.section] = share
-        elif self.command is None and re.search(r"(?:^|\s)(?:sudo\s+)?fio\s.*--?rw(?:=|\s)|--?rwmix(?:read|write)=", line):
+        elif self.command is None and re.search(r"(?:^|[\s/])fio\s.*\s--?(?:rw|readwrite)(?:=|\s)|--?rwmix(?:read|write)=", line):
             # a fio command not typed behind a prompt ("> sudo fio …" in a quote), or the part of a wrapped one
             # that carries the read share
-            self.command = mix_share(line, self.command)
             options = command_options(line)
             if "rw" in options or "readwrite" in options:
                 self.ran = options
+            self.command = mix_share(line, 50 if self.ran is options else self.command)
         return False
 
     def share(self, name):
@@ -79,6 +79,7 @@ class Logged:
         return self.command if self.command is not None else self.sections.get(name, default)
 
     def options(self, name):
-        if self.ran is None or self.ran.get("name") not in (None, name):
+        """The last command's options for the job `name` (None: a group summary, whose job is not named)."""
+        if self.ran is None or (name is not None and self.ran.get("name") not in (None, name)):
             return None
         return {**self.ran, "mix": self.command}
