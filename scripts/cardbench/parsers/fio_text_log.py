@@ -16,6 +16,8 @@ _COMMAND = re.compile(rf"^{re.escape(PROMPT)}(?:\S*/)?fio(?:\s|$)")
 _OPTION = re.compile(r"(?:^|\s)--?([a-z_]{1,40})(?:=|\s+(?!-))([^\s]{0,200})")
 _MIX_READ = re.compile(r"(?:^|[\s-])rwmixread\s*=\s*(\d{1,3})\b")
 _MIX_WRITE = re.compile(r"(?:^|[\s-])rwmixwrite\s*=\s*(\d{1,3})\b")
+_UNPROMPTED = re.compile(r"(?:^|[\s/])fio\s.{0,4000}?\s--?(?:rw|readwrite)(?:=|\s)")
+_MIX_PART = re.compile(r"--?rwmix(?:read|write)=")
 _SECTION = re.compile(r"^\s*\[([^\]\s]{1,200})\]\s*$")
 _OPTIONS_KEPT = ("name", "rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "rwmixread", "rwmixwrite",
                  "bsrange", "bssplit", "kb_base")
@@ -65,13 +67,11 @@ class Logged:
             share = mix_share(line, None)
             if share is not None:
                 self.sections[self.section] = share
-        elif self.command is None and re.search(r"(?:^|[\s/])fio\s.*\s--?(?:rw|readwrite)(?:=|\s)|--?rwmix(?:read|write)=", line):
-            # a fio command not typed behind a prompt ("> sudo fio …" in a quote), or the part of a wrapped one
-            # that carries the read share
-            options = command_options(line)
-            if "rw" in options or "readwrite" in options:
-                self.ran = options
-            self.command = mix_share(line, 50 if self.ran is options else self.command)
+        elif _UNPROMPTED.search(line):  # a fio command not typed behind a prompt ("> sudo fio …" in a quote)
+            self.ran, self.sections, self.job_file = command_options(line), {}, False
+            self.command = mix_share(line, 50)
+        elif self.command is None and _MIX_PART.search(line):  # the part of a wrapped command with the read share
+            self.command = mix_share(line, None)
         return False
 
     def share(self, name):
