@@ -128,6 +128,8 @@ def unwrap(text):
             kept[i] = _command_line(lines[i][len(indent):] if lines[i].strip() else lines[i])
     for i in _quoted_commands(kept):
         kept[i] = PROMPT + _QUOTED_COMMAND.match(kept[i]).group(1)
+    if len(blocks) < len(lines) or kept != lines:  # a document: commands written inline above output blocks
+        _inline_commands(lines, kept, blocks)
     _join_wrapped_operands(kept)
     if kept == lines:
         return text
@@ -151,6 +153,30 @@ def _quoted_commands(lines):
         if following is not None and not following.lstrip(" \t").startswith(">"):
             found.append(i)
     return found
+
+
+_INLINE_CODE = re.compile(r"`((?:sudo[ \t]++)?+((?:[^\s/`]{0,200}+/){0,20}+)([\w.-]{1,40}+)[ \t][^`\r\n]{1,2000}+)`")
+
+
+def _inline_commands(lines, kept, blocks):
+    """A tool's command written in the prose as inline code ("write it with `dd if=… of=/dev/sdb bs=512k`") right
+    above a code block of output that holds no command: the command the output came from, kept on its own line
+    ("$ dd if=…") so that the tool reads it. Only a command of a registered tool, the last one within five lines
+    above the block."""
+    programs = {name for names in logged_tools().values() for name in names}
+    inside = {i for block in blocks for i in block}
+    for block in blocks:
+        if not block or any(kept[i].startswith(PROMPT) for i in block):
+            continue
+        for i in range(block.start - 1, max(block.start - 7, -1), -1):
+            if i in inside:
+                break
+            found = [m for m in _INLINE_CODE.finditer(lines[i]) if m.group(3) in programs]
+            if found:
+                body = found[-1].group(1)
+                kept[i] = PROMPT + (body[body.index(found[-1].group(2) + found[-1].group(3)):]
+                                    if body.startswith("sudo") else body)
+                break
 
 
 _OPERANDS = re.compile(r"^[ \t]*+(?:if|of|bs|ibs|obs|count|skip|seek|iflag|oflag|conv|status)=\S")
