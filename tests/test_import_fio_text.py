@@ -73,23 +73,47 @@ def test_detected_as_fio_text_but_fio_json_wins_over_it():
     assert registry.detect_format(both).name == "fio-json"
 
 
-def test_only_the_group_summary_is_refused_naming_what_to_add():
-    with pytest.raises(ParseError, match="whole output, from its first line") as caught:
-        fio_text.parse((FIXTURES / "group-summary-only.out").read_text(encoding="utf-8"))
-    assert caught.value.line == 1
+def test_only_the_group_summary_lands_with_block_size_and_depth_not_stated():
+    parsed = fio_text.parse((FIXTURES / "group-summary-only.out").read_text(encoding="utf-8"))
+    job, = parsed["jobs"]
+    assert (job["test"], job["value"], job["unit"], job["stated"]) == (
+        "fio read (block size and depth not stated)", 6033, "KiB/s", False)
+    fields = fio_text.to_session(parsed)
+    assert "results" not in fields.measurements
+    entry, = fields.measurements["tool_results"]
+    assert (entry["tool"], entry["unit"], entry["runs"]) == ("fio", "KiB/s", [6033])
+    assert "only fio's group summary (line 1)" in fields.notes[0]
 
 
-def test_a_report_without_its_job_line_is_refused():
+def test_the_group_summary_below_its_job_line_is_that_job_s_figure():
+    text = (FIXTURES / "group-summary-only.out").read_text(encoding="utf-8")
+    header = ("rnd: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, "
+              "iodepth=32\nfio-3.33\n")
+    job, = fio_text.parse(header + text)["jobs"]
+    assert (job["test"], job["value"], job["iops"]) == ("RND4K Q32T1", 6033, None)
+
+
+def test_a_report_without_its_job_line_lands_with_block_size_and_depth_not_stated():
+    text = (CORPUS / "fio_text--seq1m-read-write-prompts.out").read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if "(g=0)" not in line and "fio --" not in line)
+    parsed = fio_text.parse(without)
+    assert [(j["test"], j["value"]) for j in parsed["jobs"]] == [
+        ("fio read (block size and depth not stated)", 39.1), ("fio write (block size and depth not stated)", 19.1)]
+    assert "from the job's report line on" in parsed["notes"][0]
+
+
+def test_a_report_without_its_job_line_takes_the_logged_command():
     text = (CORPUS / "fio_text--seq1m-read-write-prompts.out").read_text(encoding="utf-8")
     without = "\n".join(line for line in text.splitlines() if "(g=0)" not in line)
-    with pytest.raises(ParseError, match="block size and iodepth are printed only in fio's first line"):
-        fio_text.parse(without)
+    parsed = fio_text.parse(without)
+    assert [(j["test"], j["value"]) for j in parsed["jobs"]] == [("SEQ1M Q8T1", 39.1), ("SEQ1M Q8T1", 19.1)]
+    assert "read from the fio command logged above it" in parsed["notes"][0]
 
 
-def test_mixed_job_without_its_read_share_is_refused():
-    with pytest.raises(ParseError, match=r"rwmixread=") as caught:
-        fio_text.parse((FIXTURES / "randrw-without-command.out").read_text(encoding="utf-8"))
-    assert caught.value.line == 1
+def test_mixed_job_without_its_read_share_takes_it_from_the_ios_issued():
+    parsed = fio_text.parse((FIXTURES / "randrw-without-command.out").read_text(encoding="utf-8"))
+    assert {job["test"] for job in parsed["jobs"]} == {"RND4K Q4T1 mix 70/30"}  # run with --rwmixread=70
+    assert "taken as 70 % from the I/Os fio issued (3374 reads, 1504 writes), 69.2 % reads" in parsed["notes"][0]
 
 
 def test_mixed_job_without_rwmix_in_its_command_is_fifty_fifty():

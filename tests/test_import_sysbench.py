@@ -49,7 +49,8 @@ def test_buffered_sequential_and_mixed_runs_are_tool_results(tmp_path, capsys):
 
 def test_random_direct_without_a_stated_block_size_is_a_tool_result():
     text = (CORPUS / "sysbench--v1-rndrd-rndwr-16k-direct.out").read_text(encoding="utf-8")
-    without = "\n".join(line for line in text.splitlines() if not line.startswith("Block size"))
+    without = "\n".join(line.replace(" --file-block-size=16K", "") for line in text.splitlines()
+                        if not line.startswith("Block size"))
     fields = sysbench.to_session(sysbench.parse(without))
     assert "results" not in fields.measurements and len(fields.measurements["tool_results"]) == 2
     buffered = text.replace("Extra file open flags: directio", "Extra file open flags: (none)")
@@ -69,10 +70,26 @@ def test_cut_off_figures_are_refused_naming_the_line():
     assert caught.value.line is not None
 
 
-def test_figures_without_options_are_refused():
+def test_figures_without_options_land_with_the_test_mode_not_stated():
     text = (CORPUS / "sysbench--v1-rndrd-rndwr-16k-direct.out").read_text(encoding="utf-8")
-    with pytest.raises(ParseError, match="without its options"):
-        sysbench.parse(text[text.index("File operations:"):])
+    first = text[text.index("File operations:"):]
+    fields = sysbench.to_session(sysbench.parse(first[:first.index("pi@raspberrypi")]))
+    assert "results" not in fields.measurements
+    assert {entry["test"] for entry in fields.measurements["tool_results"]} == {"fileio (test mode not stated)"}
+    assert "without its options above them" in fields.notes[0]
+
+
+def test_figures_without_options_take_the_logged_command():
+    text = (CORPUS / "sysbench--v1-rndrd-rndwr-16k-direct.out").read_text(encoding="utf-8")
+    first = text[:text.index("sysbench 1.0.20")] + text[text.index("File operations:"):]
+    run = sysbench.parse(first[:first.index("pi@raspberrypi", 10)])["runs"][0]
+    assert (run["mode"], run["block_size_bytes"], run["direct"]) == ("rndrd", 16384, True)
+
+
+def test_v04_12_prints_its_open_flags_in_decimal():
+    text = V04.read_text(encoding="utf-8").replace("flags: 4000", "flags: 16384")
+    assert sysbench.parse(text)["runs"][0]["direct"] is True  # 16384 = 0x4000, O_DIRECT on x86
+    assert sysbench.parse(text.replace("flags: 16384", "flags: 4096"))["runs"][0]["direct"] is False  # O_DSYNC
 
 
 V04 = CORPUS / "sysbench--v04-rndrd-16k-direct.out"

@@ -233,3 +233,16 @@ def test_a_dd_log_with_f3probe_output_after_it_keeps_both(data, capsys):
     assert cli.main(args) == 0, capsys.readouterr().err
     session = load_card(data / "cards" / "test-card.yaml").data["sessions"][0]
     assert "dd" in session and "f3probe" in session, sorted(session)
+
+
+def test_a_command_written_inline_above_its_output_block_is_read(tmp_path):
+    """A page that says which command ran in the prose ("Read it with `sudo dd …`") above a fence holding only
+    the output: the command is the output's (dd reads read or write from it); the corpus's own read runs."""
+    output = (FIXTURES / "import-corpus" / "dd" / "dd--output-only-op-read.out").read_text()
+    page = ("Read the card three times with `sudo dd if=/dev/sdc of=/dev/null bs=4M count=8 iflag=direct`:\n\n"
+            "```\n" + output + "```\n")
+    unwrapped = unwrap(page).splitlines()
+    assert unwrapped[0] == "$ dd if=/dev/sdc of=/dev/null bs=4M count=8 iflag=direct"
+    assert unwrapped[1:3] == ["", ""] and unwrapped[3:6] == output.splitlines()[:3]
+    prose_only = "Use `dd if=/dev/sdc of=/dev/null` to read it.\n\nNo output here.\n"
+    assert unwrap(prose_only) == prose_only  # no block below: prose stays prose

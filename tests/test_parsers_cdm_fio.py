@@ -145,3 +145,15 @@ def test_device_line_with_parentheses_in_the_model():
                            "4KB Read: 1MB/s IOPS=1\n4KB Write: 1MB/s IOPS=1\n")
     config = parsed["runs"][0]["config"]
     assert (config["device"], config["model"], config["capacity"]) == ("/dev/sdb", "Card", "v2")
+
+
+def test_bracketed_iops_are_the_fiomark_variant_in_kkib_per_second():
+    """hddtest.sh (cdm_fio.sh's fiomark variant; the corpus's real README output) prints fio's KiB/s ÷ 1000 as "MB/s"
+    beside "[ N IOPS]": 6308 IOPS × 4 KiB = 25232 KiB/s, printed 25, which as MiB/s (24.6) it could not be."""
+    text = (Path(__file__).parent / "fixtures" / "import-corpus" / "cdm_fio" /
+            "cdm_fio--hdtest-readme-bracket-iops.out").read_text(encoding="utf-8")
+    parsed = cdm_fio.parse(text)
+    assert (parsed["unit"], parsed["variant"]) == ("kKiB/s", "fiomark")
+    assert ("RND4K Q1T1", 25, 6308) in [(r["test"], r["value"], r["iops"]) for r in parsed["runs"][0]["results"]]
+    with pytest.raises(ParseError, match="two scripts"):
+        cdm_fio.parse(text + "4KB Q32T1 Read: 25MB/s IOPS=6308\n")

@@ -122,3 +122,16 @@ def test_record_lines_alone_are_told_as_dd_and_refused_for_holding_no_speed():
             dd.parse(text)
     assert dd.detect("64+0 records in\n") == NOT_MINE  # one such line alone could be anything
     assert dd.detect("3+4 = 7\nx\n") == NOT_MINE
+
+
+def test_a_file_read_into_dev_zero_is_a_read_of_the_file():
+    from cardbench.parsers.dd_card import card_side
+    assert card_side("/root/data", "/dev/zero") == ("read", "file")  # /dev/zero discards what is written, as /dev/null
+    assert card_side("/dev/zero", "/root/data") == ("write", "file")
+
+
+def test_a_decimal_dd_block_size_is_a_size_the_site_reads():
+    """bs=8MB is dd's 8 × 10^6 bytes; the card keeps it as written and the ranking reads it (it crashed)."""
+    from cardbench.core.units import bytes_from_size_text
+    assert bytes_from_size_text("8MB") == 8_000_000 and bytes_from_size_text("1kB") == 1000
+    assert bytes_from_size_text("4M") == 4 * 1024 ** 2 and bytes_from_size_text("4MiB") == 4 * 1024 ** 2

@@ -166,3 +166,15 @@ def test_block_size_beyond_a_float_is_not_understood():
     doc["jobs"][0]["job options"]["bs"] = "9" * 400 + "k"
     with pytest.raises(ParseError, match="block size"):
         fio_json.parse(json.dumps(doc))
+
+
+@pytest.mark.parametrize("section, version, moved", [
+    ({"io_bytes": 134217728, "io_kbytes": 131072}, "fio-3.1", 134217728),  # fio 2.21 to 3.1: bytes, KiB beside
+    ({"io_kbytes": 131072}, "fio-3.1", 134217728),
+    ({"io_bytes": 134217728, "bw_bytes": 21133312}, "fio-3.33", 134217728),
+    ({"io_bytes": 134217728}, "fio-2.21", 134217728),  # no io_kbytes kept: the version says bytes
+    ({"io_bytes": 131072}, "fio-2.2.10", 134217728),  # before 2.21 io_bytes was KiB
+    ({"io_bytes": 131072}, "", 134217728),
+])
+def test_io_bytes_unit_follows_fio_version(section, version, moved):
+    assert fio_json.io_bytes_of(section, version) == moved

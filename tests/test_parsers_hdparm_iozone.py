@@ -96,11 +96,22 @@ def test_iozone_without_o_direct_keeps_random_figures_as_tool_figures():
     assert "8192 kB file are kept" in fields.notes[0]
 
 
+def test_iozone_table_trimmed_to_its_tests_lands_when_its_command_names_every_row():
+    """A paste of the command and the table alone, its header cut to the columns run (-i 0 -i 1 -i 2): the
+    corpus's real one (see its README)."""
+    from cardbench.imports.transcript import unwrap
+    text = unwrap((CORPUS / "iozone" / "iozone--dramble-iozone-trimmed-header.out").read_text())
+    run, = iozone.parse(text)["runs"]
+    assert run["direct"] and [row["reclen"] for row in run["rows"]] == [4, 512, 16384]
+    with pytest.raises(ParseError, match="iozone test complete"):
+        iozone.parse(text[:text.index("102400   16384")])  # the 16 MiB row cut off
+
+
 def test_iozone_refusals_name_the_line():
     with pytest.raises(ParseError, match="iozone test complete") as cut:
         iozone.parse((LOGS / "iozone-cut-off.txt").read_text())
     assert cut.value.line == 31
-    header = "              kB  reclen    write  rewrite    read    reread\n"
+    header = "              kB  reclen    write    read  rewrite    reread\n"  # not iozone's order
     with pytest.raises(ParseError, match="other columns") as other:
         iozone.parse("Command line used: iozone -a\n" + header + "iozone test complete.\n")
     assert other.value.line == 2

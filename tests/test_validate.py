@@ -221,13 +221,26 @@ def test_mib_mistaken_for_mb_shows(tmp_path):
     ("UHS-I", "MB/s", 104, False), ("UHS-I", "MB/s", 104.1, True),
     ("UHS-I", "MiB/s", 99, False), ("UHS-I", "MiB/s", 100, True),  # 100 MiB/s = 104.86 MB/s
     ("Default/High Speed", "MB/s", 25.5, True), ("UHS-II", "MB/s", 300, False), ("UHS-II", "MB/s", 313, True),
-    ("UHS-III", "MB/s", 620, False), ("SD Express", "MB/s", 1900, False), ("SD Express", "MB/s", 2000, True),
+    ("UHS-III", "MB/s", 620, False), ("SD Express", "MB/s", 1900, False), ("SD Express", "MB/s", 2000, False),
+    ("SD Express", "MB/s", 3900, False), ("SD Express", "MB/s", 3940, True),  # SD 8.0, PCIe Gen4 x2: 3938 MB/s
 ])
 def test_no_figure_above_the_bus_ceiling(tmp_path, bus, unit, value, bad):
     data = card_data(bus=bus)
     session(data)["results"][0].update(unit=unit, runs=[value])
     findings = by_rule(findings_for(data, tmp_path), "bus-ceiling")
     assert [f.severity for f in findings] == (["error"] if bad else [])
+
+
+def test_sd_express_without_its_version_is_held_to_the_fastest_and_says_so(tmp_path):
+    """A card file says "SD Express" without its version: SD 7.x carries 985 MB/s, SD 8.0 up to 3938 MB/s (PCIe
+    Gen4 x2). A figure above 985 MB/s may be right; only one no SD bus carries is refused, naming the version."""
+    data = card_data(bus="SD Express")
+    session(data)["results"][0]["runs"] = [1500]
+    assert by_rule(findings_for(data, tmp_path), "bus-ceiling") == []
+    session(data)["results"][0]["runs"] = [7427.749]  # an NVMe SSD's figure
+    [finding] = by_rule(findings_for(data, tmp_path), "bus-ceiling")
+    assert "SD Express bus ceiling (SD 8.0, PCIe Gen4 x2, assumed: the card's SD Express version is not stated) of " \
+           "3938 MB/s" in finding.error.message
 
 
 def test_negotiated_pcie_link_sets_the_ceiling(tmp_path):

@@ -3,7 +3,7 @@ throughput above what the card's bus (or the PCIe link a session negotiated) can
 
 import math
 
-from ..core.bus import BUS_CEILING_MB_S, pcie_link_mb_s
+from ..core.bus import BUS_ASSUMED, BUS_CEILING_MB_S, pcie_link_mb_s
 from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from .load import format_field
 from .walk import entries_of, finite_number, finite_numbers, sessions_of
@@ -70,7 +70,7 @@ def bus_ceiling(check):
     claims = {op: claimed.get(f"{op}_mb_s") for op in ("read", "write")}
     claims = {op: v for op, v in claims.items() if finite_number(v) and v > 0}
     for index, session in sessions_of(check.card):
-        ceiling, why = BUS_CEILING_MB_S[bus], f"{bus} bus ceiling"
+        ceiling, why = BUS_CEILING_MB_S[bus], f"{bus} bus ceiling" + (f" ({BUS_ASSUMED[bus]})" if bus in BUS_ASSUMED else "")
         nvme = session.get("nvme") if isinstance(session.get("nvme"), dict) else {}
         link = pcie_link_mb_s(nvme.get("pcie_link")) if bus == "SD Express" else None
         if link:

@@ -32,12 +32,17 @@ _STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
 _CDM_TEST = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+(?: mix [0-9]{1,3}/[0-9]{1,3})?$")
 
 
+_DECIMAL_FACTORS = {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}  # dd's bs=1MB: 10^6 bytes
+
+
 def bytes_from_size_text(text):
-    """'4MiB', '512KiB', '1.5GiB', '512B', '4K' (binary units) as bytes; None when not a size."""
+    """'4MiB', '512KiB', '1.5GiB', '512B', '4K' (binary units) as bytes, and '8MB', '1kB' (the decimal units dd
+    takes, kept in its entries as written) as powers of ten; None when not a size."""
     match = _SIZE_TEXT.match(text.strip())
     if not match:
         return None
-    return int(round(float(match.group(1)) * _BINARY_FACTORS[(match.group(2) or "").upper()]))
+    suffix = (match.group(2) or "").upper()
+    return int(round(float(match.group(1)) * (_BINARY_FACTORS.get(suffix) or _DECIMAL_FACTORS[suffix])))
 
 
 def block_size_bytes(test):

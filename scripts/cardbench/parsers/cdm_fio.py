@@ -28,6 +28,11 @@ or no IOPS was printed: 1024m (config["size_assumed"] = True). Else the size is 
 ParseError naming the assumption). A figure printed as 0 (below 1 MiB/s, floored) is recomputed
 from IOPS when IOPS was printed (result["from_iops"] = True).
 
+Its fiomark variant (hddtest.sh and others from unix.stackexchange answer 480191) prints the same names
+with bracketed IOPS, "Sequential Q32T1 Read: 487MB/s [   14 IOPS]", its "MB/s" fio's KiB/s ÷ 1000, floored
+(4KB Read: 25MB/s [   6308 IOPS] is 6308 × 4 KiB = 25.2 × 1000 KiB/s): such a log has unit "kKiB/s" and
+"variant": "fiomark"; lines of both shapes in one log are refused.
+
 Its "Sequential Read"/"Sequential Write" lines share their words with CrystalDiskMark 2 to 4
 ("           Sequential Read :    95.134 MB/s"), whose MB/s are 10^6 B/s: the line's own shape
 tells them apart (line_shape). cdm_fio.sh writes the colon right after the name and its figure
@@ -57,6 +62,10 @@ INFO = ToolInfo(name="cdm-fio", programs=(), family="suite",
                 description="cdm_fio.sh output, also a terminal log of many runs",
                 units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"}, logs_with=("kdiskmark", "crystaldiskmark"))
 UNIT = "MiB/s"
+# Its fiomark variant (hddtest.sh, from unix.stackexchange answer 480191) prints "487MB/s [   14 IOPS]": fio's
+# bw in KiB/s ÷ 1000, floored, as KDiskMark's MB/s.
+FIOMARK_UNIT = "kKiB/s"
+RATE_BYTES = {UNIT: 1024 ** 2, FIOMARK_UNIT: 1024 * 1000}
 DEFAULT_SIZE = "1024m"
 MIB = 1024**2
 # Sizes tried when the log does not state one: powers of two, 16 MiB to 64 GiB (in MiB).
@@ -67,7 +76,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\\033\[[0-9;]*m|\\e\[[0-9;]*m")
 # these backtrack in quadratic time.
 _RESULT = re.compile(
     r"^(?P<name>Sequential Q32T1|Sequential|512KB|4KB Q32T1|4KB Q8T8|4KB Q1T1|4KB)\s++(?P<op>Read|Write)\s*+:\s*+"
-    r"(?P<value>\S*?)\s*+(?P<unit>[KMGT]?i?B/s)\s*+(?:IOPS\s*+=\s*+(?P<iops>\d*+(?:\.\d++)?+))?+\s*+$")
+    r"(?P<value>\S*?)\s*+(?P<unit>[KMGT]?i?B/s)\s*+"
+    r"(?:IOPS\s*+=\s*+(?P<iops>\d*+(?:\.\d++)?+)|\[\s*+(?P<bracketed>\d++(?:\.\d++)?+)\s++IOPS\s*+\])?+\s*+$")
 _RESULT_LOOSE = re.compile(r"^(Sequential|512KB|4KB)\b.*\b(Read|Write)\s*:")
 # The size stops at ':' so that a search from each "Configuration:" ends where the next one starts.
 _CONFIG = re.compile(r"Configuration:\s*+Size:\s*+(?P<size>[^\s:]++)\s++Loops:\s*+(?P<loops>\d++)"
@@ -141,13 +151,14 @@ def test_name(name, size):
     return f"{kind}{label} Q{queue}T{threads}"
 
 
-def _fits(result, size_mib):
+def _fits(result, size_mib, unit_bytes=MIB):
     """Whether a Sequential line's figures can come from a run of this Size: some bandwidth in
-    [printed, printed + 1) MiB/s equals some IOPS in [printed, printed + 1) times the block."""
+    [printed, printed + 1) units (MiB/s, or the variant's 1000 KiB/s) equals some IOPS in
+    [printed, printed + 1) times the block."""
     block = block_bytes(result["name"], f"{size_mib}m")
     if not block:
         return False
-    low, high = result["value"] * MIB, (result["value"] + 1) * MIB
+    low, high = result["value"] * unit_bytes, (result["value"] + 1) * unit_bytes
     return result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block
 
 
@@ -155,14 +166,14 @@ def _sizes_text(sizes):
     return " to ".join((sizes[0], sizes[-1])) if len(sizes) > 3 else " and ".join(sizes)
 
 
-def size_from_figures(results):
+def size_from_figures(results, unit_bytes=MIB):
     """(size, how, basis) for a run without a Configuration line: see the module's description. `how`
     is "inferred" or "assumed", `basis` says why; a ParseError when no size, or several sizes but not
     the default, fit."""
     telling = [r for r in results if r["name"] in ("Sequential", "Sequential Q32T1") and r["iops_printed"] is not None]
     if not telling:
         return DEFAULT_SIZE, "assumed", "no IOPS printed for the Sequential tests"
-    fitting = [size for size in CANDIDATE_SIZES_MIB if all(_fits(r, size) for r in telling)]
+    fitting = [size for size in CANDIDATE_SIZES_MIB if all(_fits(r, size, unit_bytes) for r in telling)]
     # The lines with IOPS above 0 tell most (a block size, not only a lower bound): shown first.
     shown = "; ".join(f"{r['name']} {r['op'].title()}: {r['value']:g}MB/s IOPS={r['iops_printed']:g}"
                       for r in sorted(telling, key=lambda r: r["iops_printed"] == 0)[:2])
@@ -181,7 +192,7 @@ def size_from_figures(results):
 
 # What only cdm_fio.sh writes: the colon right after the name, and the figure glued to its unit or
 # followed by IOPS=; CrystalDiskMark right-aligns its names and leaves a space before the colon.
-_OWN_FIGURE = re.compile(r"\d(?:MB/s|[KMGT]?i?B/s)|IOPS\s*+=")
+_OWN_FIGURE = re.compile(r"\d(?:MB/s|[KMGT]?i?B/s)|IOPS\s*+=|\[\s*+\d++\s++IOPS\s*+\]")
 _GLUED_FIGURE = re.compile(r"\d[KMGT]?i?B/s")
 
 
@@ -236,6 +247,7 @@ def parse(text):
     refuse_long_numbers(text, TOOL)
     runs = []
     run = None
+    shapes = set()
     pending_config = {}
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = clean(raw)
@@ -288,7 +300,12 @@ def parse(text):
         if not re.fullmatch(r"\d+(?:\.\d+)?", value_text or ""):
             raise ParseError(TOOL, f"figure {quoted(value_text)} is not a number (fio failed for this subtest?)",
                              line=line_no, text=raw)
-        iops_text = match.group("iops")
+        iops_text = match.group("iops") if match.group("iops") is not None else match.group("bracketed")
+        shapes.add("bracketed" if match.group("bracketed") is not None else "plain")
+        if len(shapes) > 1:
+            raise ParseError(TOOL, "'[ N IOPS]' and 'IOPS=N' result lines in one log: two scripts whose MB/s differ "
+                                   "(MiB/s, and fio's KiB/s ÷ 1000); import each script's output apart",
+                             line=line_no, text=raw)
         run["_seen"].add(key)
         run["_last"] = line_no
         # IOPS is floored too: 0 (e.g. SEQ1G at < 1024 MiB/s) is no figure, though it bounds the block.
@@ -306,10 +323,12 @@ def parse(text):
         wanted |= run["_seen"]
     for name in {name for name, _ in wanted}:
         wanted |= {(name, "Read"), (name, "Write")}
-    return {"unit": UNIT, "runs": [_finish(run, wanted) for run in runs]}
+    unit = FIOMARK_UNIT if "bracketed" in shapes else UNIT
+    parsed = {"unit": unit, "runs": [_finish(run, wanted, RATE_BYTES[unit]) for run in runs]}
+    return {**parsed, "variant": "fiomark"} if "bracketed" in shapes else parsed
 
 
-def _finish(run, wanted):
+def _finish(run, wanted, unit_bytes=MIB):
     """A run's results in CrystalDiskMark names; every subtest of `wanted` must be in it."""
     missing = sorted(wanted - run["_seen"])
     if missing:
@@ -318,7 +337,7 @@ def _finish(run, wanted):
                          line=run["_last"])
     config = dict(run["config"])
     if "size" not in config:
-        config["size"], how, basis = size_from_figures(run["results"])
+        config["size"], how, basis = size_from_figures(run["results"], unit_bytes)
         config[f"size_{how}"] = True
         config["size_basis"] = basis
     results = []
@@ -330,7 +349,7 @@ def _finish(run, wanted):
         value = result["value"]
         entry = {"test": test, "op": result["op"], "value": value, "iops": result["iops"], "line": result["line"]}
         if value == 0 and result["iops"]:
-            entry["value"] = round(result["iops"] * block_bytes(result["name"], config["size"]) / MIB, 3)
+            entry["value"] = round(result["iops"] * block_bytes(result["name"], config["size"]) / unit_bytes, 3)
             entry["from_iops"] = True
         results.append(entry)
     return {"config": config, "line": run["line"], "results": results}

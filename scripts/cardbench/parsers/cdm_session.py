@@ -27,8 +27,12 @@ def cdm_fio_session(parsed, tool):
         raise ParseError(tool, "runs do not have the same subtests", line=runs[-1]["line"]) from None
     for result in results:
         result["size"] = config["size"]
+    notes = _cdm_fio_notes(runs)
+    if parsed.get("variant") == "fiomark":
+        notes.append("Its result lines print '[ N IOPS]': cdm_fio.sh's fiomark variant, whose 'MB/s' is fio's KiB/s "
+                     "÷ 1000 (1.024 MB/s), floored; its figures are kept in that unit, kKiB/s.")
     return SessionFields(tools=[{"name": "cdm_fio.sh"}], measurements={"results": results}, runs=len(runs),
-                         notes=_cdm_fio_notes(runs), assumption=_size_assumption(config))
+                         notes=notes, assumption=_size_assumption(config))
 
 
 def _size_assumption(config):

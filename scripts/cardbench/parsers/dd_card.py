@@ -19,6 +19,7 @@ NOT_THE_CARD = {"/dev/zero", "/dev/null", "/dev/urandom", "/dev/random", "/dev/f
 NOT_DEVICES = ("/dev/fd/", "/dev/shm/", "/dev/pts/")  # a shell's pipes, shared memory, terminals
 DATA_SOURCES = ("/dev/zero", "/dev/urandom", "/dev/random")
 MOUNT_POINTS = ("/media/", "/run/media/", "/mnt/", "/Volumes/")
+SINKS = ("", "/dev/null", "-", "/dev/zero")  # where a read's bytes go: /dev/zero discards writes as /dev/null does
 
 
 def is_device(path):
@@ -51,7 +52,7 @@ def card_side(source, target):
         return ("read" if mounted[0] == source else "write"), "file"
     if target_file and (source in DATA_SOURCES or source == ""):
         return "write", "file"
-    if source_file and target in ("", "/dev/null", "-"):
+    if source_file and target in SINKS:
         return "read", "file"
     return None
 

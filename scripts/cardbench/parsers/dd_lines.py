@@ -11,10 +11,14 @@ One run per summary line, in order. Understood forms:
   translated:   3145728 Bytes (3,1 MB, 3,0 MiB) kopiert, 0,0038 s, 830 MB/s   (any wording or word
                 order, decimal comma, full-width comma; the byte count is the line's first number)
   BSD/macOS:    1073741824 bytes transferred in 12.700000 secs (84546758 bytes/sec)
+  old GNU:      10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)   (coreutils before 5.3)
+  Japanese:     1782579200 バイト (1.8 GB) コピーされました、 333.563 秒、 5.3 MB/秒
   BusyBox:      33554432 bytes (32.0MB) copied, 1.636270 seconds, 19.6MB/s
+  toybox:       67108864 bytes (64 M) copied, 1.324659 s, 48 M/s
 dd's units are decimal (kB/s = 10^3 B/s, MB/s = 10^6 B/s) and mb_s is the printed rate in MB/s;
-BusyBox alone prints binary units with one decimal ("19.6MB/s" is 19.6 MiB/s), so its mb_s is
-bytes ÷ seconds (printed to the microsecond), to four significant digits. records_out is the
+BusyBox prints binary units with one decimal ("19.6MB/s" is 19.6 MiB/s) and toybox whole binary units
+("48 M/s" is 48 MiB/s), so their mb_s is bytes ÷ seconds (printed to the microsecond), to four significant
+digits. records_out is the
 "N+M records out" count printed just above the summary (full and partial blocks), None without it.
 
 "N+M records in/out" lines (in any language) and other text are ignored, and so are
@@ -68,9 +72,14 @@ _NUM = r"\d++(?:[.,]\d++)?+(?:[eE][-+]?\d++)?+"
 # Tail shared by every coreutils language: "<seconds> s, <rate> <unit>"; the rate may be a word
 # without digits ("Infinity", translated) when the elapsed time was zero.
 _GNU_TAIL = re.compile(
-    rf"(?<!\d)(?<!\d[.,])(?P<seconds>{_NUM})\s*+(?:s|secs?|seconds)\s*+[,，、]\s*+(?P<rate>{_NUM}|[^\s\d]++)\s++"
-    r"(?P<unit>[kKMGT]?B/s)\s*+$")
-_BSD = re.compile(rf"^\s*+(?P<bytes>\d++) bytes transferred in (?P<seconds>{_NUM}) secs \((?P<rate>\d++) bytes/sec\)\s*+$")
+    rf"(?<!\d)(?<!\d[.,])(?P<seconds>{_NUM})\s*+(?:s|secs?|seconds|秒)\s*+[,，、]\s*+(?P<rate>{_NUM}|[^\s\d]++)\s++"
+    r"(?P<unit>[kKMGT]?B/(?:s|秒))\s*+$")  # Japanese: "333.563 秒、 5.3 MB/秒"
+# BSD and macOS, and GNU coreutils before 5.3 (2004): "… bytes transferred in 0.028418 seconds (368981986 bytes/sec)"
+_BSD = re.compile(rf"^\s*+(?P<bytes>\d++) bytes transferred in (?P<seconds>{_NUM}) (?:secs|seconds) "
+                  r"\((?P<rate>\d++) bytes/sec\)\s*+$")
+# toybox (Android): "67108864 bytes (64 M) copied, 1.324659 s, 48 M/s", its units binary and rounded.
+_TOYBOX = re.compile(r"^\s*+(?P<bytes>\d++) bytes \(\d++(?:\.\d++)?+ ?+[KMGTPE]?+\) copied, (?P<seconds>\d++\.\d++) s, "
+                     r"(?P<rate>\d++(?:\.\d++)?+) ?+(?P<prefix>[KMGT]?+)/s\s*+$")
 # BusyBox's third status line: sizes in its own binary shorthand, no space before the unit.
 _BUSYBOX = re.compile(r"^\s*+(?P<bytes>\d++) bytes \(\d++(?:\.\d)?+[KMGTPE]?+B\) copied, (?P<seconds>\d++\.\d++) "
                       r"seconds, (?P<rate>\d++(?:\.\d)?+)(?P<prefix>[KMGT]?+)B/s\s*+$")
@@ -86,7 +95,7 @@ def detect(text):
     """SHAPED when a line is a dd summary (coreutils in any language, BSD or BusyBox), or two
     record lines follow one another."""
     lines = text.splitlines()
-    if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line) for line in lines):
+    if any(_GNU_TAIL.search(line) or _BSD.match(line) or _BUSYBOX.match(line) or _TOYBOX.match(line) for line in lines):
         return SHAPED
     records = [len(line) < 200 and bool(_RECORDS_LINE.fullmatch(line.strip())) for line in lines]
     return SHAPED if any(a and b for a, b in zip(records, records[1:])) else NOT_MINE
@@ -260,7 +269,7 @@ def _parse_line(line, line_no):
         _check_rate(int(bsd.group("bytes")), bsd.group("seconds"), bsd.group("rate"), "B/s", line, line_no)
         return {"bytes": int(bsd.group("bytes")), "seconds": number(bsd.group("seconds")), "rate": rate,
                 "rate_unit": "B/s", "mb_s": rate / 1e6, "line": line_no, "seconds_text": bsd.group("seconds")}
-    busybox = _BUSYBOX.match(line)
+    busybox = _BUSYBOX.match(line) or _TOYBOX.match(line)
     if busybox:
         bytes_, seconds = int(busybox.group("bytes")), number(busybox.group("seconds"))
         if not seconds:
@@ -280,7 +289,7 @@ def _parse_line(line, line_no):
         # with the final one written after it (coreutils ends its progress so when the byte count
         # moved since the last update); the summary proper follows the records lines.
         return None
-    unit = tail.group("unit")
+    unit = tail.group("unit").replace("/秒", "/s")
     unit = "kB/s" if unit.lower() == "kb/s" else unit
     rate = number(tail.group("rate"))
     if rate is None:

@@ -10,9 +10,12 @@ parse(text) -> {
     "write": {"files": int, "speed": {"value", "unit"} | None} | None,
     "read": {"files": [{"name", "ok", "corrupted", "changed", "overwritten", "line"}],
              "totals": {"ok", "lost", "corrupted", "changed", "overwritten": sectors},
-             "lost_line": "Data LOST: …" as printed, "speed": {"value", "unit"} | None} | None,
+             "lost_line": "Data LOST: …" as printed, "speed": {"value", "unit"} | None,
+             "elided": file lines the paste left out ("1.h2w", "...", "30.h2w": 28), by the files' numbers} | None,
     "versions": {"f3write": "8.0", "f3read": "8.0"} (those named),
 }
+The files' sector counts must add up to f3read's totals; where file lines are left out (their numbers skip:
+"..." or "(a few minutes later...)" in their place), they may only add up to less, and a note says so.
 """
 
 import re
@@ -142,12 +145,28 @@ def _check_read(read, last, all_lines):
     if totals["corrupted"] + totals["changed"] + totals["overwritten"] != totals["lost"]:
         raise ParseError("f3read", "corrupted, slightly changed and overwritten sectors do not add up to Data LOST",
                          line=last, text=all_lines[last - 1])
+    elided = _elided(read["files"], all_lines)
+    read["elided"] = elided
     for kind in ("ok", "corrupted", "changed", "overwritten"):
         per_file = sum(f[kind] for f in read["files"])
-        if read["files"] and per_file != totals[kind]:
+        if read["files"] and (per_file > totals[kind] if elided else per_file != totals[kind]):
             raise ParseError("f3read", f"the files' {kind} sectors add up to {per_file}, not the total's "
                                        f"{totals[kind]}: a file's line is missing", line=read["files"][-1]["line"],
                              text=all_lines[read["files"][-1]["line"] - 1])
+
+
+def _elided(files, all_lines):
+    """The number of file lines a paste left out, marked where they were ("1.h2w", "...", "30.h2w": 28), judged
+    by the files' numbers, which f3read prints one after another from 1; 0 when none is missing, or when one
+    is missing with nothing in its place (then the sums are refused). The totals hold them all."""
+    numbers = [int(f["name"].split(".")[0]) for f in files]
+    if not numbers or len(set(numbers)) != len(numbers) or numbers != sorted(numbers):
+        return 0
+    for (before, after), (first, second) in zip(zip(numbers, numbers[1:]), zip(files, files[1:])):
+        between = [line for line in all_lines[first["line"]:second["line"] - 1] if line.strip()]
+        if after - before > 1 and not between:
+            return 0  # a line gone without a mark: not an elision
+    return numbers[-1] - len(numbers)
 
 
 def to_session(parsed, **hints):
@@ -166,8 +185,10 @@ def to_session(parsed, **hints):
         ok, lost = totals["ok"] * SECTOR, totals["lost"] * SECTOR
         measurements["capacity_check"] = capacity_check_entry(
             TOOL, "data lost" if lost else "ok", read["lost_line"], bytes_written=ok + lost, bytes_ok=ok,
-            bytes_lost=lost, sectors=totals, files=len(read["files"]) or None)
+            bytes_lost=lost, sectors=totals, files=(len(read["files"]) + read.get("elided", 0)) or None)
         notes.append(f"f3read: {binary_size_text(ok)} read back as written, {binary_size_text(lost)} lost "
                      f"({totals['corrupted']} sectors corrupted, {totals['changed']} slightly changed, "
                      f"{totals['overwritten']} overwritten).")
+        if read.get("elided"):
+            notes.append(f"f3read: {read['elided']} file lines are left out of the paste; its totals are f3read's own.")
     return SessionFields(tools=tools, measurements=measurements, runs=1, notes=notes)

@@ -13,14 +13,16 @@ parse(text) -> {
         "bw_bytes" (B/s), "mb_s" (= bw_bytes / 1e6), "iops",
         "lat_us": {"mean", "p50", "p90", "p99", "p99_9", "max"} (completion latency; a value is
                   None when fio did not report it),
-        "runtime_ms", "io_bytes", "threads" (job entries summed), "error" (fio's error code),
+        "runtime_ms", "io_bytes" (bytes: fio before 2.21 printed KiB), "threads" (job entries summed), "error" (fio's error code),
         "size" (the job's size option as written, or None), "options" (job options merged over
         the global ones), "line" (line of the job in the text),
     }],
 }
 
 fio 2.x documents import too: they give `bw` (KiB/s) without `bw_bytes`, and latencies as `clat` /
-`lat` in µs instead of `clat_ns` / `lat_ns`.
+`lat` in µs instead of `clat_ns` / `lat_ns`. A job printed without any job options (fio 2.x may print
+none) gives its pattern, block size and depth nowhere: each direction that moved data is an entry with
+"stated": False and a test from fio_naming.not_stated_test, kept as a tool result in KiB/s.
 
 Text before the JSON (fio warnings, shell lines) and after it is ignored. A job with reads and
 writes (rw, randrw) gives one entry per direction. A job with numjobs=N reported without
@@ -40,16 +42,17 @@ detect(text) -> NAMED for text holding fio JSON, else NOT_MINE.
 import bisect
 import datetime
 import json
-import math
 import re
 
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, safejson
-from .entries import results_from_fio
+from .entries import results_from_fio, tool_result_entry
 from .fields import SessionFields
+from .fio_json_figures import check_figures as _check_figures
+from .fio_json_figures import io_bytes_of  # noqa: F401  (part of this module's interface)
 from .fio_json_keys import duplicate_unclear
 from .fio_latency import merged_latency, thread_latency
-from .fio_naming import RW_KINDS, mixed_test_name, test_name
+from .fio_naming import RW_KINDS, mixed_test_name, not_stated_test, test_name
 from .fio_options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
 from .tool import ToolInfo
 
@@ -160,7 +163,7 @@ def _document(data, text, start, end, first_line, line_at):
                    and raw_jobs[index + len(group)].get("job options") == job.get("job options")):
                 group.append(raw_jobs[index + len(group)])
             entries.extend(_entries(group, options, line, [
-                lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))]))
+                lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))], data.get("fio version")))
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # JSON of the right shape but with a field of the wrong type or missing.
             raise ParseError(TOOL, f"job {quoted(str(job.get('jobname')))} is malformed ({type(exc).__name__}: {quoted(str(exc))})",
@@ -209,59 +212,11 @@ def _int_option(options, name, default, line):
         raise ParseError(TOOL, f"option {name}={quoted(str(value))} is not a whole number", line=line) from None
 
 
-# Beyond these, a figure is not a measurement of a storage device: PCIe 5.0 x16 moves 64 GB/s.
-PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "runtime": 1e10}
-BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
-RATE_SLACK = 0.01  # io_bytes ÷ runtime against bw: fio divides the same two counters
-
-
-def _check_figures(section, op, name, locate):
-    """ParseError naming the line of a figure of one job's `op` section that no device gives (infinite,
-    negative, beyond PLAUSIBLE), or of figures that contradict each other: bw (KiB/s) against
-    bw_bytes (B/s), and io_bytes over runtime (ms) against the bandwidth."""
-    job = f"job {quoted(str(name))} {op}"
-    figures = {}
-    for key, most in PLAUSIBLE.items():
-        value = section.get(key)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ParseError(TOOL, f"{job}: {key} {quoted(str(value))} is not a number", line=locate(op, key))
-        if not math.isfinite(value) or not 0 <= value <= most:
-            raise ParseError(TOOL, f"{job}: {key} {_shown_number(value)} is not a plausible figure (0 to {most:g})",
-                             line=locate(op, key))
-        figures[key] = value
-    bw, bw_bytes = figures.get("bw"), figures.get("bw_bytes")
-    if bw is not None and bw_bytes is not None and abs(bw * 1024 - bw_bytes) > max(BW_KIB_SLACK, bw_bytes * 1e-6):
-        raise ParseError(TOOL, f"{job}: bw {_shown_number(bw)} KiB/s contradicts bw_bytes {_shown_number(bw_bytes)} "
-                               f"B/s (= {bw_bytes / 1024:.0f} KiB/s)", line=locate(op, "bw"))
-    io_bytes, runtime = figures.get("io_bytes"), figures.get("runtime")
-    if io_bytes is None or runtime is None:
-        return
-    if runtime == 0:
-        if io_bytes or bw or bw_bytes:
-            raise ParseError(TOOL, f"{job}: runtime 0 ms, yet {_shown_number(io_bytes)} bytes moved",
-                             line=locate(op, "runtime"))
-        return
-    # fio 2.x gives io_bytes in KiB beside bw in KiB/s; fio 3 bytes beside bw_bytes.
-    rate, unit = (bw_bytes, "B/s") if bw_bytes is not None else (bw, "KiB/s")
-    if rate is None:
-        return
-    low, high = io_bytes * 1000 / (runtime + 1), io_bytes * 1000 / max(runtime - 1, 0.5)  # runtime's ms rounded
-    if not low * (1 - RATE_SLACK) <= rate <= high * (1 + RATE_SLACK):
-        raise ParseError(TOOL, f"{job}: io_bytes {_shown_number(io_bytes)} in runtime {_shown_number(runtime)} ms "
-                               f"is {io_bytes * 1000 / runtime:.6g} {unit}, but the bandwidth says {_shown_number(rate)} "
-                               f"{unit}", line=locate(op, "io_bytes"))
-
-
-def _shown_number(value):
-    """A figure for a message: at most 12 significant digits (a JSON number may have a hundred)."""
-    return f"{value:.12g}"
-
-
-def _entries(group, options, line, locators):
+def _entries(group, options, line, locators, version=None):
     first = group[0]
     name = first["jobname"]
+    if not options:  # fio 2.x may print no job options: the pattern, block size and depth are not stated
+        return _not_stated(group, line, locators, version)
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
     if rw not in RW_KINDS:
         raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows", line=line)
@@ -279,8 +234,8 @@ def _entries(group, options, line, locators):
                 raise ParseError(TOOL, f"job {quoted(str(name))} has no '{op}' section", line=line)
             sections.append(section)
         for section, locate in zip(sections, locators):
-            _check_figures(section, op, name, locate)
-        io_bytes = sum(int(s.get("io_bytes", 0)) for s in sections)
+            _check_figures(section, op, name, locate, version)
+        io_bytes = sum(int(io_bytes_of(s, version) or 0) for s in sections)
         if len(directions) > 1 and io_bytes == 0:
             continue  # e.g. randrw with rwmixread=100: no writes to report
         if "bw_bytes" in sections[0]:
@@ -312,14 +267,48 @@ def _entries(group, options, line, locators):
     return out
 
 
+def _not_stated(group, line, locators, version):
+    """Entries of a job printed without any job options (fio 2.x): a direction for each that moved data,
+    kept as fio figures whose block size and depth are not stated (test from fio_naming.not_stated_test)."""
+    name = group[0]["jobname"]
+    moved = []
+    for op in ("read", "write"):
+        sections = [job.get(op) if isinstance(job.get(op), dict) else {} for job in group]
+        for section, locate in zip(sections, locators):
+            _check_figures(section, op, name, locate, version)
+        io_bytes = sum(int(io_bytes_of(s, version) or 0) for s in sections)
+        if io_bytes:
+            moved.append((op, sections, io_bytes))
+    out = []
+    for op, sections, io_bytes in moved:
+        bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else float(s.get("bw", 0)) * 1024 for s in sections)
+        out.append({"name": name, "rw": None, "op": op, "bs_bytes": None, "iodepth": None, "numjobs": len(group),
+                    "test": not_stated_test(op, len(moved) > 1), "stated": False, "mix_read_percent": None,
+                    "bw_bytes": bw_bytes, "mb_s": bw_bytes / 1e6, "iops": sum(float(s.get("iops", 0)) for s in sections),
+                    "lat_us": merged_latency([thread_latency(s) for s in sections]),
+                    "runtime_ms": max(int(s.get("runtime", 0)) for s in sections), "io_bytes": io_bytes,
+                    "threads": len(group), "error": max(int(job.get("error", 0) or 0) for job in group),
+                    "size": None, "options": {}, "line": line})
+    if not out:
+        raise ParseError(TOOL, f"job {quoted(str(name))} measured no I/O and names no job options", line=line)
+    return out
+
+
 def parse_file(text):
     return {"runs": parse_all(text)}
 
 
 def to_session(parsed, **hints):
     docs = parsed["runs"]
-    named = [{**doc, "jobs": [_named_job(job) for job in doc["jobs"]]} for doc in docs]
-    results = results_from_fio(named)
+    named = [{**doc, "jobs": [_named_job(job) for job in doc["jobs"] if job.get("stated", True)]} for doc in docs]
+    results = results_from_fio([doc for doc in named if doc["jobs"]])
+    unstated = {}
+    for doc in docs:
+        for job in doc["jobs"]:
+            if not job.get("stated", True):
+                unstated.setdefault((job["test"], job["op"]), []).append(job)
+    tool_results = [tool_result_entry("fio", test, op, "KiB/s", [job["bw_bytes"] / 1024 for job in jobs],
+                                      threads=jobs[0]["threads"]) for (test, op), jobs in unstated.items()]
     shares = {(job["test"], job["op"]): job["mix_read_percent"] for doc in named for job in doc["jobs"]
               if job.get("mix_read_percent") is not None}
     for result in results:
@@ -332,8 +321,15 @@ def to_session(parsed, **hints):
     days = sorted({doc["date"] for doc in docs if doc.get("date")})
     if len(days) > 1:
         notes.append(f"fio ran from {days[0]} to {days[-1]}; the session is dated {docs[0]['date'] or days[0]}.")
+    if unstated:
+        notes.append("fio printed no job options (fio 2.x): the pattern, block size and depth of "
+                     f"{', '.join(sorted({job['name'] for jobs in unstated.values() for job in jobs}))} are not stated; "
+                     "its figures (bw, KiB/s) are kept as fio figures, never compared with a named subtest.")
+    measurements = {"results": results} if results else {}
+    if tool_results:
+        measurements["tool_results"] = tool_results
     return SessionFields(tools=[{"name": "fio", "version": docs[0]["fio_version"] or "unknown"}],
-                         measurements={"results": results}, runs=len(docs), notes=notes,
+                         measurements=measurements, runs=len(docs), notes=notes,
                          date=docs[0].get("date") or (days[0] if days else None))
 
 

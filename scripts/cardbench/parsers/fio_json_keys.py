@@ -10,7 +10,7 @@ PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p99_9": 99.9}
 # "0.000000" once per entry that rounds to it.
 READ_KEYS = frozenset({
     "fio version", "time", "timestamp", "jobs", "global options", "job options", "jobname", "error",
-    "read", "write", "io_bytes", "bw", "bw_bytes", "iops", "runtime", "total_ios",
+    "read", "write", "io_bytes", "io_kbytes", "bw", "bw_bytes", "iops", "runtime", "total_ios",
     "clat_ns", "lat_ns", "clat", "lat", "N", "mean", "max", "bins", "percentile",
     "name", "rw", "readwrite", "bs", "blocksize", "bsrange", "bssplit", "blocksize_range", "kb_base",
     "iodepth", "numjobs", "rwmixread", "rwmixwrite", "size",

@@ -13,6 +13,8 @@ parse(text) -> {
     "speeds": {"write"|"read": {"value": float, "unit": "MiB/s" | "KiB/s"}},
     "version": "1.4" | None,
 }
+A paste of several reports (two cards' results one below the other) is refused naming the second's verdict:
+the import reads one card's report, and keeping one silently would lose the other.
 """
 
 import re
@@ -74,6 +76,10 @@ def parse(text):
     all_lines = text.splitlines()
     for number_, line in pasted_lines(text, _starts_figure, _complete_line):
         if (m := _GOOD.match(line)) or (m := _BAD.match(line)):
+            if verdict_line is not None:
+                raise ParseError(TOOL, f"a second H2testw report below the one of line {verdict_line}: the import "
+                                       "reads one card's report; import each report as a file of its own",
+                                 line=number_, text=line)
             out.update(verdict="ok" if m.re is _GOOD else "defective", verdict_text=m.group(1))
             verdict_line = number_
         elif (m := _TESTED.match(line)):

@@ -37,6 +37,7 @@ from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .entries import results_from_table, tool_result_entry
 from .fields import SessionFields
+from .fio_options import fio_size
 from .terminal import plain, unquoted
 from .tool import ToolInfo
 
@@ -57,6 +58,8 @@ _HEADER_WORDS = ["kB", "reclen", "write", "rewrite", "read", "reread", "read", "
 _BANNER = re.compile(r"^[ \t>]*+Iozone: Performance Test of File I/O")
 _VERSION = re.compile(r"^[ \t>]*+Version \$Revision: ([\d.]{1,20}+) \$")
 _COMMAND = re.compile(r"^[ \t>]*+Command line used: (.{1,2000}+)$")
+_DIRECT = re.compile(r"(?:^|\s)-I(?:\s|$)")  # iozone -I: O_DIRECT
+_LOGGED = re.compile(r"^\$ ((?:[^\s/]{0,200}+/){0,20}+iozone\s.{0,2000}+)$")  # the command typed, as the importer writes it
 _TABLE_HEADER = re.compile(r"^[ \t>]*+kB[ \t]++reclen[ \t]++write\b")
 _ROW = re.compile(r"^[ \t>]*+\d{1,15}+(?:[ \t]++\d{1,15}+){2,14}+[ \t]*+$")
 _DONE = re.compile(r"^[ \t>]*+iozone test complete\.")
@@ -75,17 +78,23 @@ def detect(text):
 
 
 def parse(text):
-    runs, run, header = [], None, None
+    runs, run, header, logged = [], None, None, None
     last = (0, "")
     for number, raw_line in enumerate(text.splitlines(), start=1):
         line = unquoted(plain(raw_line).rstrip(), keep_columns=True)
+        if _LOGGED.match(line):
+            logged = _LOGGED.match(line).group(1).strip()  # "$ iozone -e -I -s 100M -r 4k …": for the run below
+            continue
         if _BANNER.match(line) or (run is None and (_COMMAND.match(line) or _TABLE_HEADER.match(line))):
             _close(run, last)
-            excerpt = run is None and not _BANNER.match(line) and not _COMMAND.match(line)
-            run, header = {"version": None, "command": None, "direct": None if excerpt else False,
+            # An excerpt: a table quoted with no banner, command or logged command above it (iozone's settings unknown).
+            excerpt = run is None and logged is None and not _BANNER.match(line) and not _COMMAND.match(line)
+            run, header = {"version": None, "command": logged,
+                           "direct": None if excerpt else bool(logged and _DIRECT.search(logged)),
                            "fsync": None if excerpt else False, "rows": [], "complete": excerpt, "excerpt": excerpt,
                            "line": number}, None
             runs.append(run)
+            logged = None
         if run is None:
             continue
         if line.strip():
@@ -99,12 +108,14 @@ def parse(text):
         found = _VERSION.match(line) or _COMMAND.match(line)
         if found:
             run["version" if found.re is _VERSION else "command"] = found.group(1).strip()
+            if found.re is _COMMAND and _DIRECT.search(found.group(1)):
+                run["direct"] = True  # -I is O_DIRECT: a paste may start below "O_DIRECT feature enabled"
         elif "O_DIRECT feature enabled" in line:
             run["direct"] = True
         elif "Include fsync in write timing" in line:
             run["fsync"] = True
         elif _TABLE_HEADER.match(line):
-            header = _columns(line, number, run["excerpt"])
+            header = _columns(line, number)
         elif _DONE.match(line):
             run["complete"] = True
             run = None
@@ -121,17 +132,42 @@ def parse(text):
 
 
 def _close(run, last):
-    """A run that ended without "iozone test complete." was cut off: name its last line."""
-    if run is not None and not run["complete"]:
+    """A run that ended without "iozone test complete." was cut off: name its last line. Unless its command
+    names every file size (-s) and record length (-r) and the table holds a row for each: a paste trimmed
+    to the table, nothing of it missing."""
+    if run is not None and not run["complete"] and not _all_rows(run):
         raise ParseError(TOOL, "the output stops before 'iozone test complete.': cut off, or iozone was stopped",
                          line=last[0] or run["line"], text=last[1] or None)
 
 
-def _columns(line, number, excerpt=False):
-    """[(right edge, column name)] of the table's header line (of an excerpt: its first columns)."""
+def _all_rows(run):
+    words = (run["command"] or "").split()
+    sizes = {words[i + 1] for i, word in enumerate(words[:-1]) if word == "-s"}
+    records = {words[i + 1] for i, word in enumerate(words[:-1]) if word == "-r"}
+    if not sizes or not records or any(fio_size(size) is None for size in sizes | records):
+        return False
+    tests = {words[i + 1] for i, word in enumerate(words[:-1]) if word == "-i"}
+    if not tests <= set(_TEST_COLUMNS):
+        return False
+    columns = {name for test in (tests or _TEST_COLUMNS) for name in _TEST_COLUMNS[test]}
+    if any(set(row["values"]) != columns for row in run["rows"]):
+        return False  # a row cut short
+    rows = {(row["kb"], row["reclen"]) for row in run["rows"]}
+    return rows == {(fio_size(size) // 1024, fio_size(record) // 1024) for size in sizes for record in records}
+
+
+# iozone -i N: the columns each test fills
+_TEST_COLUMNS = {"0": ("write", "rewrite"), "1": ("read", "reread"), "2": ("random read", "random write"),
+                 "3": ("bkwd read",), "4": ("record rewrite",), "5": ("stride read",), "6": ("fwrite", "frewrite"),
+                 "7": ("fread", "freread")}
+
+
+def _columns(line, number):
+    """[(right edge, column name)] of the table's header line: all of iozone's columns, or its first ones as a
+    paste trimmed to the tests run (-i 0 -i 1 -i 2: "kB  reclen  write  rewrite  read  reread  read  write")."""
     words = [(match.end(), match.group()) for match in re.finditer(r"\S++", line)]
     names = [word for _, word in words]
-    if names != _HEADER_WORDS and not (excerpt and names == _HEADER_WORDS[:len(names)]):
+    if len(names) < 3 or names != _HEADER_WORDS[:len(names)]:
         raise ParseError(TOOL, "an iozone table header with other columns than kB reclen write rewrite read …",
                          line=number, text=line)
     return list(zip([end for end, _ in words], ("kB", "reclen") + COLUMNS))

@@ -14,6 +14,8 @@ The result table (Category, Test, Result):
   "HDParm  Disk Read  40.09 MB/sec", "HDParm  Cached Disk Read  40.34 MB/sec", "DD  Disk Write  14.3 MB/s",
   "FIO  4k random read  4012 IOPS (16050 KB/s)", "FIO  4k random write  …", "IOZone  4k read  16032 KB/s",
   "IOZone  4k write  …", "IOZone  4k random read  …", "IOZone  4k random write  …", then "Score: 1234".
+The script before November 2023 wrote hdparm's figures followed by "MB/s" ("HDParm: 41.90 MB/s", "HDParm
+Disk Read  41.90 MB/s"): hdparm's number, so MiB/s all the same.
 Units as printed: hdparm's MB/sec is MiB/s, dd's MB/s is 10^6 bytes a second, the fio and iozone KB/s
 are KiB/s. The cached reads time the host as much as the card and the Score is the script's own sum:
 both go to the notes, never to a card figure.
@@ -24,7 +26,8 @@ parse(text) -> {"hdparm": hdparm.parse() | None, "dd": dd.parse() | None, "iozon
                 "score": int | None}
 to_session(parsed) -> SessionFields: each figure once, from the raw log where it holds it, else from the
     table; a figure in neither is left out, a table line that cannot be read is an error naming it.
-detect(text) -> NAMED with the script's headings or its result table.
+detect(text) -> NAMED with the script's headings, its result table, its fio or iozone summary line or its
+    closing prompt (a paste from the fio step on).
 """
 
 import re
@@ -64,17 +67,32 @@ _SCORE = re.compile(r"^[ \t>]*+Score: (\d{1,12}+)")
 _HDPARM_UNITS = {"MB/sec": "MiB/s", "kB/sec": "KiB/s"}
 
 
+_OWN = re.compile(r"^[ \t>]*+(?:Running (?:HDParm|dd|fio write|iozone) tests? \.\.\.|Category[ \t]++Test[ \t]++Result|"
+                  r"FIO results - 4k RandWrite: |RandRead: \d++ - RandWrite: \d++ - Read: |"
+                  r"Enter a description of your storage)")
+
+
 def detect(text):
-    """NAMED with the script's "Running HDParm tests ..." heading or its "Category  Test  Result" table."""
-    if "HDParm" not in text and "Category" not in text:
+    """NAMED with what only the script prints: a heading of its ("Running HDParm tests ...", "Running iozone
+    test ..."), its "Category  Test  Result" table, its fio and iozone summary lines or its closing prompt; a
+    paste of the log from the fio step on holds no HDParm heading, and its fio figures are the script's own."""
+    if not any(word in text for word in ("HDParm", "Category", "FIO results", "RandRead:", "Running ")):
         return NOT_MINE
-    lines = [plain(line) for line in text.splitlines()]
-    found = any(_HEADINGS["hdparm"].match(line) or _HEADINGS["table"].match(line) for line in lines)
-    return NAMED if found else NOT_MINE
+    return NAMED if any(_OWN.match(plain(line)) for line in text.splitlines()) else NOT_MINE
 
 
 def parse(text):
     parts = sections(text, _HEADINGS)
+    if not any(key in parts for key in ("hdparm", "dd", "fio", "iozone", "table")):
+        # a paste of the log's tail, from inside a tool's output down to the script's closing prompt
+        head = "\n".join(line if not _HEADINGS["end"].match(plain(line)) else "" for line in
+                         text.split("\n")[:_first_line(text, _HEADINGS["end"])])
+        for key, module in (("iozone", iozone), ("hdparm", hdparm), ("dd", dd_parser)):
+            if module.detect(head) != NOT_MINE:
+                parts[key] = head
+                break
+        if "FIO results - " in head:
+            parts["fio"] = head
     if not any(key in parts for key in ("hdparm", "dd", "fio", "iozone", "table")):
         raise ParseError(TOOL, "neither the script's headings ('Running HDParm tests ...') nor its result table")
     fio = {}
@@ -86,6 +104,12 @@ def parse(text):
     table, score = _table(parts.get("table", ""))
     return {"hdparm": _read_if(hdparm, parts.get("hdparm")), "dd": _read_if(dd_parser, parts.get("dd")),
             "iozone": _read_if(iozone, parts.get("iozone")), "fio": fio, "table": table, "score": score}
+
+
+def _first_line(text, pattern):
+    """Index of the first line matching pattern (its colours taken off), else the number of lines."""
+    lines = text.split("\n")
+    return next((i for i, line in enumerate(lines) if pattern.match(plain(line))), len(lines))
 
 
 def _read_if(module, part):
@@ -165,6 +189,10 @@ def to_session(parsed, **hints):
 
 
 def _hdparm_unit(row):
+    """The unit of the table's HDParm figure: hdparm's own (MB/sec is MiB/s) since the script's change of November
+    2023; before it the script wrote hdparm's number followed by "MB/s", still hdparm's MiB/s."""
+    if row["unit"] == "MB/s":
+        return "MiB/s"
     if row["unit"] not in _HDPARM_UNITS:
         raise ParseError(TOOL, f"hdparm's Disk Read figure in {row['unit']}, not hdparm's MB/sec", line=row["line"])
     return _HDPARM_UNITS[row["unit"]]

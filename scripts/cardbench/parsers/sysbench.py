@@ -15,6 +15,11 @@ The options come from sysbench's own lines: "Number of threads: 1", "Extra file 
 Arm, 0x8000, 0x20000 elsewhere),
 "Block size 16KiB", "Doing random read test".
 
+Figures pasted without the options above them (the results alone) are read too: the test mode,
+block size and threads come from a logged sysbench command where there is one, else are not stated
+("fileio (test mode not stated)"), with a note. 0.4.12 and before print "Read"/"Write" and the open
+flags in decimal ("16384" is O_DIRECT on x86); the 0.4 branch after it and 0.5 "reads"/"writes" and hex.
+
 to_session: a random read or write run in synchronous mode with O_DIRECT and its block size printed
 is the CrystalDiskMark-style subtest "RND16K Q1T1" (threads as T: each thread has one request in
 flight); every other run (sequential, r/w, buffered, asynchronous) is kept as tool_results "fileio
@@ -28,6 +33,7 @@ from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .entries import results_from_table, tool_result_entry
 from .fields import SessionFields
+from .terminal import plain, unquoted
 from .tool import ToolInfo
 
 TOOL = "sysbench"
@@ -40,6 +46,7 @@ INFO = ToolInfo(
 MODES = {"sequential write (creation)": "seqwr", "sequential rewrite": "seqrewr", "sequential read": "seqrd",
          "random read": "rndrd", "random write": "rndwr", "random r/w": "rndrw"}
 O_DIRECT_BITS = 0x4000 | 0x8000 | 0x10000 | 0x20000  # O_DIRECT on x86 and most others, MIPS, Arm, PowerPC
+KNOWN_FLAGS = O_DIRECT_BITS | 0x101000 | 0x1000  # and O_SYNC, O_DSYNC (x86): what --file-extra-flags sets
 # sysbench 1.0.0 to 1.0.12 print --file-extra-flags as its choice, 0 to 3: none, sync, dsync, direct
 DIRECTIO_CHOICE = 3
 _HEADER = re.compile(r"^sysbench (\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)")
@@ -50,7 +57,7 @@ _BLOCK = re.compile(r"^Block size (\d{1,12}(?:\.\d{1,6})?)([KMGT]?)i?[Bb]\s*$")
 _IO_MODE = re.compile(r"^Using (\w{1,20}) I/O mode")
 _DOING = re.compile(r"^Doing (.{1,40}) test\s*$")
 _V1_FIGURE = re.compile(r"^\s*+(reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s*+(\d{1,15}(?:\.\d{1,6})?)\s*$")
-_V04_OPS = re.compile(r"^Operations performed:\s*+(\d{1,15}) reads?, (\d{1,15}) writes?, (\d{1,15}) Other")
+_V04_OPS = re.compile(r"^Operations performed:\s*+(\d{1,15}) [Rr]eads?, (\d{1,15}) [Ww]rites?, (\d{1,15}) Other")
 _V04_BYTES = re.compile(r"^Read (\S{1,20})b\s++Written (\S{1,20})b\s++Total transferred (\S{1,20})b\s++"
                         r"\((\S{1,20})b/sec\)\s*$")
 _V04_REQUESTS = re.compile(r"^\s*+(\d{1,15}(?:\.\d{1,6})?) Requests/sec executed")
@@ -64,7 +71,7 @@ def detect(text):
     performed:" of 0.4); SHAPED for the figures alone."""
     figures = header = False
     for line in text.splitlines():
-        line = line.strip("\r")
+        line = unquoted(plain(line.replace("\r", ""))).strip()
         if line.startswith("File operations:") or _V04_OPS.match(line) or line.lstrip().startswith("read, MiB/s:"):
             figures = True
         elif _HEADER.match(line):
@@ -87,37 +94,51 @@ def _precision(text):
 
 
 def parse(text):
-    version, runs, run, command_direct = None, [], None, None
+    version, runs, run, command = None, [], None, {}
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.replace("\r", "")
-        if _COMMAND.match(line):
-            command_direct = True if re.search(r"--file-extra-flags=\S*direct", line) else None
+        line = unquoted(plain(raw.replace("\r", ""))).strip()
+        if _COMMAND.match(line) or re.match(r"^(?:[^\s$#%]{0,120}(?: [^\s$#%]{1,80})? ?[$#%]\s+)?(?:sudo\s+)?(?:\S*/)?sysbench\s.*\s(?:run|--test=fileio)\b", line):
+            command = _command(line)
             continue
         if _HEADER.match(line):
             version = version or _HEADER.match(line).group(1)
         if _HEADER.match(line) or _START.match(line):
             if run is None or run["figures"]:
-                run = _new_run(number, command_direct)
+                run = _new_run(number, command)
                 runs.append(run)
             continue
         if run is None:
-            if _V1_FIGURE.match(line) or _V04_OPS.match(line):
-                raise ParseError(TOOL, "sysbench's figures without its options above them (threads, block size, "
-                                       "test mode): paste its whole output", line=number, text=line)
-            continue
-        _read_line(run, line, number)
+            if not (_V1_FIGURE.match(line) or _V04_OPS.match(line)):
+                continue
+            run = _new_run(number, command)  # figures pasted without sysbench's options above them
+            run["stated"] = False
+            runs.append(run)
+        _read_line(run, line, number, version)
     runs = [r for r in runs if r["figures"] or r["mode"]]
     if not runs:
         raise ParseError(TOOL, "no sysbench fileio results found", line=None)
     return {"version": version, "runs": [_finished(r) for r in runs]}
 
 
-def _new_run(number, command_direct):
-    return {"line": number, "mode": None, "block_size_bytes": None, "threads": None, "direct": command_direct,
-            "io_mode": None, "figures": {}, "last": number, "text": None}
+def _command(line):
+    """The options a logged sysbench command gives: test mode, block size, threads, O_DIRECT."""
+    def option(*names):
+        found = re.search(rf"--(?:{'|'.join(names)})=(\S{{1,40}})(?!\S)", line)
+        return found.group(1) if found else None
+    mode, block, threads = option("file-test-mode"), option("file-block-size"), option("threads", "num-threads")
+    return {"mode": mode if mode in MODES.values() else None,
+            "block_size_bytes": int(_size(block.upper().rstrip("B").replace("I", ""), line, None)) if block and
+            re.fullmatch(r"\d{1,12}[KkMmGg]?(?:i?[Bb])?", block) else None,
+            "threads": int(threads) if threads and threads.isdigit() and len(threads) <= 6 else None,
+            "direct": True if re.search(r"--file-extra-flags=\S*direct", line) else None}
 
 
-def _read_line(run, line, number):
+def _new_run(number, command):
+    return {"line": number, "mode": None, "block_size_bytes": None, "threads": None, "direct": command.get("direct"),
+            "io_mode": None, "figures": {}, "last": number, "text": None, "command": command, "stated": True}
+
+
+def _read_line(run, line, number, version=None):
     for pattern, key in ((_THREADS, "threads"), (_IO_MODE, "io_mode")):
         if pattern.match(line):
             value = pattern.match(line).group(1)
@@ -125,8 +146,10 @@ def _read_line(run, line, number):
             return
     if _FLAGS.match(line):
         flags = _FLAGS.match(line).group(1).strip()
-        if re.fullmatch(r"[0-9a-fA-F]{1,8}", flags):  # a number: 0.4's open flags, or 1.0.0-1.0.12's choice
-            value = int(flags, 16)
+        if re.fullmatch(r"[0-9a-fA-F]{1,8}", flags):  # a number: 0.4's open flags, or 0.5 to 1.0.12's choice
+            # 0.4.12 and before print the flags in decimal ("16384": O_DIRECT on x86), the 0.4 branch after it hex
+            decimal = int(flags) if flags.isdigit() and _old_04(version) else None
+            value = decimal if decimal and not decimal & ~KNOWN_FLAGS else int(flags, 16)
             run["direct"] = value == DIRECTIO_CHOICE if value <= DIRECTIO_CHOICE else bool(value & O_DIRECT_BITS)
         else:
             run["direct"] = "directio" in flags.split()
@@ -154,24 +177,40 @@ def _read_line(run, line, number):
     run["last"], run["text"] = number, line
 
 
+def _old_04(version):
+    """Whether a sysbench version prints its open flags in decimal: 0.4.12 and before."""
+    match = re.fullmatch(r"0\.4(?:\.(\d{1,3}))?", version or "")
+    return bool(match) and int(match.group(1) or 0) <= 12
+
+
 def _finished(run):
     figures, number, line = run["figures"], run["last"], run["text"]
-    if run["mode"] is None:
+    for key, value in run["command"].items():  # what sysbench did not print, its logged command may give
+        if run.get(key) is None and value is not None:
+            run[key] = value
+    if run["mode"] is None and run["stated"]:
         raise ParseError(TOOL, "no 'Doing … test' line: sysbench's options are cut off", line=run["line"])
-    out = {key: run[key] for key in ("mode", "block_size_bytes", "threads", "direct", "io_mode", "line")}
+    out = {key: run[key] for key in ("mode", "block_size_bytes", "threads", "direct", "io_mode", "line", "stated")}
     out["seconds"] = figures.get("seconds")
     if "read, MiB/s" in figures or "reads/s" in figures:  # 1.x
-        missing = [k for k in ("reads/s", "writes/s", "read, MiB/s", "written, MiB/s") if k not in figures]
+        needed = ("read, MiB/s", "written, MiB/s") + (() if "reads/s" not in figures else ("reads/s", "writes/s"))
+        missing = [k for k in needed if k not in figures]
         if missing:
             raise ParseError(TOOL, f"sysbench's figures are cut off: no {', '.join(missing)}", line=number, text=line)
+        rates = {"reads/s": None, "writes/s": None, **figures}  # a paste of its throughput alone gives no requests
         out.update(read_mib_s=float(figures["read, MiB/s"]), write_mib_s=float(figures["written, MiB/s"]),
-                   read_iops=float(figures["reads/s"]), write_iops=float(figures["writes/s"]))
-        _check_requests_against_rate(out, figures, number, line)
+                   read_iops=_float(rates["reads/s"]), write_iops=_float(rates["writes/s"]))
+        if rates["reads/s"] is not None:
+            _check_requests_against_rate(out, figures, number, line)
     elif "bytes" in figures and "ops" in figures:  # 0.4
         _v04(out, figures)
     else:
         raise ParseError(TOOL, "sysbench's results are cut off", line=number, text=line)
     return out
+
+
+def _float(text):
+    return None if text is None else float(text)
 
 
 def _check_requests_against_rate(out, figures, number, line):
@@ -227,7 +266,8 @@ def to_session(parsed, **hints):
                 key = ("results", test, op)
                 results.setdefault(key, []).append({"test": test, "op": op, "value": rate, "iops": iops})
             else:
-                key = ("tool_results", f"fileio {run['mode']}", op, label, run["threads"], run["direct"])
+                mode = run["mode"] or "(test mode not stated)"
+                key = ("tool_results", f"fileio {mode}", op, label, run["threads"], run["direct"])
                 tool_results.setdefault(key, []).append(rate)
             if key not in order:
                 order.append(key)
@@ -246,6 +286,11 @@ def to_session(parsed, **hints):
     if any(r["mode"] == "rndrw" and r["read_iops"] is None for r in parsed["runs"]):
         notes.append("sysbench 0.4 prints one rate for reads and writes together: each direction of its r/w run is "
                      "its bytes over the run's total time.")
+    unstated = [r["line"] for r in parsed["runs"] if not r["stated"]]
+    if unstated:
+        notes.append(f"sysbench's figures from line {unstated[0]} are pasted without its options above them (test "
+                     "mode, block size, threads): kept as sysbench figures with what its logged command gives, "
+                     "'not stated' for the rest.")
     if "tool_results" in measurements:
         notes.append("sysbench runs that are not random, synchronous, direct I/O with their block size printed are "
                      "kept as sysbench figures, not CrystalDiskMark-style subtests.")
