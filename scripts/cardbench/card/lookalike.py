@@ -114,27 +114,46 @@ def skeleton(text):
 
 
 def brand_key(brand):
-    """What two spellings of one brand share: the skeleton, with white space as a page shows it (runs
-    as one space, none at the ends) and letter case folded ('SanDisk ', 'Sandisk' and 'SаnDisk' would
-    each be a brand of its own in the leaderboard's brand filter)."""
-    folded = skeleton(skeleton(brand).casefold())  # before folding, 'I' is 'l'; after, 'M' is 'm' is 'rn'
-    return " ".join("".join(" " if c in _BLANK else c for c in folded).split())
+    """What two spellings of one brand share once letter case is set aside: the skeleton of the
+    case-folded brand, with white space as a page shows it (runs as one space, none at the ends).
+    'SANDISK', 'Sandisk ' and 'SаnDisk' are each 'sandisk', and would each be a brand of their own in
+    the leaderboard's brand filter. Case is folded first: the confusables data draws a capital 'I' as
+    'l', so folding after it would give 'SANDISK' a key of its own."""
+    return _spaced(skeleton(unicodedata.normalize("NFKD", brand).casefold()))
+
+
+def drawn_key(brand):
+    """What two brands drawn alike share, capitals as drawn: 'K0DAK' is 'KODAK' and 'SANDlSK' is
+    'SANDISK', though their lower-case forms differ ('k0dak', 'kodak')."""
+    folded = skeleton(skeleton(brand).casefold())  # after folding, 'M' is 'm' is 'rn'
+    return _spaced(folded)
+
+
+def _spaced(text):
+    return " ".join("".join(" " if c in _BLANK else c for c in text).split())
 
 
 def lookalike_brands(brands):
     """{brand: the brand it poses as} among `brands` ({brand: number of cards}): two brands that look
-    the same but differ. The one more cards use is the site's; on a tie, the one with fewer non-ASCII
-    characters, then the one spaced as a page shows it; when that ties too, both are reported."""
-    by_skeleton = {}
-    for brand in brands:
-        by_skeleton.setdefault(brand_key(brand), []).append(brand)
+    the same but differ, in any letter case (brand_key) or as drawn (drawn_key). The one more cards use
+    is the site's; on a tie, the one with fewer non-ASCII characters, then the one spaced as a page
+    shows it; when that ties too, both are reported."""
+    group_of = {}  # brand -> the brands it is joined with, through either key
+    for key in (brand_key, drawn_key):
+        by_key = {}
+        for brand in brands:
+            by_key.setdefault(key(brand), []).append(brand)
+        for members in by_key.values():
+            joined = set(members).union(*(group_of.get(brand, ()) for brand in members))
+            for brand in joined:
+                group_of[brand] = joined
+    order = {brand: i for i, brand in enumerate(brands)}
     out = {}
-    for group in by_skeleton.values():
-        for brand in group:
-            for other in group:
-                if other != brand and _rank(other, brands) >= _rank(brand, brands):
-                    out[brand] = other
-                    break
+    for brand in brands:
+        ranked = sorted(group_of[brand] - {brand}, key=lambda other: (_rank(other, brands), -order[other]),
+                        reverse=True)
+        if ranked and _rank(ranked[0], brands) >= _rank(brand, brands):
+            out[brand] = ranked[0]
     return out
 
 
