@@ -17,12 +17,14 @@ import yaml
 
 from confusable_homoglyphs import categories, confusables
 
-from .schema_findings import schema_validator
+from .schema_findings import hidden_words, identity_guard, schema_validator
+from .wording import SURROGATE, lone_surrogate, surrogate_words
 
 _NEUTRAL = {"COMMON", "INHERITED", "Unknown"}
 # Visible characters that show nothing and are no white space (the schema refuses the invisible ones):
 # 'SanDisk ⠀' would pass for 'SanDisk'.
 _BLANK = frozenset("\u2800")
+_SPACES = re.compile(r"[^\S\n\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029]++")  # white space that breaks no line
 _TOGETHER = ({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}, {"LATIN", "HAN", "BOPOMOFO"}, {"LATIN", "HAN", "HANGUL"})
 
 
@@ -56,6 +58,34 @@ def mixed_script(text):
         if problem:
             return problem
     return None
+
+
+def name_problem(text):
+    """None, or why `text` cannot be a name (brand, model, a session's label, host or reader), as the
+    card's checks would say it: a lone surrogate (no character), a control, zero-width or format
+    character (the schema's identity guard), or a word mixing scripts. For the ways in to refuse a
+    name, naming their own field or option, before it reaches a card."""
+    surrogate = lone_surrogate(text)
+    if surrogate:
+        return f"contains at position {surrogate.start()} {surrogate_words(surrogate.group())}; type it again"
+    hidden = identity_guard().search(text)
+    if hidden:
+        return hidden_words(hidden)
+    return mixed_script(text)
+
+
+def single_spaced(text):
+    """The text with each run of space characters (a tab, a no-break space, an ideographic space…) made one
+    plain space, none at the ends: 'USB\u00a03.0 reader' and 'USB 3.0  reader' read as 'USB 3.0 reader'
+    and would be two readers of their own on /readers/. Line breaks stay, for the checks to refuse."""
+    return _SPACES.sub(" ", text).strip(" ")
+
+
+def cleaned_name(text):
+    """A name a machine reports (the collector's host and reader: os-release, DMI, USB strings) with each
+    run of hidden characters and white space made one space: no one typed them, so they are not refused."""
+    without = identity_guard().sub(" ", SURROGATE.sub(" ", text))
+    return " ".join(without.split())
 
 
 def _mixed_word(word, offset):

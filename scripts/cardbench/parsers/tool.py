@@ -24,3 +24,7 @@ class ToolInfo:
     units: dict = field(default_factory=dict)
     # Registry names of the tools whose output may stand in one log with this one's.
     logs_with: tuple = ()
+    # Whether its rates are the card's own whatever the page cache does: it writes more than a cache
+    # holds and reads it back past the cache (f3write/f3read, H2testw), so the bus ceiling holds them.
+    # Other tools' tool_results are held to it only when they say they bypassed the cache (direct).
+    past_cache: bool = False
