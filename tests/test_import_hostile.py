@@ -206,6 +206,14 @@ def test_nul_bytes_inside_text(data, tmp_path):
     assert run.returncode == 0, run.stderr  # NUL in a line that is not read for figures
 
 
+def test_a_nul_in_a_line_read_for_figures_is_refused_naming_it(data, tmp_path):
+    path = tmp_path / "nul.out"
+    path.write_bytes(DD_LOG.replace(b"20.5 MB/s", b"20.5 M\x00B/s"))
+    run = cardbench_import(data, path, *NEW_CARD)
+    assert run.returncode == 2
+    assert "dd output line 4: this line holds U+0000 (NUL)" in run.stderr, run.stderr
+
+
 def test_utf8_byte_order_mark(data, tmp_path):
     path = tmp_path / "bom.out"
     path.write_bytes(b"\xef\xbb\xbf" + DD_LOG)

@@ -6,7 +6,7 @@ import pytest
 
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
-from cardbench.card.lookalike import skeleton
+from cardbench.card.lookalike import brand_key, lookalike_brands, skeleton
 from cardbench.card.validate import check_card, validate_paths
 from cardbench.errors import CardFileError
 from cardbench.imports.importer import import_file
@@ -64,6 +64,19 @@ def test_text_outside_names_is_not_checked(tmp_path):
 def test_skeleton_folds_lookalikes():
     assert skeleton("S\u0430nDisk") == skeleton("SanDisk") == skeleton("\uff33\uff41\uff4e\uff24\uff49\uff53\uff4b")
     assert skeleton("Lexar") != skeleton("Lexor")
+
+
+@pytest.mark.parametrize("capitals, spelled", [("SANDISK", "SanDisk"), ("KINGSTON", "Kingston"), ("KIOXIA", "Kioxia"),
+                                               ("SILICON POWER", "Silicon Power")])
+def test_a_brand_in_capitals_is_the_same_brand(capitals, spelled):
+    assert brand_key(capitals) == brand_key(spelled) == brand_key(spelled.lower())
+    assert lookalike_brands({spelled: 2, capitals: 1}) == {capitals: spelled}
+
+
+def test_capitals_drawn_like_other_letters_still_pose():
+    assert lookalike_brands({"SANDISK": 2, "SANDlSK": 1, "KODAK": 2, "K0DAK": 1}) == {"SANDlSK": "SANDISK",
+                                                                                      "K0DAK": "KODAK"}
+    assert lookalike_brands({"SanDisk": 1, "Lexar": 1, "Kingston": 1, "Samsung": 1}) == {}
 
 
 def write_card(cards, slug, brand):

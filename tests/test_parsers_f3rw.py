@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.errors import ParseError
+from cardbench.errors import CardbenchError, ParseError
+from cardbench.imports.importer import import_file
 from cardbench.parsers import NAMED, SHAPED, f3rw
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "f3rw"
@@ -59,3 +60,26 @@ def test_cut_off_output_is_refused_naming_the_line():
 def test_detection():
     assert f3rw.detect(read("write-read-ok-prompted")) == NAMED
     assert f3rw.detect("Creating file 1.h2w ... OK!\nAverage writing speed: 6.11 MB/s\n") == SHAPED
+
+
+# --- the speeds held to the card's checks -----------------------------------------------------------
+
+@pytest.mark.parametrize("speed, refusal", [
+    ("99999999999.99", "is not a plausible figure"),
+    ("0.00", "run value 0 is not positive"),
+    ("200.00", "is above the UHS-I bus ceiling of 104 MB/s"),  # 200 MiB/s = 209.7 MB/s
+])
+def test_an_impossible_speed_is_refused_and_nothing_written(speed, refusal, tmp_path):
+    """F3 prints no time, so the speed cannot be checked against the size over the time: it is held to
+    what every reader's figures are held to (finite and plausible, positive, within the card's bus)."""
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    log = tmp_path / "f3.out"
+    log.write_text(read("write-read-ok-prompted").replace("Average writing speed: 69.00 MB/s",
+                                                          f"Average writing speed: {speed} MB/s"), encoding="utf-8")
+    with pytest.raises(CardbenchError, match=refusal):
+        import_file(log, cards, "acme-x-64gb-microsdxc", name="Acme X 64GB", card={"bus": "UHS-II"}
+                    if speed == "0.00" else None)
+    assert not any(cards.iterdir())
+    if speed == "200.00":  # on a card whose bus carries it, it lands
+        import_file(log, cards, "acme-x-64gb-microsdxc", name="Acme X 64GB", card={"bus": "UHS-II"})

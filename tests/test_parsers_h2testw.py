@@ -1,11 +1,13 @@
 """H2testw reports (rebuilt from its documented messages; tests/fixtures/import-corpus/h2testw): English and
 German, verdicts, sector counts, and its binary units."""
 
+import re
 from pathlib import Path
 
 import pytest
 
-from cardbench.errors import ParseError
+from cardbench.errors import CardbenchError, ParseError
+from cardbench.imports.importer import import_file
 from cardbench.parsers import NAMED, NOT_MINE, h2testw
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "h2testw"
@@ -70,3 +72,25 @@ def test_cut_off_reports_are_refused_naming_the_line():
 def test_detection():
     assert h2testw.detect(read("english-ok")) == NAMED and h2testw.detect(read("german-ok-forum")) == NAMED
     assert h2testw.detect("Writing speed: fast") == NOT_MINE
+
+
+# --- the speeds held to the card's checks -----------------------------------------------------------
+
+@pytest.mark.parametrize("speed, refusal", [
+    ("99999999999.99", "is not a plausible figure"),
+    ("0", "run value 0 is not positive"),
+    ("150,5", "is above the UHS-I bus ceiling of 104 MB/s"),  # 150.5 MiB/s = 157.8 MB/s
+])
+def test_an_impossible_speed_is_refused_and_nothing_written(speed, refusal, tmp_path):
+    """The report gives no time, so the speed cannot be checked against the size over the time: it is
+    held to what every reader's figures are held to (finite and plausible, positive, within the bus)."""
+    cards = tmp_path / "data" / "cards"
+    cards.mkdir(parents=True)
+    log = tmp_path / "h2testw.txt"
+    text = (CORPUS / "h2testw--german-ok-forum.out").read_text(encoding="utf-8")
+    changed = re.sub(r"Schreibrate: [\d,]+ MByte/s", f"Schreibrate: {speed} MByte/s", text)
+    assert changed != text
+    log.write_text(changed, encoding="utf-8")
+    with pytest.raises(CardbenchError, match=refusal):
+        import_file(log, cards, "acme-x-64gb-microsdxc", name="Acme X 64GB")
+    assert not any(cards.iterdir())

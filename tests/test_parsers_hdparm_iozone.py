@@ -7,7 +7,7 @@ import pytest
 from cardbench.core.units import RATE_TO_MB_S, RATE_UNIT_BYTES
 from cardbench.errors import ParseError
 from cardbench.parsers import NAMED, NOT_MINE, SHAPED, hdparm, iozone
-from cardbench.parsers.registry import detect_format
+from cardbench.parsers.registry import detect_format, format_named
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus"
 LOGS = Path(__file__).parent / "fixtures" / "script-logs"
@@ -26,6 +26,18 @@ def test_hdparm_units_are_binary_as_its_docstring_says():
     assert by_bytes == pytest.approx(run["value"] * RATE_TO_MB_S[run["unit"]], rel=0.005)
     slow = hdparm.parse(" Timing O_DIRECT disk reads:   2 MB in  3.50 seconds = 585.14 kB/sec\n")["runs"][0]
     assert slow["unit"] == "KiB/s" and 2 * 1048576 / 3.5 / RATE_UNIT_BYTES["KiB/s"] == pytest.approx(585.14, rel=0.005)
+
+
+def test_a_nul_inside_a_timing_line_refuses_the_file_naming_the_line():
+    """Without the check the damaged run was left out unseen: three runs became two."""
+    text = (CORPUS / "hdparm" / "hdparm--three-runs-pi-prompt.out").read_text(encoding="utf-8")
+    damaged = text.replace(" Timing buffered disk reads: 120 MB in  3.06 seconds =  39.19",
+                           " Tim\x00ing buffered disk reads: 120 MB in  3.06 seconds =  39.19")
+    assert damaged != text
+    with pytest.raises(ParseError, match=r"this line holds U\+0000 \(NUL\)") as err:
+        format_named("hdparm").read_session(damaged)
+    assert err.value.line == 8 and "\x00" in err.value.text
+    assert format_named("hdparm").read_session(text).measurements["tool_results"][0]["runs"] == [39.26, 39.19, 39.34]
 
 
 def test_hdparm_runs_of_one_test_are_one_entry_and_cached_reads_are_notes_only():

@@ -140,3 +140,37 @@ def test_only_a_parser_uses_its_private_names():
     assert len(outside) > 10
     found = {str(p.relative_to(PACKAGE)): uses for p in outside if (uses := _private_uses(p))}
     assert found == {}
+
+
+# --- damaged lines: a NUL or another control character no tool prints -------------------------------
+
+CORPUS = FIXTURES / "import-corpus"
+LANDING = [p for p in sorted(CORPUS.glob("*/*.out")) if json.loads(p.with_suffix(".json").read_text(
+    encoding="utf-8")).get("format") and "refused" not in p.with_suffix(".json").read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x7f"], ids=["NUL", "DEL"])
+def test_a_damaged_line_of_any_tool_is_refused_by_name_or_changes_nothing(char):
+    """Each corpus output that lands, with the character put into each of its first lines in turn: the
+    file is refused naming that line, or it gives the very session it gives without it. Never a run
+    left out unseen."""
+    refused = 0
+    for path in LANDING:
+        expected = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        fmt = registry.format_named(expected["format"])
+        text = unwrap(decode_text(path.read_bytes()))
+        hints = {key: value for key, value in (expected.get("options") or {}).items() if key == "op"}
+        try:
+            clean = fmt.read_session(text, **hints)
+        except ParseError:
+            continue  # a log of several tools, read as one session by the importer only
+        lines = text.splitlines(keepends=True)
+        for index, line in [(i, line) for i, line in enumerate(lines) if line.strip()][:10]:
+            middle = len(line.rstrip("\r\n")) // 2
+            damaged = "".join(lines[:index]) + line[:middle] + char + line[middle:] + "".join(lines[index + 1:])
+            try:
+                assert fmt.read_session(damaged, **hints) == clean, f"{path.name} line {index + 1}"
+            except ParseError as exc:
+                assert exc.line == index + 1 and f"U+{ord(char):04X}" in exc.message, (path.name, str(exc))
+                refused += 1
+    assert refused > len(LANDING)  # most outputs have a figure among their first lines

@@ -247,7 +247,8 @@ def test_too_many_thresholds_and_too_long_threshold_names_are_refused():
 
 IDENTITY = [("brand",), ("model",), ("part_number",), ("controller",), ("price", "shop"), ("shops", 0, "name"),
             ("source", "name"), ("source", "author"), ("sessions", 0, "label"), ("sessions", 0, "card_label"),
-            ("sessions", 0, "source", "name"), ("sessions", 0, "source", "author")]
+            ("sessions", 0, "host"), ("sessions", 0, "reader"), ("sessions", 0, "source", "name"),
+            ("sessions", 0, "source", "author")]
 
 # one of each kind: C0 and C1 controls, zero-width space and joiners, direction marks, embeddings and overrides,
 # isolates, byte order mark, word joiner, soft hyphen, line separator, variation selector, tag character
@@ -306,11 +307,11 @@ def test_identity_fields_keep_every_script_and_symbol(name):
 
 
 def test_hidden_characters_elsewhere_are_still_text_control():
-    """Free text (notes, host…) keeps its rule: direction controls refused, the name guard not applied."""
+    """Free text (notes, conditions…) keeps its rule: direction controls refused, the name guard not applied."""
     card = minimal_card(notes="a \u202e b")
-    card["sessions"][0]["host"] = "laptop \u202efdp.exe"
+    card["sessions"][0]["conditions"] = "fan \u202efdp.exe"
     assert {(f.error.field, f.rule) for f in _errors(card)} == {("notes", "text-control"),
-                                                                 ("sessions[0].host", "text-control")}
+                                                                 ("sessions[0].conditions", "text-control")}
 
 
 def test_new_card_asks_again_for_a_name_with_a_hidden_character():

@@ -15,6 +15,7 @@ import yaml
 from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.imports.submission import LABELS, MAX_BODY, read_form, submit
+from conftest import hang_guard
 from test_import_corpus import CASES, contains, expected_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,6 +132,18 @@ def test_refusals_say_what_to_add_and_write_nothing(body, words, tmp_path):
         assert words in result.message
     assert list(cards.iterdir()) == []
     assert not (tmp_path / "data" / "raw").exists()
+
+
+@pytest.mark.parametrize("line", ["### x" + " " * (MAX_BODY - 400) + "y", "### " + "\t " * ((MAX_BODY - 400) // 2) + "x",
+                                  "### Card name" + " " * (MAX_BODY - 400)])
+def test_a_heading_as_long_as_an_issue_is_read_in_linear_time(line):
+    """The heading pattern ^### (.+?)\\s*$ took 32 s on a heading of 120,000 spaces (quadratic); the limit
+    is a guard against that, not a speed target: a linear reading takes milliseconds."""
+    body = body_of(f"some log\n{line}\n")  # every line is read as a possible heading, the log's too
+    assert len(body) <= MAX_BODY
+    with hang_guard(2, "reading the form"):
+        fields = read_form(body)
+    assert fields.name == NAME and line.rstrip() in fields.log
 
 
 def test_a_form_heading_inside_an_answer_or_the_log_moves_nothing(tmp_path):

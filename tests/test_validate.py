@@ -101,11 +101,13 @@ def test_dates_not_in_the_future(tmp_path, where):
 def test_control_and_direction_characters_in_text(tmp_path):
     data = card_data(brand="Ac\x1bme", notes="line one\nline\ttwo")
     session(data)["label"] = "Reader \u202etxt.exe"
+    session(data)["conditions"] = "laptop \u202etxt.exe"
     session(data)["host"] = "laptop \u202etxt.exe"
     findings = findings_for(data, tmp_path)
-    assert [f.error.field for f in by_rule(findings, "text-control")] == ["sessions[0].host"]
+    assert [f.error.field for f in by_rule(findings, "text-control")] == ["sessions[0].conditions"]
     # in an identity field the schema reports it, once, naming the character
-    assert sorted(f.error.field for f in by_rule(findings, "schema:not")) == ["brand", "sessions[0].label"]
+    assert sorted(f.error.field for f in by_rule(findings, "schema:not")) == ["brand", "sessions[0].host",
+                                                                               "sessions[0].label"]
 
 
 @pytest.mark.parametrize("url, ok", [
@@ -275,6 +277,33 @@ def test_ceiling_covers_dd_fill_sweeps_flashbench_and_headline(tmp_path):
     assert fields == ["sessions[0].dd[0].runs[0]", "sessions[0].dd_sweeps[0].points[0].value",
                       "sessions[0].fill[0].points[1].value", "sessions[0].flashbench_find_fat[0].rows[0].values[1]",
                       "sessions[0].flashbench_open_au[0].points[0].value", "sessions[0].headline[0].number"]
+
+
+@pytest.mark.parametrize("entry, bad", [
+    ({"tool": "f3rw", "test": "Average reading speed", "op": "read", "unit": "MiB/s", "runs": [200.0]}, True),
+    ({"tool": "h2testw", "test": "Writing speed", "op": "write", "unit": "MiB/s", "runs": [99999999999.99]}, True),
+    ({"tool": "h2testw", "test": "Reading speed", "op": "read", "unit": "MiB/s", "runs": [95.0]}, False),
+    ({"tool": "agnostics", "test": "seq-write", "op": "write", "unit": "KiB/s", "runs": [150000], "direct": True},
+     True),
+    # through the page cache (iozone without -I): faster than any bus, and rightly so
+    ({"tool": "iozone", "test": "iozone 4K read", "op": "read", "unit": "KiB/s", "runs": [3e7], "direct": False},
+     False),
+    ({"tool": "sysbench", "test": "seqrd", "op": "read", "unit": "MiB/s", "runs": [4000]}, False),
+])
+def test_the_bus_ceiling_holds_tool_results_that_bypass_the_cache(tmp_path, entry, bad):
+    data = card_data()
+    session(data)["tool_results"] = [entry]
+    findings = by_rule(findings_for(data, tmp_path), "bus-ceiling")
+    assert [(f.severity, f.error.field) for f in findings] == ([("error", "sessions[0].tool_results[0].runs[0]")]
+                                                               if bad else [])
+
+
+@pytest.mark.parametrize("tool", ["f3rw", "h2testw", "hdparm", "iozone"])
+def test_a_tool_result_of_zero_is_no_figure(tmp_path, tool):
+    data = card_data()
+    session(data)["tool_results"] = [{"tool": tool, "test": "speed", "op": "write", "unit": "MiB/s", "runs": [12, 0]}]
+    [finding] = by_rule(findings_for(data, tmp_path), "positive")
+    assert finding.error.field == "sessions[0].tool_results[0].runs[1]" and finding.severity == "error"
 
 
 # --- figures too small to show --------------------------------------------------------------------------

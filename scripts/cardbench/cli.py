@@ -377,11 +377,33 @@ def _on_sigterm(handler):
         return None
 
 
+def _text_options(parser, args):
+    """{dest: option} of the chosen command's options that take text (paths aside: a file name's bytes
+    are the file system's, whatever their encoding)."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return {action.dest: action.option_strings[-1] for action in commands.choices[args.command]._actions
+            if action.option_strings and action.type is None and isinstance(getattr(args, action.dest, None), str)}
+
+
+def check_text_options(parser, args):
+    """CardbenchError naming the first text option that holds a byte that is not UTF-8 (Python keeps
+    each as a lone surrogate): stored in a card, it could never be written out and would stop every
+    build of the site."""
+    from .card.wording import lone_surrogate, surrogate_words
+
+    for dest, option in _text_options(parser, args).items():
+        found = lone_surrogate(getattr(args, dest))
+        if found:
+            raise CardbenchError(f"{option} contains at position {found.start()} {surrogate_words(found.group())}; "
+                                 "set the terminal to UTF-8 and type it again; nothing was done")
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     previous = _on_sigterm(_terminated)
     try:
+        check_text_options(parser, args)
         return args.func(args)
     except CardbenchError as exc:
         print(f"cardbench: {exc}", file=sys.stderr)

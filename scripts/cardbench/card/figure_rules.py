@@ -5,8 +5,12 @@ import math
 
 from ..core.bus import BUS_ASSUMED, BUS_CEILING_MB_S, pcie_link_mb_s
 from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
+from ..parsers.registry import FORMATS
 from .load import format_field
 from .walk import entries_of, finite_number, finite_numbers, sessions_of
+
+# Registry names of the tools whose rates never come from the page cache (parsers.tool.ToolInfo.past_cache).
+PAST_CACHE_TOOLS = frozenset(fmt.name for fmt in FORMATS if fmt.module.INFO.past_cache)
 
 CLAIM_SLACK = 1.05  # a figure up to 5 % above the vendor's own claim is within that claim
 
@@ -139,13 +143,26 @@ def _bandwidth_unit(entry):
     return unit if isinstance(unit, str) and unit in RATE_TO_MB_S else None
 
 
+def _past_cache(entry):
+    """Whether a tool_results entry's rates are the card's own: the tool said it bypassed the page cache
+    (direct), or it always reads past it (its ToolInfo's past_cache). Others (iozone or sysbench through
+    the cache) may rightly be faster than any bus."""
+    if entry.get("direct") is True:
+        return True
+    tool = entry.get("tool")
+    return isinstance(tool, str) and tool in PAST_CACHE_TOOLS
+
+
 def _bandwidth_figures(session):
-    """Every throughput figure of a session, grouped by list:
+    """Every throughput figure of a session that the card's bus carried, grouped by list:
     (list path, op, unit, [(index, value)], path after the index)."""
     for kind in ("results", "dd"):
         for i, entry in entries_of(session, kind):
             if _bandwidth_unit(entry):
                 yield (kind, i, "runs"), entry.get("op"), entry["unit"], finite_numbers(entry.get("runs")), ()
+    for i, entry in entries_of(session, "tool_results"):
+        if _bandwidth_unit(entry) and _past_cache(entry):
+            yield ("tool_results", i, "runs"), entry.get("op"), entry["unit"], finite_numbers(entry.get("runs")), ()
     for kind in ("dd_sweeps", "fill", "flashbench_open_au"):
         for i, entry in entries_of(session, kind):
             points = entry.get("points")

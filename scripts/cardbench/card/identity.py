@@ -25,9 +25,11 @@ DEFAULT = "default"  # why a value was used: nothing said otherwise
 STANDARD_CAPACITIES_GB = (1, 2, 4, 8, 16, 32, 64, 128, 256, 400, 512, 1000, 1024, 1500, 2000)
 
 # A capacity and its unit, as given ("256", "1TB", "1.5 TB") or inside a name ("64GB", "1TB", "64 GB").
-_NUMBER, _UNIT = r"(\d+(?:\.\d+)?)\s*", r"(GB|TB|G|T)"
-_CAPACITY_GIVEN = re.compile(rf"\s*{_NUMBER}{_UNIT}?\s*", re.IGNORECASE)
-_CAPACITY_IN_NAME = re.compile(rf"{_NUMBER}{_UNIT}\b", re.IGNORECASE)
+# Possessive, and in a name only where a number starts: a run of digits read from each of its digits in
+# turn would take quadratic time.
+_NUMBER, _UNIT = r"(\d++(?:\.\d++)?+)\s*+", r"(GB|TB|G|T)"
+_CAPACITY_GIVEN = re.compile(rf"\s*+{_NUMBER}{_UNIT}?\s*", re.IGNORECASE)
+_CAPACITY_IN_NAME = re.compile(rf"(?<!\d){_NUMBER}{_UNIT}\b", re.IGNORECASE)
 # What may stand before a capacity that is a word of its own: "(64GB)", "64GB/128GB", "Ultra 64GB".
 _BEFORE_CAPACITY = " \t([/,"
 

@@ -17,12 +17,14 @@ import yaml
 
 from confusable_homoglyphs import categories, confusables
 
-from .schema_findings import schema_validator
+from .schema_findings import hidden_words, identity_guard, schema_validator
+from .wording import SURROGATE, lone_surrogate, surrogate_words
 
 _NEUTRAL = {"COMMON", "INHERITED", "Unknown"}
 # Visible characters that show nothing and are no white space (the schema refuses the invisible ones):
 # 'SanDisk ⠀' would pass for 'SanDisk'.
 _BLANK = frozenset("\u2800")
+_SPACES = re.compile(r"[^\S\n\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029]++")  # white space that breaks no line
 _TOGETHER = ({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}, {"LATIN", "HAN", "BOPOMOFO"}, {"LATIN", "HAN", "HANGUL"})
 
 
@@ -56,6 +58,34 @@ def mixed_script(text):
         if problem:
             return problem
     return None
+
+
+def name_problem(text):
+    """None, or why `text` cannot be a name (brand, model, a session's label, host or reader), as the
+    card's checks would say it: a lone surrogate (no character), a control, zero-width or format
+    character (the schema's identity guard), or a word mixing scripts. For the ways in to refuse a
+    name, naming their own field or option, before it reaches a card."""
+    surrogate = lone_surrogate(text)
+    if surrogate:
+        return f"contains at position {surrogate.start()} {surrogate_words(surrogate.group())}; type it again"
+    hidden = identity_guard().search(text)
+    if hidden:
+        return hidden_words(hidden)
+    return mixed_script(text)
+
+
+def single_spaced(text):
+    """The text with each run of space characters (a tab, a no-break space, an ideographic space…) made one
+    plain space, none at the ends: 'USB\u00a03.0 reader' and 'USB 3.0  reader' read as 'USB 3.0 reader'
+    and would be two readers of their own on /readers/. Line breaks stay, for the checks to refuse."""
+    return _SPACES.sub(" ", text).strip(" ")
+
+
+def cleaned_name(text):
+    """A name a machine reports (the collector's host and reader: os-release, DMI, USB strings) with each
+    run of hidden characters and white space made one space: no one typed them, so they are not refused."""
+    without = identity_guard().sub(" ", SURROGATE.sub(" ", text))
+    return " ".join(without.split())
 
 
 def _mixed_word(word, offset):
@@ -114,27 +144,46 @@ def skeleton(text):
 
 
 def brand_key(brand):
-    """What two spellings of one brand share: the skeleton, with white space as a page shows it (runs
-    as one space, none at the ends) and letter case folded ('SanDisk ', 'Sandisk' and 'SаnDisk' would
-    each be a brand of its own in the leaderboard's brand filter)."""
-    folded = skeleton(skeleton(brand).casefold())  # before folding, 'I' is 'l'; after, 'M' is 'm' is 'rn'
-    return " ".join("".join(" " if c in _BLANK else c for c in folded).split())
+    """What two spellings of one brand share once letter case is set aside: the skeleton of the
+    case-folded brand, with white space as a page shows it (runs as one space, none at the ends).
+    'SANDISK', 'Sandisk ' and 'SаnDisk' are each 'sandisk', and would each be a brand of their own in
+    the leaderboard's brand filter. Case is folded first: the confusables data draws a capital 'I' as
+    'l', so folding after it would give 'SANDISK' a key of its own."""
+    return _spaced(skeleton(unicodedata.normalize("NFKD", brand).casefold()))
+
+
+def drawn_key(brand):
+    """What two brands drawn alike share, capitals as drawn: 'K0DAK' is 'KODAK' and 'SANDlSK' is
+    'SANDISK', though their lower-case forms differ ('k0dak', 'kodak')."""
+    folded = skeleton(skeleton(brand).casefold())  # after folding, 'M' is 'm' is 'rn'
+    return _spaced(folded)
+
+
+def _spaced(text):
+    return " ".join("".join(" " if c in _BLANK else c for c in text).split())
 
 
 def lookalike_brands(brands):
     """{brand: the brand it poses as} among `brands` ({brand: number of cards}): two brands that look
-    the same but differ. The one more cards use is the site's; on a tie, the one with fewer non-ASCII
-    characters, then the one spaced as a page shows it; when that ties too, both are reported."""
-    by_skeleton = {}
-    for brand in brands:
-        by_skeleton.setdefault(brand_key(brand), []).append(brand)
+    the same but differ, in any letter case (brand_key) or as drawn (drawn_key). The one more cards use
+    is the site's; on a tie, the one with fewer non-ASCII characters, then the one spaced as a page
+    shows it; when that ties too, both are reported."""
+    group_of = {}  # brand -> the brands it is joined with, through either key
+    for key in (brand_key, drawn_key):
+        by_key = {}
+        for brand in brands:
+            by_key.setdefault(key(brand), []).append(brand)
+        for members in by_key.values():
+            joined = set(members).union(*(group_of.get(brand, ()) for brand in members))
+            for brand in joined:
+                group_of[brand] = joined
+    order = {brand: i for i, brand in enumerate(brands)}
     out = {}
-    for group in by_skeleton.values():
-        for brand in group:
-            for other in group:
-                if other != brand and _rank(other, brands) >= _rank(brand, brands):
-                    out[brand] = other
-                    break
+    for brand in brands:
+        ranked = sorted(group_of[brand] - {brand}, key=lambda other: (_rank(other, brands), -order[other]),
+                        reverse=True)
+        if ranked and _rank(ranked[0], brands) >= _rank(brand, brands):
+            out[brand] = ranked[0]
     return out
 
 

@@ -15,12 +15,12 @@ from .atomicfile import atomic_create_text
 from .dump import yaml_scalar
 from .identity import card_family, check_slug, make_slug, parse_capacity
 from .load import parse_card_text
+from .lookalike import name_problem
 from ..errors import CardbenchError
 from ..core.paths import ROOT
 from ..core.titles import card_title
 from .schema_findings import schema_validator
 from .validate import brand_findings, check_card
-from .wording import character_name
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 CONTENT_DIR = ROOT / "content" / "cards"
@@ -94,10 +94,9 @@ def _text(value, what, limit):
         raise ValueError(f"{what} is empty")
     if len(value) > limit:
         raise ValueError(f"{what} is {len(value)} characters; at most {limit}")
-    hidden = re.search(schema_validator().schema["properties"][what]["not"]["pattern"], value)
-    if hidden:
-        raise ValueError(f"{what} contains {character_name(hidden.group())}, which can make a name pose as another; "
-                         f"remove it")
+    problem = name_problem(value)
+    if problem:
+        raise ValueError(f"{what} {problem}")
     return value
 
 

@@ -85,11 +85,13 @@ _SHORTCODE = re.compile(r"\{\{[<%][ \t]*+(/?)[ \t]*+([^ \t>%}]{0,80})")
 _HTML = re.compile(r"<(?:[A-Za-z][A-Za-z0-9-]{0,40}(?=[\s/>])|/[A-Za-z]|!--|\?|!\[CDATA)")
 # Goldmark's attribute list at a line's end: {#id}, {.class}, {key=value …}; "{a, b}" in prose is not one.
 _ATTRIBUTES = re.compile(r"\{[ \t]*+(?:[#.][A-Za-z_-]|[A-Za-z_:-]{1,40}+[ \t]*+=)[^{}]{0,400}+\}[ \t]*+$")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).){0,2000}?\1")
+# A code span opens at the start of a run of backticks (the whole run: a run tried from each of its backticks
+# in turn is quadratic in its length).
+_CODE_SPAN = re.compile(r"(?<!`)(`++)(?:(?!\1).){0,2000}?\1")
 _PLOTLY_OPEN = re.compile(r"\{\{<[ \t]*+plotly[ \t]*+>\}\}")
 _PLOTLY_CLOSE = re.compile(r"\{\{<[ \t]*+/[ \t]*+plotly[ \t]*+>\}\}")
 # A fence line whose info string holds "{": Hugo reads {…} there as attributes of the code block.
-_FENCE_ATTRIBUTES = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,}).*\{")
+_FENCE_ATTRIBUTES = re.compile(r"[ ]{0,3}+(?:`{3,}+|~{3,}+).*\{")  # runs taken whole: linear
 # Images: ![alt](url …) and ![alt][label] / ![label][] / ![label] with [label]: url defined elsewhere.
 _INLINE_IMAGE = re.compile(r"!\[[^\]]{0,2000}\]\([ \t]*+<?([^\s)>]*)")
 _REFERENCE_IMAGE = re.compile(r"!\[([^\]]{0,2000})\](?!\()(?:\[([^\]]{0,999})\])?")

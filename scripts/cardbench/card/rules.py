@@ -18,7 +18,7 @@ from .load import format_field
 from .lookalike import field_pattern, mixed_script, name_fields
 from .raw_files import raw_references
 from .walk import entries_of, finite_number, finite_numbers, non_finite_paths, sessions_of, text_values
-from .wording import shorten
+from .wording import lone_surrogate, shorten, surrogate_words
 
 FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be a day ahead
 
@@ -37,7 +37,8 @@ FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_a
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
-_CONTROL_OR_DIRECTION = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # one search for most texts
+# ... and lone surrogates, which are no characters: one search for most texts
+_SUSPECT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # RFC 3986: unreserved, reserved and '%' (quotes, '<', '>', spaces and the like must be percent-encoded)
 _URL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
@@ -102,11 +103,15 @@ def dates(check):
 def text_control(check):
     for path, key, value in check.texts:
         for text, what in ((key, "key"), (value, "text")):
-            if not isinstance(text, str) or not _CONTROL_OR_DIRECTION.search(text):
+            if not isinstance(text, str) or not _SUSPECT.search(text):
                 continue
+            surrogate = lone_surrogate(text)
             control = _CONTROL.search(text)
             direction = _DIRECTION.search(text)
-            if control:
+            if surrogate:
+                check.add(path, f"{what} contains at position {surrogate.start()} "
+                                f"{surrogate_words(surrogate.group())}; write the character itself", "text-control")
+            elif control:
                 check.add(path, f"{what} contains control character U+{ord(control.group()):04X} at position "
                                 f"{control.start()}; remove it", "text-control")
             elif direction:
@@ -182,7 +187,7 @@ def runs(check):
         if not any(session.get(key) for key in FIGURE_KEYS):
             check.add(base, "session has no figures (results, dd, fill, flashbench, f3probe, nvme or headline)",
                       "runs-present", "warning")
-        for kind in ("results", "dd"):
+        for kind in ("results", "dd", "tool_results"):
             for i, entry in entries_of(session, kind):
                 _entry_runs(check, base + (kind, i), entry)
 

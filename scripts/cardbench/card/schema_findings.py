@@ -17,6 +17,7 @@ from .wording import character_name, describe, shorten
 
 _validator = None
 _quick_valid = None
+_guard = None
 
 
 def schema_validator():
@@ -134,8 +135,20 @@ def _not(refused, got, schema):
     if not (isinstance(got, str) and isinstance(refused, dict) and "pattern" in refused):
         return None
     found = re.search(refused["pattern"], got)
-    if not found:
-        return None
+    return hidden_words(found) if found else None
+
+
+def identity_guard():
+    """The characters the schema refuses in every identity field (brand, model, label, host, reader…),
+    as a compiled pattern: control, zero-width, format and text-direction characters."""
+    global _guard
+    if _guard is None:
+        _guard = re.compile(schema_validator().schema["properties"]["brand"]["not"]["pattern"])
+    return _guard
+
+
+def hidden_words(found):
+    """What the identity guard found (a match), for a message."""
     return (f"contains {character_name(found.group())} at position {found.start()}, which can make "
             f"a name pose as another; remove it")
 

@@ -3,7 +3,10 @@
 import re
 import unicodedata
 
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+# Python reads each byte of a command line argument that is not UTF-8 as one of these (surrogateescape).
+_ESCAPED_BYTES = range(0xDC80, 0xDD00)
 
 
 def shorten(text, limit=60):
@@ -39,5 +42,24 @@ def describe(value):
 
 def character_name(char):
     """'U+202E RIGHT-TO-LEFT OVERRIDE'; control characters, which have no name, are called so."""
+    if SURROGATE.fullmatch(char):
+        return f"U+{ord(char):04X} (a lone surrogate, which is no character)"
     name = unicodedata.name(char, "")
     return f"U+{ord(char):04X} " + (name or "(a control character)")
+
+
+def lone_surrogate(text):
+    """The first lone surrogate of `text` (a match), or None. A surrogate is no character and cannot be
+    written as UTF-8: one in a card's text would stop every build of the site. Python makes one of each
+    byte of a command line argument that is not UTF-8 (a terminal set to Latin-1), and JSON's '\\ud800'
+    and YAML's "\\udcf1" escapes make them too."""
+    return SURROGATE.search(text)
+
+
+def surrogate_words(char):
+    """What a lone surrogate stands for, for a message: the byte a terminal sent, or half a UTF-16 pair."""
+    code = ord(char)
+    if code in _ESCAPED_BYTES:
+        return (f"the byte 0x{code - 0xDC00:02X}, which is not UTF-8 (typed in a terminal set to another "
+                f"encoding, such as Latin-1?)")
+    return f"U+{code:04X}, half of a UTF-16 surrogate pair standing alone, which is no character"

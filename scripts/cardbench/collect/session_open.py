@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..card import sessions
+from ..card.lookalike import cleaned_name
 from . import guard, tools
 from .device import host_description, session_notes
 from .errors import device_text
@@ -80,8 +81,8 @@ def open_session(request, store, profile, held, tool_paths, created):
     resumed = session is not None
     if session is None:
         session = sessions.new_session(
-            today, request.label or f"Collector, {profile.name} profile", host=host_description(request.root),
-            reader=info.reader(),
+            today, request.label or f"Collector, {profile.name} profile",
+            host=cleaned_name(host_description(request.root)), reader=cleaned_name(info.reader()),
             target="raw device" if held.mode == guard.RAW else f"{checked.mounts[0].fstype} filesystem",
             compare=False if held.mode == guard.FILESYSTEM else None, complete=False,
             source={"name": COLLECTOR_SOURCE, "date": today})

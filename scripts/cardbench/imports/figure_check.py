@@ -33,16 +33,22 @@ UNIT_READING = {
 }
 
 
+# The most a run of each unit of tool_results may be (rates as PLAUSIBLE_MB_S in that unit).
+PLAUSIBLE_RUN = {"IOPS": PLAUSIBLE_IOPS, "us": PLAUSIBLE_LATENCY_US}
+
+
 def check_plausible(tool, measurements, file_name="the file"):
-    """ParseError naming the first subtest (results, dd) whose bandwidth, IOPS or latency is not a
-    number a device measures: infinite, not a number, negative, or beyond the PLAUSIBLE bounds.
-    (The parsers that know the line refuse such figures first; this catches the rest.)"""
-    for kind in ("results", "dd"):
+    """ParseError naming the first subtest (results, dd, tool_results) whose bandwidth, IOPS or latency
+    is not a number a device measures: infinite, not a number, negative, or beyond the PLAUSIBLE bounds.
+    (The parsers that know the line refuse such figures first; this catches the rest. A zero is the
+    card's rule `positive` to refuse.)"""
+    for kind in ("results", "dd", "tool_results"):
         for entry in measurements.get(kind) or []:
             name = f"{entry.get('test') or 'dd bs=' + str(entry.get('block_size'))} {entry.get('op')}"
-            factor = RATE_TO_MB_S.get(entry.get("unit"), 1.0)
-            series = [(f"{entry.get('unit')}", entry.get("runs"), PLAUSIBLE_MB_S / factor),
-                      ("IOPS", entry.get("iops"), PLAUSIBLE_IOPS)]
+            unit = entry.get("unit")
+            rate = RATE_TO_MB_S.get(unit)
+            most = PLAUSIBLE_MB_S / rate if rate else PLAUSIBLE_RUN.get(unit, PLAUSIBLE_MB_S)
+            series = [(f"{unit}", entry.get("runs"), most), ("IOPS", entry.get("iops"), PLAUSIBLE_IOPS)]
             series += [(f"µs latency ({key})", values, PLAUSIBLE_LATENCY_US)
                        for key, values in (entry.get("latency_us") or {}).items()]
             for what, values, most in series:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..card import sessions
 from ..card.load import load_card
-from ..card.lookalike import mixed_script
+from ..card.lookalike import cleaned_name, mixed_script, single_spaced
 from ..card.schema_findings import schema_validator
 from ..card.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
@@ -62,6 +62,7 @@ DATE_NOT_STATED = "not stated"
 def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=None, date=None, source=None,
                 progress=None, card=None, hints=None, host=None, reader=None, session_facts=None, per_label=False):
     say = progress or (lambda message: None)
+    host, reader = (single_spaced(text) or None if text else text for text in (host, reader))
     check_slug(slug)  # before any path is made of it: a name too long for the file system, "../x"
     path = Path(path)
     cards_dir = Path(cards_dir)
@@ -122,8 +123,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             session = {"id": session_id, "label": label, "date": day}
             if day is None:
                 del session["date"]
-            if host or fields.host:
-                session["host"] = host or fields.host
+            # the tool's own words for the system (CrystalDiskMark's OS line), made plain, unless one is given
+            host_text = host or cleaned_name(fields.host or "")
+            if host_text:
+                session["host"] = host_text
             if reader:
                 session["reader"] = reader
             session.update(session_facts or {})
@@ -143,7 +146,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
             change.append_session(session, new_card=new_card if created else None)
             card_file = change.commit()
     except CardFileError as exc:
-        raise _figures_refused(exc, new_index, fields, path) from None
+        raise _figures_refused(exc, new_index, fields, path, named=new_card is not None) from None
     say(f"{card_file}: session {session_id}")
     return ImportResult(card_path=Path(card_file), session_id=session_id, sha256=digest, format=fmt, runs=fields.runs,
                         entries=fields.entries, raw=(raw_rel,), notes=tuple(fields.notes), created_card=created,
@@ -176,8 +179,7 @@ def session_fields(fmt, text, hints=None):
     BS=) speak of one tool's log, so they leave it to that tool."""
     fields = several_tools(text) if fmt in logged_tools() and not any((hints or {}).values()) else None
     if fields is None:
-        tool_hints, found = _handler_hints(fmt, hints), format_named(fmt)
-        fields = found.module.to_session(found.parse_file(text), **tool_hints)
+        fields = format_named(fmt).read_session(text, **_handler_hints(fmt, hints))
     return fields
 
 
@@ -256,21 +258,27 @@ def _unquoted(exc, recognised, fmt, path):
                       reason=reason)
 
 
-_SESSION_FIELD = re.compile(r"^sessions\[(\d+)\]\.(\w+)(?:\[(\d+)\])?(.*)$")
+_SESSION_FIELD = re.compile(r"^sessions\[(\d++)\]\.(\w++)(?:\[(\d++)\])?+(.*+)$")
+# The session's texts an import is given (--label, --host, --reader; LABEL=, HOST=, READER= on make import).
+GIVEN_TEXTS = ("label", "host", "reader")
 
 
-def _figures_refused(exc, new_index, fields, path):
+def _figures_refused(exc, new_index, fields, path, named=False):
     """A refusal of the would-be card text that points into the imported session, told as what it is:
-    the imported figures fail a card rule (named with its subtest and the import file), not a line of
-    a card file that was never written. Any other CardFileError as it is."""
+    the imported figures fail a card rule (named with its subtest and the import file), or a text given
+    for it does (named with its option), not a line of a card file that was never written. The brand or
+    model of a card made from --name (`named`) names --name. Any other CardFileError as it is."""
+    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
+    if named and exc.field in ("brand", "model"):
+        return CardFileError(exc.path, f"the {exc.field} made from the card name (--name) fails the card's checks: "
+                                       f"{reason}; give another name; nothing written", field=exc.field, rule=exc.rule)
     match = _SESSION_FIELD.match(exc.field or "")
     if new_index is None or not match or int(match.group(1)) != new_index:
         return exc
     kind, index, rest = match.group(2), match.group(3), match.group(4)
-    reason = exc.message.removeprefix("this change would make the card invalid: ").removesuffix("; nothing written")
-    if kind == "label":  # given with --label (LABEL=), or made from the file name
-        return ParseError("import", f"the session label fails the card's checks: {reason} [{exc.rule}]; give "
-                                    "another with --label; nothing written")
+    if kind in GIVEN_TEXTS:  # given with --label, --host or --reader, or (a label) made from the file name
+        return ParseError("import", f"the session {kind} fails the card's checks: {reason} [{exc.rule}]; give "
+                                    f"another with --{kind}; nothing written")
     where = kind
     entries = fields.measurements.get(kind)
     if index is not None and isinstance(entries, list) and int(index) < len(entries):

@@ -71,8 +71,7 @@ def _claim_unowned(physical, owners, claim):
 
 def _session_of(name, text):
     """SessionFields of one tool's part of a log, read by its tool module."""
-    fmt = format_named(name)
-    return fmt.module.to_session(fmt.parse_file(text))
+    return format_named(name).read_session(text)
 
 
 def _mentioned(text, tools):

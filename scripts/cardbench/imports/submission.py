@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..card.lookalike import name_problem, single_spaced
+from ..card.wording import lone_surrogate, surrogate_words
 from ..errors import CardbenchError, CardFileError, ParseError
 from ..parsers.terminal import printable
 from .importer import import_file
@@ -43,11 +45,11 @@ ACCEPTED, REFUSED, ERROR = "accepted", "refused", "error"
 INTERNAL_ERROR = ("The check stopped with an internal error. Your result did not cause it, and there is nothing "
                   "you need to change: a maintainer has been asked to look, and the check runs again when the "
                   "issue is edited.")
+NAMES = ("name", "host", "reader")  # answers stored as names: held to the card's rules on names
 MAX_BODY = 300_000  # characters; GitHub keeps at most 65,536 in an issue body
 MAX_ANSWER = 200  # characters of a one-line answer (the card schema's longest name)
 NO_RESPONSE = "_No response_"
 RAW_NAME = "tool-output.txt"  # the log's name beside the card
-_HEADING = re.compile(r"^### (.+?)\s*$")
 _FENCE = re.compile(r"^(`{3,}|~{3,})[^`]*$")
 
 
@@ -106,15 +108,20 @@ def read_form(body):
         raise SubmissionRefused("the issue has no text")
     if len(body) > MAX_BODY:
         raise SubmissionRefused(f"the issue is {len(body):,} characters long; at most {MAX_BODY:,}")
+    surrogate = lone_surrogate(body)
+    if surrogate:  # a GitHub event's JSON may carry one ("\\ud800"); no part of the issue can be written then
+        line = body.count("\n", 0, surrogate.start()) + 1
+        raise SubmissionRefused(f"line {line} of the issue holds {surrogate_words(surrogate.group())}; type that "
+                                "part again")
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     sections, order, at = {}, list(LABELS), 0
     current = None
     for line in lines:
-        heading = _HEADING.match(line)
         # Only the form's next heading opens a section: a heading inside the pasted log is part of it.
         # Labels the issue lacks (it was opened from an older form) are skipped.
-        if heading and heading.group(1) in order[at:] and current != "Tool output":
-            current = heading.group(1)
+        heading = _heading(line)
+        if heading is not None and heading in order[at:] and current != "Tool output":
+            current = heading
             at = order.index(current) + 1
             sections[current] = []
         elif current is not None:
@@ -130,12 +137,24 @@ def read_form(body):
     return fields
 
 
+def _heading(line):
+    """The text of a '### ' heading line, without the white space after it (by string methods: the
+    pattern ^### (.+?)\\s*$ is quadratic on a long run of spaces), or None."""
+    return line[4:].rstrip() if line.startswith("### ") else None
+
+
 def _answer(lines, label):
     text = "\n".join(lines).strip()
     if not text or text == NO_RESPONSE:
         return None
     if "\n" in text or len(text) > MAX_ANSWER:
         raise SubmissionRefused(f"**{label}** must be one line of at most {MAX_ANSWER} characters")
+    if LABELS[label] not in NAMES:
+        return text
+    text = single_spaced(text)
+    problem = name_problem(text)
+    if problem:
+        raise SubmissionRefused(f"**{label}** {problem}")
     return text
 
 

@@ -129,7 +129,8 @@ def _size(text, line, where):
 
 def _block_size(line, number):
     """The job's read and write block sizes from its job line; None for a direction with a range."""
-    fio3 = re.search(r"bs=\(R\) (\S+)-(\S+), \(W\) (\S+)-([^,\s]+)", line)
+    # A size holds no '-' and no ',' (4096B, 4.00KiB): possessive, each is read once, never split again.
+    fio3 = re.search(r"bs=\(R\) ([^\s-]++)-([^\s,]++), \(W\) ([^\s-]++)-([^,\s]++)", line)
     fio2 = re.search(r"bs(?:\(seq/rand\))?=([^-/\s]+)-([^-/\s]+)/([^-/\s]+)-([^-/,\s]+)", line)
     found = fio3 or fio2
     if not found:

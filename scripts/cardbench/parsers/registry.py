@@ -10,15 +10,18 @@ Every format is a tool module (parsers/tool.py says its shape: INFO, detect, par
 a new one is a line here, `tool_format(module)`. Format.parse_file(text) reads a whole file for
 the import (the module's parse_file when a file holds more than parse() reads: several fio
 documents, a log of dd commands with their output), and the module's to_session() makes the
-session of it.
+session of it: Format.read_session(text) does both, refusing a damaged line that changes what is read.
 """
 
 from dataclasses import dataclass
 from types import ModuleType
 
+from ..errors import ParseError
+
 from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe, f3rw, fio_bwlog, fio_json,
                fio_text, flashbench, h2testw, hdparm, iozone, kdiskmark, microsd_benchmarks, nvme, pibenchmarks,
                result_table, sysbench)
+from .terminal import damaged_lines, undamaged
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,53 @@ class Format:
     def parse_file(self, text):
         """The whole file read as the module's to_session() takes it."""
         return getattr(self.module, "parse_file", self.module.parse)(text)
+
+    def read_session(self, text, **hints):
+        """SessionFields of a whole file: parse_file(), then the module's to_session(). A line holding a
+        NUL or another control character no terminal capture holds is refused, naming it, when the
+        session would differ without it: the line no longer reads as what it was (a run's figure) and
+        would be left out unseen."""
+        def session_of(of):
+            return self.module.to_session(self.parse_file(of), **hints)
+
+        damaged = damaged_lines(text)
+        if not damaged:
+            return session_of(text)
+        result, refusal = _outcome(session_of, text)
+        as_read = _said(result, refusal)
+        if _said(*_outcome(session_of, _mended(text, {number for number, _ in damaged}))) != as_read:
+            number, line = next(((number, line) for number, line in damaged[:MAX_DAMAGED_TRIED]
+                                 if _said(*_outcome(session_of, _mended(text, {number}))) != as_read), damaged[0])
+            char = next(c for c in line if not undamaged(c))
+            what = "NUL" if char == "\x00" else "a control character"
+            raise ParseError(self.name, f"this line holds U+{ord(char):04X} ({what}), which no tool prints, and without "
+                                        "it the file reads otherwise: the file is damaged; remove it or copy the output "
+                                        "again", line=number, text=line)
+        if refusal is not None:
+            raise refusal
+        return result
+
+
+MAX_DAMAGED_TRIED = 20  # damaged lines tried one by one to name the one that matters; beyond, the first is named
+
+
+def _outcome(read, text):
+    """(what read(text) gives, None), or (None, the ParseError it raises)."""
+    try:
+        return read(text), None
+    except ParseError as exc:
+        return None, exc
+
+
+def _said(result, refusal):
+    """An outcome as it can be compared: the result, or what the refusal says and where."""
+    return (result, None) if refusal is None else (None, (refusal.tool, refusal.message, refusal.line))
+
+
+def _mended(text, numbers):
+    """The text with the damaged characters taken out of the lines numbered `numbers`, line ends kept."""
+    lines = text.splitlines(keepends=True)
+    return "".join(undamaged(line) if number in numbers else line for number, line in enumerate(lines, start=1))
 
 
 def tool_format(module):

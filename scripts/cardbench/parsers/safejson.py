@@ -16,8 +16,11 @@ from ..errors import ParseError, quoted
 MAX_DEPTH = 64  # fio json+ nests 6 deep
 MAX_DIGITS = 100  # fio's largest figures are 64-bit counters (20 digits)
 
-# A string (unrolled loop: no nested quantifier can backtrack) or a bracket.
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+# A string (unrolled loop, possessive: nothing can backtrack) or a bracket. A string left open runs to the
+# end of the text: tried again from each quote inside it, it would take quadratic time (the decoder
+# refuses such a document anyway).
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?+\Z)'
+_TOKENS = re.compile(rf'{_STRING}|[\[\]{{}}]', re.DOTALL)
 
 
 class _TooLong(Exception):
@@ -62,7 +65,7 @@ def _decoder(refused):
     return json.JSONDecoder(parse_int=_bounded(int), parse_float=_bounded(float),
                             object_pairs_hook=_keys_checked(refused))
 # A string followed by a colon (an object's key), or a bracket.
-_KEYS = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")\s*:|[\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_KEYS = re.compile(rf'({_STRING})\s*+:|[\[\]{{}}]|{_STRING}', re.DOTALL)
 
 
 def _line(text, pos):

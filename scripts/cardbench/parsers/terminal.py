@@ -3,6 +3,8 @@
 plain(line) -> the line without ANSI escape sequences, for the tool modules that read coloured logs.
 unquoted(line, keep_columns=False) -> the line without a mail-style "> " quote (nested ones too).
 printable(text) -> text with what a terminal would act on escaped, for messages and notes.
+damaged_lines(text) -> [(line number, line)] of the lines holding a character no terminal capture
+    holds (NUL, most C0 controls, DEL); undamaged(line) -> the line without them.
 """
 
 import re
@@ -10,6 +12,11 @@ import re
 # CSI sequences ("\x1b[33m", "\x1b[1;4m", "\x1b[K"), a character-set choice ("\x1b(B", from `tput sgr0`)
 # and other two-character escapes; bounded, so a long line stays linear.
 _ANSI = re.compile(r"\x1b(?:\[[0-9;?]{0,32}+[ -/]{0,4}+[@-~]|[()][0-9A-Za-z]|[@-Z\\-_])")
+
+# NUL and the C0 controls a terminal neither shows nor acts on, and DEL: no capture or saved report holds
+# them (tab, BEL, backspace, ESC and its sequences, and the line breaks of str.splitlines() are a
+# capture's own). A line holding one no longer matches the line it was, and would be left out unseen.
+_DAMAGE = re.compile("[\x00-\x06\x0e-\x1a\x7f]")
 
 # "> ", "> > ", ">>" after a little indentation: a log quoted in a mail or a forum post.
 _QUOTE = re.compile(r"^[ \t]{0,8}+(?:>[ \t]?+){1,16}+")
@@ -34,3 +41,16 @@ def printable(text):
     a file name or a tool's message quoted in a message cannot move the cursor, recolour or fake a
     line of output."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def damaged_lines(text):
+    """[(line number as str.splitlines() counts it, the line)] of each line holding a character no
+    terminal capture holds (a NUL in a copied or damaged file), in order."""
+    if not _DAMAGE.search(text):
+        return []
+    return [(number, line) for number, line in enumerate(text.splitlines(), start=1) if _DAMAGE.search(line)]
+
+
+def undamaged(line):
+    """The line without the characters no terminal capture holds."""
+    return _DAMAGE.sub("", line)

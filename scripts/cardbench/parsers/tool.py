@@ -26,3 +26,7 @@ class ToolInfo:
     logs_with: tuple = ()
     # What its to_session() takes beside the parsed text, which the output may not say ("op", "block_size").
     hints: tuple = ()
+    # Whether its rates are the card's own whatever the page cache does: it writes more than a cache
+    # holds and reads it back past the cache (f3write/f3read, H2testw), so the bus ceiling holds them.
+    # Other tools' tool_results are held to it only when they say they bypassed the cache (direct).
+    past_cache: bool = False
