@@ -59,9 +59,21 @@ def _reach_patterns_made_as_the_program_runs(tmp_path):
     from cardbench.card.lookalike import name_problem
     from cardbench.card.transaction import card_change
     from cardbench.imports.several_tools import several_tools
-    from cardbench.parsers import f3probe, fio_json, nvme
+    from cardbench.imports.submission import _without_paths
+    from cardbench.parsers import f3probe, fio_json, nvme, result_table, sysbench
 
     f3probe.parse_duration("1'02\"")
+    _without_paths("in /tmp/cardbench-submission-x/tool-output.txt")
+    table = "| Test | Size | KB/s |\n|---|---|---|\n| **Raw** | | |\n| Read (CMD18) | 4 KB | 1,005 KB/s |\n"
+    result_table.to_session(result_table.parse(table), layout={
+        "rows": "all", "column": "KB/s", "printed": "KB/s", "unit": "kB/s", "tool": "t", "test": "{section}: {Test}",
+        "ops": {"read": "read"}, "access": {"CMD18": "sequential"}, "block_column": "Size", "block_binary": True})
+    cell = "| Card | Observed |\n|---|---|\n| A | 58.2GB usable<br>45 MB/s write |\n"
+    result_table.to_session(result_table.parse(cell), layout={"row": "A", "figures": [
+        {"column": "Observed", "part": "write", "printed": "MB/s", "unit": "MB/s", "tool": "t", "test": "w", "op": "write"}]})
+    sysbench.parse("sysbench --test=fileio --file-test-mode=seqwr --file-block-size=16K run\n"
+                   "Operations performed:  0 Read, 6400 Write, 0 Other = 6400 Total\n"
+                   "Read 0b  Written 100Mb  Total transferred 100Mb  (10.5Mb/sec)\n")
     text = '{"jobs": [{"jobname": "seq", "read": {"bw": 1}}]}'
     fio_json._field_locator(text, [text.index('"jobname"')], len(text), lambda position: 1)(0, "read", "bw")
     for temperature in ("318 K", "45 °C", "113 F"):

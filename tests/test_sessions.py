@@ -136,7 +136,7 @@ def test_missing_card_without_name(tmp_path):
 
 def test_new_card_splits_brand_and_model():
     card = new_card()
-    assert (card["brand"], card["model"], card["capacity_gb"], card["sessions"]) == ("Lexar", "PLAY PRO 1TB", 1000, [])
+    assert (card["brand"], card["model"], card["capacity_gb"], card["sessions"]) == ("Lexar", "PLAY PRO", 1000, [])
     assert list(card)[-1] == "sessions"
     with pytest.raises(CardFileError):
         sessions.new_card("x-1", "Lexar", 1, "SD", "UHS-I", "me")

@@ -143,7 +143,8 @@ def test_an_imported_tool_only_card_has_its_runs_in_its_csv(corpus_case, tmp_pat
     path = ROOT / "tests" / "fixtures" / "import-corpus" / f"{corpus_case}.out"
     cards = tmp_path / "data" / "cards"
     cards.mkdir(parents=True)
-    assert cli.main(["import", str(path), "--card", "tool-card-64gb", "--name", "Tool Card 64GB",
+    bus = ["--bus", "UHS-II"] if "f3rw" in corpus_case else []  # its f3read ran at 118 MB/s on a loop device
+    assert cli.main(["import", str(path), "--card", "tool-card-64gb", "--name", "Tool Card 64GB", *bus,
                      "--cards-dir", str(cards)]) == 0, capsys.readouterr().err
     [card_json] = aggregate([load_card(cards / "tool-card-64gb.yaml").data])["cards"].values()
     rows = list(csv.reader(io.StringIO(card_csv(card_json))))[1:]

@@ -66,7 +66,7 @@ def page_text(built, slug):
 
 
 def leader_row_html(built, slug):
-    rows = built[1]["site/leaderboard.html"].split("\n")
+    rows = re.findall(r"<tr.*?</tr>", built[1]["site/leaderboard.html"], re.S)
     return next(r for r in rows if f'href="<base>cards/{slug}/"' in r)
 
 

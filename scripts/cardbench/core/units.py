@@ -22,10 +22,8 @@ KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES = 1024, 1024**2, 1024**3, 1024**4  # 
 GB_BYTES = 10**9  # a gigabyte as capacities are marketed
 NS_IN_MS = 1_000_000  # nanoseconds in a millisecond
 
-# A tool's "KB" beside a block size is 1024 bytes too ('32 KB' records in iozone, a benchmark's '16 KB').
-_BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "KB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES,
-                   "MB": MIB_BYTES, "G": GIB_BYTES, "GIB": GIB_BYTES, "GB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES,
-                   "TB": TIB_BYTES}
+_BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
+                   "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
 _STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
 # A CrystalDiskMark-style subtest name, as the card schema spells it: 'SEQ1M Q8T1', 'RND4K Q1T1 mix 35/65'.

@@ -256,9 +256,9 @@ def _contributor_reason(exc):
 _CLI_WORDS = [
     (re.compile(r'set bus: "([^"]+)" in \S+\.yaml, or BUS="[^"]+" on make import for a new card'),
      r'choose **Bus** "\1" in the issue'),
-    (re.compile(r"\s*\((?:[A-Z]+=[^()]*)?on make import[^()]*\)"), ""),
-    (re.compile(r"[,;]?\s*(?:or )?(?:give )?[A-Z]+=\S*(?: \([^()]*\))? on make import(?:, or [^;.]* on cardbench "
-                r"import)?"), ""),
+    (re.compile(r" {0,3}\((?:[A-Z]{2,8}+=[^()]*+)?on make import[^()]*+\)"), ""),
+    (re.compile(r"[,;]? {0,3}(?:or )?(?:give )?(?<![A-Za-z])[A-Z]{2,8}+=\S*+(?: \([^()]*+\))? on make import(?:, or [^;.]*+ on "
+                r"cardbench import)?"), ""),
 ]
 
 

@@ -79,6 +79,20 @@ _HTML_TAG = re.compile(r"<(?:br[ \t]*+/?+|/?+(?:pre|code|kbd|samp|tt)(?:[ \t][^<
 _BREAK = re.compile(r"<br[ \t]*+/?+>", re.I)
 
 
+_TRAILING_BREAK = re.compile(r"<br[ \t]*+/?+>[ \t]*+\Z", re.I)
+
+
+def _without_trailing_breaks(body):
+    """The line without the <br> tags that end it, one at a time from the end (a pattern anchored at the end
+    would be tried from every <br> of a long run)."""
+    while body.rstrip(" \t")[-1:] == ">":
+        found = _TRAILING_BREAK.search(body, max(0, len(body.rstrip(" \t")) - 16))
+        if not found:
+            break
+        body = body[:found.start()]
+    return body
+
+
 def html_text(text):
     """Tool output pasted from a web page's source: line breaks written "<br>" or "<br />" made line breaks
     (one at a line's end is dropped, so the lines keep their numbers; a whole transcript joined into one line
@@ -89,7 +103,7 @@ def html_text(text):
     out = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
-        body = _BREAK.sub("\n", re.sub(r"(?:<br[ \t]*+/?+>[ \t]*+)++$", "", body, flags=re.I))
+        body = _BREAK.sub("\n", _without_trailing_breaks(body))
         out.append(html.unescape(_HTML_TAG.sub("", body)) + line[len(line.rstrip("\r\n")):])
     return "".join(out)
 

@@ -56,6 +56,7 @@ The layout (a mapping, from the source's manifest):
       {read: read, write: write}; a name holding none or two different ops is refused;
       access: {word: sequential | random}: the access of a row whose test name holds the word (optional);
       block_column: the column whose cell is the row's block size as printed ("32 KB"), where the table has it;
+      block_binary: true when that size's "KB" is 1024 bytes (written then "32K", as tools write a binary size);
       empty: the cells that hold no figure, skipped (default "", "-", "--", "–", "—").
 """
 
@@ -420,6 +421,8 @@ def _every_row(table, layout):
         block = None
         if layout.get("block_column") in table["header"]:  # a table of the source's without it gives none
             size = cells[_column(table, layout["block_column"], line)].replace(" ", "")
+            if layout.get("block_binary"):  # the source's "32 KB" is 32 × 1024 bytes: written as the tools write it
+                size = re.sub(r"^([0-9.]+)([KMGT])i?B$", r"\1\2", size)
             block = size if re.fullmatch(r"[0-9]{1,9}(?:\.[0-9]{1,3})?[KMGT]?i?B?", size) else None
         entry = tool_result_entry(layout.get("tool"), test, found.pop(), unit, [value], block_size=block)
         access = {value for word, value in (layout.get("access") or {}).items()
