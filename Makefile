@@ -64,7 +64,7 @@ $(error $(IMPORT_USAGE))
 endif
 endif
 
-.PHONY: help site serve validate aggregate test check test-deps system-deps collect-deps collect import new-card submission core-deps bench clean
+.PHONY: help site serve validate sources aggregate test check test-deps system-deps collect-deps collect import new-card submission core-deps bench clean
 
 # Each target's `## name: what it does` line is its entry in `make help`.
 ## help: list the targets and what each does (also what plain `make` does)
@@ -98,6 +98,10 @@ $(NPM_STAMP): package.json package-lock.json
 ## validate: check every card file (CHANGED=1: only files changed against origin/main)
 validate: $(CORE_STAMP)
 	$(PY) -m cardbench validate $${CHANGED:+--changed}
+
+## sources: re-derive every card made from a published source (data/sources/) from its kept files
+sources: $(CORE_STAMP)
+	$(PY) -m cardbench sources
 
 ## aggregate: compute the statistics Hugo renders
 aggregate: $(PY_STAMP)

@@ -394,3 +394,25 @@ def test_the_build_and_the_validator_allow_the_same_front_matter_keys():
     template = (ROOT / "layouts" / "_partials" / "check-reviews.html").read_text(encoding="utf-8")
     listed = re.search(r'\$allowed := slice ((?:"[a-z]+" ?)+)', template).group(1)
     assert tuple(re.findall(r'"([a-z]+)"', listed)) == REVIEW_KEYS
+
+
+def test_the_sites_address_from_the_deploy_reaches_every_page_feed_and_twin(tmp_path, monkeypatch):
+    """The deploy sets HUGO_BASEURL from GitHub Pages: the sitemap, the feed, robots.txt, link previews and the
+    JSON twins all use it, and none says the placeholder address of config.toml."""
+    address = "https://owner.github.io/cardbench/"
+    monkeypatch.setenv("HUGO_BASEURL", address)
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for slug in ("lexar-play-pro-1tb-microsd-express", "sandisk-ultra-64gb-microsdxc"):
+        shutil.copy2(ROOT / "data" / "cards" / f"{slug}.yaml", cards)
+    project, agg, built = sitebuild.build(tmp_path / "site", cards_dir=cards)
+    assert agg.returncode == 0, agg.stderr
+    assert built.returncode == 0, built.stdout + built.stderr
+    public = project / "public"
+    for served in ("sitemap.xml", "feed.xml", "robots.txt", "cards/lexar-play-pro-1tb-microsd-express/index.html",
+                   "cards/lexar-play-pro-1tb-microsd-express/index.json"):
+        text = (public / served).read_text(encoding="utf-8")
+        assert "cardbench.example" not in text and address in text, served
+    assert "cardbench.example" not in (public / "index.json").read_text(encoding="utf-8")
+    page = (public / "cards" / "lexar-play-pro-1tb-microsd-express" / "index.html").read_text(encoding="utf-8")
+    assert f'property="og:url" content="{address}cards/lexar-play-pro-1tb-microsd-express/"' in page

@@ -87,8 +87,10 @@ def _config():
 
 
 def site_address():
-    """The site's address (config.toml's baseURL, ending in /), which the JSON twins' addresses start with."""
-    return _config()["baseURL"].rstrip("/") + "/"
+    """The site's address, ending in /, which the JSON twins' addresses start with: HUGO_BASEURL where it is set
+    (the deploy sets it from GitHub Pages, and Hugo reads the same variable for every page, the sitemap, the feed
+    and robots.txt), else config.toml's baseURL."""
+    return (os.environ.get("HUGO_BASEURL") or _config()["baseURL"]).rstrip("/") + "/"
 
 
 def repo_commits():
