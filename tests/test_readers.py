@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from conftest import ROOT
+
 from cardbench.site.aggregate import aggregate
 from cardbench.site.pagemodel import text_order
 from cardbench.site.readers import card_filters, card_paths, card_reach, path_label, readers_page
@@ -104,3 +106,17 @@ def test_a_paths_figures_are_pooled_by_the_statistics_module_as_the_mean_of_all_
     assert pool["first"] is subtests[0]
     without_mib = [dict(subtests[0]), dict(subtests[1], mib_s=None)]
     assert pooled_over_sessions(without_mib)["mib_s"] is None
+
+
+def test_the_readers_page_draws_each_cards_figure_as_a_bar_beside_the_fastest_through_it():
+    from cardbench.site.readers import bar_share, readers_page
+
+    fast = {"mb_s": 90.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
+    slow = {"mb_s": 9.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
+    reach = lambda figure: [{"host": "Pi", "reader": "USB 3 reader", "read": figure, "write": None, "measured": ""}]  # noqa: E731
+    page = readers_page([("a", "A", reach(fast)), ("b", "B", reach(slow))], str)
+    shares = {c["slug"]: c["read"]["share"] for c in page["readers"][0]["cards"]}
+    assert shares == {"a": 1.0, "b": round(1 - 1 / 3, 3)}  # a tenth of the fastest: a third of the bar less
+    assert bar_share(0.001, 90) == 0.02 and bar_share(None, 90) == 0
+    html = (ROOT / "layouts" / "readers.html").read_text(encoding="utf-8")
+    assert 'class="num bar"{{ with .read }} style="--share: {{ .share }}"' in html

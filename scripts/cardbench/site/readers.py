@@ -13,6 +13,7 @@ card (card_paths, card_filters, card_reach); the shared page joins the cards' sm
 """
 
 import heapq
+import math
 
 from .chartmodel import rate_cell
 from .formatting import DASH, format_by_size
@@ -189,14 +190,26 @@ def _faster(a, b):
     return b if _rank(b) > _rank(a) else a
 
 
-def _shown(figure, slug=None, title=None):
+def _shown(figure, slug=None, title=None, top=None):
     if figure is None:
         return None
     shown = {"text": format_by_size(figure["mb_s"]), "runs": figure["runs"], "subtest": figure["subtest"],
              "basis": figure["basis"], "stated": bool(figure.get("stated")), "spi": bool(figure.get("spi"))}
     if slug:
         shown.update(slug=slug, title=title)
+    if top:
+        shown["share"] = bar_share(figure["mb_s"], top)
     return shown
+
+
+BAR_DECADES = 3  # a bar's log scale: a full bar the fastest, an empty one a thousandth of it (as the leaderboard's)
+
+
+def bar_share(value, top):
+    """The share of a bar a figure fills beside the fastest one, on a log scale, rounded for the page."""
+    if not value or not top or value <= 0 or top <= 0:
+        return 0
+    return round(max(0.02, min(1.0, 1 + math.log10(value / top) / BAR_DECADES)), 3)
 
 
 def _read_of(card):
@@ -224,9 +237,11 @@ def _group(cards, field, text_order):
         # The fastest few by read alone (cheap at thousands of cards), then in order with names for ties.
         listed = heapq.nlargest(CARDS_LISTED, members.items(), key=lambda item: _read_of(item[1]))
         ranked = sorted(listed, key=lambda item: (tuple(-x for x in _read_of(item[1])), text_order(item[1]["title"])))
+        tops = {op: max((c[op]["mb_s"] for c in members.values() if c[op]), default=None) for op in ("read", "write")}
         entry = {"name": name, "card_count": len(members), "more": max(0, len(members) - CARDS_LISTED),
-                 "cards": [{"slug": slug, "title": c["title"], "read": _shown(c["read"]), "write": _shown(c["write"]),
-                            "measured": _joined(c["measured"])} for slug, c in ranked]}
+                 "cards": [{"slug": slug, "title": c["title"], "read": _shown(c["read"], top=tops["read"]),
+                            "write": _shown(c["write"], top=tops["write"]), "measured": _joined(c["measured"])}
+                           for slug, c in ranked]}
         for op in ("read", "write"):
             top = None
             for slug, c in members.items():
