@@ -56,3 +56,52 @@ def test_the_preview_mounts_the_same_folders(tmp_path):
     # and the preview's own data folder (site/hugowarm.py)
     assert config["module"]["mounts"][1:] == serve_mounts(out, tmp_path) + [{"source": "build/hugo-serve-data",
                                                                               "target": "data"}]
+
+
+def _previewed(out, slugs):
+    from cardbench.site.preview_image import PREVIEWS
+
+    (out / PREVIEWS).parent.mkdir(parents=True, exist_ok=True)
+    previews = [{"slug": s, "title": f"Acme <b>{s}</b> 64GB", "figures": [["Sequential read", 95.2, ""],
+                                                                        ["Sequential write", None, ""]]}
+                for s in slugs]
+    (out / PREVIEWS).write_text(json.dumps(previews), encoding="utf-8")
+    return previews
+
+
+def test_each_card_page_gets_its_link_preview_image(tmp_path):
+    from PIL import Image
+
+    out = _tree(tmp_path)
+    _previewed(out, ["acme", "gone"])
+    public = tmp_path / "public"
+    (public / "cards" / "acme").mkdir(parents=True)
+    assert publish(out, public) == 5  # the four files, and acme's image ("gone" has no page)
+    with Image.open(public / "cards" / "acme" / "preview.png") as image:
+        assert (image.format, image.size) == ("PNG", (1200, 630))
+    assert not (public / "cards" / "gone").exists()
+
+
+def test_an_unchanged_card_is_not_drawn_again(tmp_path, monkeypatch):
+    from cardbench.site import preview_image
+
+    out = _tree(tmp_path)
+    previews = _previewed(out, ["acme"])
+    first = preview_image.draw_previews(out)["acme"]
+    drawn = []
+    monkeypatch.setattr(preview_image, "draw_png", lambda p: drawn.append(p) or b"png")
+    assert preview_image.draw_previews(out)["acme"] == first and drawn == []
+    previews[0]["figures"][1][1] = 40.0  # a new write figure: a new image, the old one removed
+    (out / preview_image.PREVIEWS).write_text(json.dumps(previews), encoding="utf-8")
+    second = preview_image.draw_previews(out)["acme"]
+    assert second != first and drawn and not first.exists()
+
+
+def test_a_long_title_is_fitted_into_the_image():
+    from PIL import Image, ImageDraw
+
+    from cardbench.site.preview_image import _fitted
+
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    text, font = _fitted(draw, "SanDisk Extreme PRO microSDXC UHS-I A2 V30 " * 6, 64, 1060)
+    assert text.endswith("…") and draw.textlength(text, font=font) <= 1060

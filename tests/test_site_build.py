@@ -29,6 +29,19 @@ def test_every_card_has_a_page_and_a_json_twin(shipped_site):
                 assert {"test", "op", "unit", "runs", "mean", "min", "max"} <= set(sub)
 
 
+def test_every_card_page_names_its_link_preview_image(shipped_site):
+    from PIL import Image
+
+    for slug in shipped_slugs():
+        html = (shipped_site / "cards" / slug / "index.html").read_text(encoding="utf-8")
+        assert f'<meta property="og:image" content="' in html and f'/cards/{slug}/preview.png">' in html, slug
+        assert '<meta name="twitter:card" content="summary_large_image">' in html
+        with Image.open(shipped_site / "cards" / slug / "preview.png") as image:
+            assert image.size == (1200, 630)
+    home = (shipped_site / "index.html").read_text(encoding="utf-8")
+    assert "og:image" not in home and '<meta name="twitter:card" content="summary">' in home
+
+
 def test_home_lists_every_card_and_serves_the_catalogue(shipped_site):
     html = (shipped_site / "index.html").read_text(encoding="utf-8")
     catalogue = json.loads((shipped_site / "index.json").read_text(encoding="utf-8"))

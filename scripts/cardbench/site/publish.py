@@ -12,6 +12,9 @@ import os
 import shutil
 from pathlib import Path
 
+from .preview_image import draw_previews
+
+PREVIEW_NAME = "preview.png"  # /cards/<slug>/preview.png: the card's link-preview image
 
 def as_is(out_dir):
     """[(source folder, folder in the site)] of what is served as it is."""
@@ -70,14 +73,20 @@ def _place_folder(source, into):
 
 
 def publish(out_dir, public):
-    """Place every file served as it is into `public` (a site Hugo has just built). A file already there
-    is replaced. Returns the number of files placed."""
+    """Place every file served as it is into `public` (a site Hugo has just built), and each card's link-preview
+    image (drawn here when not drawn yet: preview_image.py). A file already there is replaced. Returns the number
+    of files placed."""
     placed = 0
     for source, target in as_is(out_dir):
         if source.is_dir():
             into = Path(public) / target
             into.parent.mkdir(parents=True, exist_ok=True)
             placed += _place_folder(source, str(into))
+    for slug, image in draw_previews(out_dir).items():
+        page = Path(public) / "cards" / slug
+        if page.is_dir():
+            _place(image, str(page / PREVIEW_NAME))
+            placed += 1
     return placed
 
 

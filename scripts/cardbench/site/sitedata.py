@@ -57,6 +57,7 @@ from .readers import card_filters, card_reach, readers_page
 from .cardhtml import card_charts_text, card_page_text
 from .comparemodel import chart_frame, compare_piece, path_choices
 from .modelcheck import check_model
+from .preview_image import PREVIEWS, preview_of
 from .pagemodel import DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, spi_row, standing_group, text_order
 
 PER_CARD_DIRS = ("pages",)
@@ -122,7 +123,8 @@ def card_parts(card_json, row, members):
              "raw": sorted(set(raw_strings_in_json(twin))), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json),
-             "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []]}
+             "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []],
+             "preview": preview_of(card_json)}
     parts["list_item"] = card_list_item_html(parts)
     spi = spi_row(card_json)
     if spi:
@@ -221,7 +223,7 @@ def site_texts(parts):
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker, "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
             "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order)),
-            STANDING: standing_text(parts)}
+            STANDING: standing_text(parts), PREVIEWS: dumps([p["preview"] for p in parts if p.get("preview")])}
 
 
 def standing_text(parts):
