@@ -197,6 +197,12 @@ def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
     if browser:
         compare = results["browser"]["compare"]
         assert len(compare["fetched"]) <= results["compare_chosen"]  # only the chosen cards' data
+        board = results["leaderboard"]
+        assert board["rows"] == 20 and not board["errors"]
+        assert board["steps"]["every filter cleared"]["count"].startswith("Showing all 20 cards")
+        assert board["steps"]["bus filter"]["count"] != board["steps"]["every filter cleared"]["count"]
+        assert any(what.startswith("Leaderboard: a filter, search or sort shown") for what in rows)
+    assert results["previews"]["images"] == 20 and "### Link-preview images" in text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmarks.md"]  # the project copy is gone
 
 

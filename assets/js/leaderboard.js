@@ -70,18 +70,20 @@
     var kind = th.getAttribute('data-sort');
     th.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
     sortState = { key: key, dir: dir };
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = cellValue(a, index, kind), y = cellValue(b, index, kind);
-      if (x === null && y === null) return 0;
-      if (x === null) return 1;  // missing figures always last
-      if (y === null) return -1;
-      var sx = isStated(a, index), sy = isStated(b, index);
-      if (sx !== sy) return sx ? 1 : -1;  // stated figures after measured ones
-      var order = x < y ? -1 : x > y ? 1 : 0;
-      return dir === 'asc' ? order : -order;
+    // Each row's value read once (not once per comparison), the rows moved in one go: quick at 10,000 rows.
+    var keyed = Array.prototype.map.call(body.rows, function (row, position) {
+      return { row: row, value: cellValue(row, index, kind), stated: isStated(row, index), position: position };
     });
-    rows.forEach(function (r) { body.appendChild(r); });
+    keyed.sort(function (a, b) {
+      var x = a.value, y = b.value;
+      if (x === null || y === null) return x === y ? a.position - b.position : x === null ? 1 : -1;  // missing last
+      if (a.stated !== b.stated) return a.stated ? 1 : -1;  // stated figures after measured ones
+      var order = x < y ? -1 : x > y ? 1 : 0;
+      return (dir === 'asc' ? order : -order) || a.position - b.position;
+    });
+    var moved = document.createDocumentFragment();
+    keyed.forEach(function (k) { moved.appendChild(k.row); });
+    body.appendChild(moved);
   }
 
   // The hosts or readers a row's card was measured through (a JSON list in the attribute).
@@ -89,20 +91,28 @@
     try { return JSON.parse(row.getAttribute(attribute) || '[]') || []; } catch (e) { return []; }
   }
 
+  // What the filters compare, read from each row once: a keystroke then only compares strings.
+  var facts = Array.prototype.map.call(body.rows, function (row) {
+    var fact = { row: row, search: squash(row.getAttribute('data-search')) };
+    FILTERS.forEach(function (key) { fact[key] = row.getAttribute('data-' + key); });
+    Object.keys(PATH_FILTERS).forEach(function (key) { fact[key] = usedPaths(row, PATH_FILTERS[key]); });
+    return fact;
+  });
+
   function applyFilters() {
     var q = squash(form.elements.q.value);
+    var wanted = {};
+    ALL_FILTERS.forEach(function (key) { wanted[key] = form.elements[key].value; });
     var shown = 0;
-    Array.prototype.forEach.call(body.rows, function (row) {
-      var show = !q || squash(row.getAttribute('data-search')).indexOf(q) !== -1;
+    facts.forEach(function (fact) {
+      var show = !q || fact.search.indexOf(q) !== -1;
       FILTERS.forEach(function (key) {
-        var wanted = form.elements[key].value;
-        if (wanted && row.getAttribute('data-' + key) !== wanted) show = false;
+        if (wanted[key] && fact[key] !== wanted[key]) show = false;
       });
       Object.keys(PATH_FILTERS).forEach(function (key) {
-        var wanted = form.elements[key].value;
-        if (wanted && usedPaths(row, PATH_FILTERS[key]).indexOf(wanted) === -1) show = false;
+        if (wanted[key] && fact[key].indexOf(wanted[key]) === -1) show = false;
       });
-      row.hidden = !show;
+      if (fact.row.hidden === show) fact.row.hidden = !show;  // only rows that change are touched
       if (show) shown += 1;
     });
     var order = sortState.key === DEFAULT_SORT.key && sortState.dir === DEFAULT_SORT.dir ? ', fastest sequential read first' : '';

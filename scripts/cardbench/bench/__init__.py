@@ -64,7 +64,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
     base = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=work_dir))
     results = {"cards": cards, "seed": seed, "quick": quick, "date": datetime.date.today().isoformat(),
                "machine": describe(measure.HUGO), "load_start": load_average(), "workers": default_workers(),
-               "steps": steps, "browser": None, "preview": None, "collector": None}
+               "steps": steps, "browser": None, "leaderboard": None, "previews": None, "preview": None,
+               "collector": None}
 
     def step(name, fn, *args, **kwargs):
         progress(f"bench: {name} …")
@@ -87,6 +88,12 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                                  project / "data", 50 if quick else 300)
         results["parser_floor"] = step("time PyYAML's C parser alone", parser_floor, project / "data" / "cards",
                                        50 if quick else 300)
+
+        # Every card's link-preview image, drawn once (as a first `make site` does); the builds below reuse them.
+        from ..site.preview_image import draw_previews
+
+        drawn = step("draw every card's link-preview image", draw_previews, project / "build" / "hugo-data")
+        results["previews"] = {"images": len(drawn), "seconds": steps["draw every card's link-preview image"]}
 
         floor_project = step("make the floor project", make_floor_project, base / "floor", cards)
         with _build_folder(base) as out:
@@ -123,6 +130,13 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                     results["browser"] = step("browser timings", time_pages, public, pages, 1 if quick else 3)
                     results["browser_runs"] = 1 if quick else 3
                 except Exception as exc:  # no Chromium or Playwright here: say so in the report
+                    results["browser_skipped"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                try:
+                    from .browser import time_leaderboard_runs
+
+                    results["leaderboard"] = step("leaderboard timings", time_leaderboard_runs, public,
+                                                  1 if quick else 3)
+                except Exception as exc:
                     results["browser_skipped"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
             if results["browser"]:
                 fetched = [urlsplit(u).path for u in results["browser"]["compare"]["fetched"]]

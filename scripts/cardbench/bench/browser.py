@@ -128,6 +128,62 @@ def time_page(browser, url, picker=False, prime=None, timeout_ms=60_000):
         context.close()
 
 
+# A reader's filter: one change to the form, timed from the event to the frame that shows its rows (two
+# animation frames: the handler's work, then style, layout and paint of the rows it hid or showed).
+LEADERBOARD_STEP = """async ([kind, name, value]) => {
+  const form = document.getElementById('filters');
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  await frame();
+  const start = performance.now();
+  if (kind === 'sort') {
+    document.querySelector(`#leaderboard-table th[data-key="${name}"] button`).click();
+  } else if (kind === 'reset') {
+    form.reset();
+  } else {
+    form.elements[name].value = value;
+    form.dispatchEvent(new Event(kind, { bubbles: true }));
+  }
+  await frame(); await frame();
+  return { ms: performance.now() - start, count: document.getElementById('result-count').textContent };
+}"""
+
+# What a reader does on the leaderboard: type a search a letter at a time, choose a bus, sort by write, clear the form.
+LEADERBOARD_STEPS = [("search, first letter", "input", "q", "s"), ("search, whole word", "input", "q", "sandisk"),
+                     ("bus filter", "change", "bus", "UHS-I"), ("sort by sequential write", "sort", "seq_write", ""),
+                     ("every filter cleared", "reset", "", "")]
+
+
+def time_leaderboard(browser, url, timeout_ms=120_000):
+    """The leaderboard at `url`: its load, and each step a reader takes (ms, and the count it announced)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        result = page.evaluate("""() => { const nav = performance.getEntriesByType('navigation')[0];
+          return { load: nav.loadEventEnd, rows: document.querySelectorAll('#leaderboard-table tbody tr').length }; }""")
+        result["steps"] = {name: page.evaluate(LEADERBOARD_STEP, [kind, field, value])
+                           for name, kind, field, value in LEADERBOARD_STEPS}
+        result["errors"] = errors
+        return result
+    finally:
+        context.close()
+
+
+def time_leaderboard_runs(public, repeat=3):
+    """Median of each leaderboard timing over `repeat` loads of the built site's home page."""
+    with serve_dir(public) as base, chromium() as browser:
+        time_leaderboard(browser, base + "/")  # warm the server and the OS file cache
+        runs = [time_leaderboard(browser, base + "/") for _ in range(repeat)]
+    out = {"load": statistics.median(r["load"] for r in runs), "rows": runs[-1]["rows"], "runs": repeat,
+           "errors": runs[-1]["errors"], "steps": {}}
+    for name, *_ in LEADERBOARD_STEPS:
+        out["steps"][name] = {"ms": statistics.median(r["steps"][name]["ms"] for r in runs),
+                              "count": runs[-1]["steps"][name]["count"]}
+    return out
+
+
 def median_timings(runs):
     """Median of every numeric timing over several loads."""
     out = dict(runs[-1])
@@ -150,4 +206,4 @@ def time_pages(public, pages, repeat=3):
     return out
 
 
-__all__ = ["time_pages", "time_page", "serve_dir", "chromium"]
+__all__ = ["time_pages", "time_page", "time_leaderboard", "time_leaderboard_runs", "serve_dir", "chromium"]

@@ -32,7 +32,7 @@ The layout (a mapping, from the source's manifest):
   unit_note: "words"    the table's note below it says the unit of figures that print none, in these words
   tool: "dd"            the tool of every figure (a figure may name its own)
   figures: [{column, row?, part?, label?, split?, index?, printed, printed_above?, unit, tool?, test, op,
-             block_size?, iops?, entry?, count?, flags?, target?}]
+             block_size?, iops?, entry?, count?, flags?, target?, command?}]
       column: the column's heading as printed (markup taken out); part: in a cell of several figures
       (one per line), the one holding this word ("58.2GB usable <br> 45 MB/s write" -> "write"; a unit
       glued to its figure counts: "116.4GiB <br> 22.9 MB/s write" -> "GiB");
@@ -43,7 +43,7 @@ The layout (a mapping, from the source's manifest):
       checked; unit: what the tool means by it
       (core.units); iops: "parentheses" when the cell prints the IOPS in brackets after the figure
       ("24.34 MB/s (6086)"); access: "sequential" or "random", where the table says so; entry: "tool_results" (default), "dd" (with block_size, count, flags,
-      target) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
+      target, command: the command the source states for it) or "capacity" (usable capacity: unit "GiB" or "GB", with announced_gb, and verdict_column
       and verdicts {cell text: "ok" | "data lost"}, or verdict given).
   price: {column, shop_part?: 0, amount_part?: 1, currency: "USD", date?}  the card's price and shop
   cid: "CID"            the CID register printed as 'CID: $03 $53 …' in the part
@@ -355,7 +355,8 @@ def to_session(parsed, layout=None, **hints):
         tool = figure.get("tool", layout.get("tool"))
         if entry_kind == "dd":
             entry = {"op": figure["op"], "block_size": figure.get("block_size"), "count": figure.get("count"),
-                     "flags": figure.get("flags"), "target": figure.get("target"), "unit": unit, "runs": [value]}
+                     "flags": figure.get("flags"), "target": figure.get("target"), "command": figure.get("command"),
+                     "unit": unit, "runs": [value]}
             measurements.setdefault("dd", []).append({k: v for k, v in entry.items() if v is not None})
             continue
         entry = tool_result_entry(tool, figure["test"], figure["op"], unit, [value],

@@ -253,6 +253,8 @@ def measured_instead(card, charted_only=False):
     kinds = [name for key, name in MEASURED_INSTEAD if any(s.get(key) for s in sessions)
              and not (charted_only and key == "headline")]
     kinds[-1:-1] = [entry["tool"] for s in sessions for entry in s.get("tool_results") or [] if entry.get("tool")]
+    if not kinds:  # runs no headline rule ranks (dd writes to a file through the page cache): the tools that ran
+        kinds = [tool["name"] for s in sessions for tool in s.get("tools") or [] if tool.get("name")]
     return ", ".join(dict.fromkeys(kinds))
 
 
