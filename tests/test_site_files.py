@@ -33,7 +33,7 @@ def odd_card():
     return {
         "schema_version": 1, "slug": "odd-names-card", "brand": ODD_BRAND, "model": ODD_MODEL, "capacity_gb": 64,
         "form_factor": "microSD", "bus": "UHS-I", "source": {"name": "+Lab & <Co>"},
-        "sessions": [{"id": "s1", "label": ODD_LABEL, "date": "2026-01-05",
+        "sessions": [{"id": "s1", "label": ODD_LABEL, "date": "2026-11-20",
                       "tools": [{"name": "fio"}],
                       "results": [{"test": "SEQ1M Q8T1", "op": "read", "unit": "MiB/s", "runs": [50.0, 51.5]},
                                   {"test": "RND4K Q1T1", "op": "read", "unit": "IOPS", "runs": [2000, 2100]}]}],
@@ -191,7 +191,7 @@ def test_feed_is_valid_atom_with_an_entry_per_dated_session(public):
     assert len(entries) == min(len(dated), 100)
     updated = [e.find(f"{ATOM}updated").text for e in entries]
     assert updated == sorted(updated, reverse=True)
-    assert feed.find(f"{ATOM}updated").text == updated[0] == "2026-01-05T00:00:00Z"
+    assert feed.find(f"{ATOM}updated").text == updated[0] == "2026-11-20T00:00:00Z"
     for entry in entries:
         link = entry.find(f"{ATOM}link").get("href")
         assert link == entry.find(f"{ATOM}id").text and link.startswith(BASE + "cards/")
@@ -200,7 +200,7 @@ def test_feed_is_valid_atom_with_an_entry_per_dated_session(public):
     newest = entries[0]
     title = f"{ODD_BRAND} {ODD_MODEL} 64 GB microSD"
     assert newest.find(f"{ATOM}title").text == f"{title}: {ODD_LABEL}"  # '<' and '&' stay text
-    assert newest.find(f"{ATOM}summary").text.startswith(f"New card: {title}, {ODD_LABEL} (2026-01-05)")
+    assert newest.find(f"{ATOM}summary").text.startswith(f"New card: {title}, {ODD_LABEL} (2026-11-20)")
 
 
 def test_pages_point_feed_readers_to_the_feed(public):
@@ -216,17 +216,18 @@ def read_csv(path):
 
 
 def expected_rows(card):
+    """Every run of every subtest, then of every other tool's figures (hdparm, iozone, H2testw…), per session."""
     for session in card["sessions"]:
-        for sub in session["subtests"]:
+        for sub in session["subtests"] + (session.get("tool_results") or []):
             for index, value in enumerate(sub["runs"]):
-                yield (session["id"], sub["test"], sub["op"], sub["unit"], index + 1, value,
-                       sub["mb_s"]["runs"][index] if sub["mb_s"] else None)
+                yield (session["id"], sub["test"], sub.get("op"), sub["unit"], index + 1, value,
+                       sub["mb_s"]["runs"][index] if sub.get("mb_s") else None)
 
 
 def as_read(row):
     """A CSV row's session, subtest, unit, run and figures, typed."""
     record = dict(zip(COLUMNS, row))
-    return (record["session_id"], record["test"], record["op"], record["unit"], int(record["run"]),
+    return (record["session_id"], record["test"], record["op"] or None, record["unit"], int(record["run"]),
             float(record["value"]), float(record["value_mb_s"]) if record["value_mb_s"] else None)
 
 
@@ -242,8 +243,8 @@ def test_each_card_has_every_run_as_csv(public):
 def test_runs_csv_joins_every_card(public):
     rows = read_csv(public / "runs.csv")
     assert rows[0] == COLUMNS
-    assert len(rows) - 1 == sum(len(sub["runs"]) for slug in slugs(public)
-                                for s in twin(public, slug)["sessions"] for sub in s["subtests"])
+    assert len(rows) - 1 == sum(len(sub["runs"]) for slug in slugs(public) for s in twin(public, slug)["sessions"]
+                                for sub in s["subtests"] + (s.get("tool_results") or []))
     per_card = [row for slug in slugs(public) for row in read_csv(public / "cards" / slug / "runs.csv")[1:]]
     assert sorted(rows[1:]) == sorted(per_card)
 
@@ -254,7 +255,7 @@ def test_runs_csv_keeps_the_unit_as_stored_and_mb_s_from_the_statistics(public):
     assert [(r["unit"], r["value"], r["value_mb_s"]) for r in seq] == [("MiB/s", "50", "52.429"), ("MiB/s", "51.5", "54.002")]
     iops = [r for r in rows if r["unit"] == "IOPS"]
     assert [r["value_mb_s"] for r in iops] == ["", ""]  # not a rate: no MB/s
-    assert {r["tool"] for r in rows} == {"fio"} and {r["date"] for r in rows} == {"2026-01-05"}
+    assert {r["tool"] for r in rows} == {"fio"} and {r["date"] for r in rows} == {"2026-11-20"}
 
 
 def test_card_text_in_the_csv_is_never_a_formula(public):
