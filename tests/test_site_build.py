@@ -34,7 +34,7 @@ def test_every_card_page_names_its_link_preview_image(shipped_site):
 
     for slug in shipped_slugs():
         html = (shipped_site / "cards" / slug / "index.html").read_text(encoding="utf-8")
-        assert f'<meta property="og:image" content="' in html and f'/cards/{slug}/preview.png">' in html, slug
+        assert '<meta property="og:image" content="' in html and f'/cards/{slug}/preview.png">' in html, slug
         assert '<meta name="twitter:card" content="summary_large_image">' in html
         with Image.open(shipped_site / "cards" / slug / "preview.png") as image:
             assert image.size == (1200, 630)
