@@ -134,18 +134,18 @@ test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(VENV)/bin/shellcheck scripts/*.sh .github/scripts/*.sh
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 ## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
-	$(PY) -m pytest -q -m "not browser and not device and not build and not slow"
+	$(PY) -m pytest -q -n auto -m "not browser and not device and not build and not slow"
 
 ## core-deps: install only the measuring and importing packages (what collect, import, validate, new-card and submission need)
 core-deps: $(CORE_STAMP)
 
-## test-deps: the Python packages of the tests (pytest, Playwright, Hypothesis), for running single tests
+## test-deps: the Python packages of the tests (pytest and pytest-xdist, Playwright, Hypothesis), for running single tests
 test-deps: $(DEV_STAMP)
 
 ## collect: measure a card: make collect DEV=/dev/sdX CARD=<slug> [NAME="…"] [PROFILE=quick|standard|full|fill|readonly] [LABEL="…"] [YES=1]

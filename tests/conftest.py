@@ -95,6 +95,12 @@ SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
 
 
 def pytest_configure(config):
+    # Every site the tests build draws the same cards' link-preview images: one folder for all of them (each
+    # image is named by a digest of what it shows), instead of drawing them again for every build.
+    import os
+    import tempfile
+
+    os.environ.setdefault("CARDBENCH_PREVIEW_CACHE", tempfile.mkdtemp(prefix="cardbench-previews-"))
     for marker, why in (("browser", "drives Chromium"), ("device", "needs root and loop devices"),
                         ("build", "builds the site or runs make"), ("slow", "takes seconds: left out of make check")):
         config.addinivalue_line("markers", f"{marker}: {why}")
@@ -110,3 +116,7 @@ def pytest_collection_modifyitems(items):
             item.add_marker("slow")
         if "shipped_site" in item.fixturenames:
             item.add_marker("build")
+        if item.get_closest_marker("device"):
+            # Loop devices, their throttles and the figures they give: one after another, in one worker,
+            # while the other worker runs the tests that only need the processor.
+            item.add_marker(pytest.mark.xdist_group("device"))

@@ -69,8 +69,10 @@ def _previewed(out, slugs):
     return previews
 
 
-def test_each_card_page_gets_its_link_preview_image(tmp_path):
+def test_each_card_page_gets_its_link_preview_image(tmp_path, monkeypatch):
     from PIL import Image
+
+    monkeypatch.delenv("CARDBENCH_PREVIEW_CACHE")  # the site's own folder beside its build
 
     out = _tree(tmp_path)
     _previewed(out, ["acme", "gone"])
@@ -85,6 +87,7 @@ def test_each_card_page_gets_its_link_preview_image(tmp_path):
 def test_an_unchanged_card_is_not_drawn_again(tmp_path, monkeypatch):
     from cardbench.site import preview_image
 
+    monkeypatch.delenv("CARDBENCH_PREVIEW_CACHE")  # the site's own folder, which drops what no card shows
     out = _tree(tmp_path)
     previews = _previewed(out, ["acme"])
     first = preview_image.draw_previews(out)["acme"]
@@ -105,3 +108,16 @@ def test_a_long_title_is_fitted_into_the_image():
     draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     text, font = _fitted(draw, "SanDisk Extreme PRO microSDXC UHS-I A2 V30 " * 6, 64, 1060)
     assert text.endswith("…") and draw.textlength(text, font=font) <= 1060
+
+
+def test_a_shared_folder_serves_every_build_and_keeps_other_builds_images(tmp_path, monkeypatch):
+    from cardbench.site import preview_image
+
+    shared = tmp_path / "shared"
+    monkeypatch.setenv("CARDBENCH_PREVIEW_CACHE", str(shared))
+    first, second = _tree(tmp_path / "a"), _tree(tmp_path / "b")
+    _previewed(first, ["acme"])
+    _previewed(second, ["other"])
+    image = preview_image.draw_previews(first)["acme"]
+    assert image.parent == shared and preview_image.draw_previews(second)["other"].parent == shared
+    assert image.exists()  # the second build shows no acme, and leaves its image for the first

@@ -6,14 +6,12 @@ from html import unescape
 
 import pytest
 
-import sitebuild
-
 EXPRESS = "sandisk-microsd-express-256gb-microsd-express"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+def site(shipped_site):
+    return shipped_site
 
 
 def text_of(html):

@@ -3,7 +3,8 @@ bars, 1200 × 630 PNG, at /cards/<slug>/preview.png.
 
 `cardbench aggregate` lists what each image shows (site/previews.json: slug, title, figures, from the card's
 twin); `cardbench publish` draws the images that are not drawn yet (a file named by a digest of what it shows,
-kept beside the aggregate's output, so an unchanged card is never drawn again) and places each beside its page.
+kept beside the aggregate's output, or in the folder CARDBENCH_PREVIEW_CACHE names, so an unchanged card is never
+drawn again) and places each beside its page.
 Drawing needs Pillow, which the site's packages include; without it no image is drawn and the pages keep
 their text-only previews.
 """
@@ -20,6 +21,9 @@ WIDTH, HEIGHT = 1200, 630
 BACKGROUND, TEXT, MUTED, READ, WRITE, TRACK = "#0f1623", "#e5e7eb", "#9ca3af", "#6ea8ff", "#f6a54c", "#243042"
 PREVIEWS = "site/previews.json"  # in the aggregate's output: what each card's image shows
 CACHE = "previews"  # beside it: the drawn images, named by digest
+# A folder of drawn images several builds share (images are named by what they show, so any build may use
+# any of them): the tests' many site builds, a CI cache.
+SHARED_CACHE_VARIABLE = "CARDBENCH_PREVIEW_CACHE"
 TOP_MB_S = 1000.0  # a full bar: above any UHS-I card, about an SD Express card's read
 DECADES = 3  # log scale, as the leaderboard's bars
 
@@ -115,8 +119,9 @@ def draw_previews(out_dir):
     listed = Path(out_dir) / PREVIEWS
     if not listed.is_file():
         return {}
-    cache = Path(out_dir).with_name(Path(out_dir).name + "." + CACHE)
-    cache.mkdir(exist_ok=True)
+    shared = os.environ.get(SHARED_CACHE_VARIABLE)
+    cache = Path(shared) if shared else Path(out_dir).with_name(Path(out_dir).name + "." + CACHE)
+    cache.mkdir(parents=True, exist_ok=True)
     drawn, missing = {}, []
     for preview in json.loads(listed.read_text(encoding="utf-8")):
         path = cache / f"{digest(preview)}.png"
@@ -129,10 +134,11 @@ def draw_previews(out_dir):
     else:
         for item in missing:
             _draw_into(item)
-    wanted = {path.name for path in drawn.values()}
-    for old in cache.glob("*.png"):  # images no card shows any more
-        if old.name not in wanted:
-            old.unlink()
+    if not shared:  # a shared folder serves other sites too: only the site's own drops what it no longer shows
+        wanted = {path.name for path in drawn.values()}
+        for old in cache.glob("*.png"):
+            if old.name not in wanted:
+                old.unlink()
     return drawn
 
 
