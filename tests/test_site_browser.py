@@ -16,18 +16,21 @@ def all_card_paths(public):
 
 
 def chart_kinds_once(public, paths):
-    """The card pages to draw charts on: the seed reviews' cards (every kind of chart the site draws: sweeps,
-    fills, flashbench scans, CrystalDiskMark-style sets) and the first card of every other source. The other
-    cards' charts are the same kinds, in the same responsive boxes."""
+    """The card pages to draw charts on: the first card of each source, with each kind of session the site
+    charts (a CrystalDiskMark-style set, dd, a sweep, flashbench, a fill, another tool's figures) on some card
+    of that source. The other cards' charts are the same kinds, in the same responsive boxes."""
     import json
 
-    chosen, sources = [], set()
+    chosen, seen = [], set()
     for path in paths:
         twin = json.loads((public / path.strip("/") / "index.json").read_text(encoding="utf-8"))
-        repository = (twin.get("source") or {}).get("repository")
-        if not repository or repository not in sources:
+        source = twin.get("source") or {}
+        kinds = {key for session in twin["sessions"] for key, value in session.items()
+                 if value and isinstance(value, list) and isinstance(value[0], dict)}
+        new = {(source.get("repository") or source.get("url") or source.get("name"), kind) for kind in kinds} - seen
+        if new:
             chosen.append(path)
-            sources.add(repository)
+            seen |= new
     return chosen
 
 

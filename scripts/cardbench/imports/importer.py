@@ -81,9 +81,10 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     named_only = fmt in {f.name for f in NAMED_ONLY}
     if not named_only:  # a result table's headings would read as root prompts ('# Samsung …')
         text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
-    fmt = _format_of(text, fmt)
+    detected = None if named_only else detect_format(text)  # once: every detector reads the whole text
+    fmt = _format_of(text, fmt, detected)
     # A format given for a file nothing recognises: quote none of it (a result table is never recognised alone).
-    recognised = detect_format(text) is not None or named_only
+    recognised = detected is not None or named_only
     say(f"{printable(path.name)}: {fmt}")
     try:
         check_one_tool(text, fmt)
@@ -194,13 +195,13 @@ def _handler_hints(fmt, hints):
     return hints
 
 
-def _format_of(text, fmt):
-    """The registry name of the text's format: `fmt` itself, or detected when it is "auto"."""
+def _format_of(text, fmt, found):
+    """The registry name of the text's format: `fmt` itself, or `found` (what detect_format found) when it is
+    "auto"."""
     if fmt not in (None, "", "auto"):
         if fmt not in NAMES + tuple(f.name for f in NAMED_ONLY):
             raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
-    found = detect_format(text)
     undecided = cdm_fio.undecided_line(text) if found is not None and found.name in ("cdm-fio", "crystaldiskmark") else None
     if undecided:
         reason = ("this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or CrystalDiskMark 2 to 4's (MB/s = "
