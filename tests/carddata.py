@@ -4,7 +4,7 @@ import datetime
 
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
-from cardbench.card.validate import check_card
+from cardbench.card.checks.validate import check_card
 
 TODAY = datetime.date(2025, 6, 1)
 SLUG = "acme-fast-64gb-microsdxc"

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 
 SLUG = "test-card"
 NAME = "Lexar Test 64GB"

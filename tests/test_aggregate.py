@@ -2,7 +2,7 @@
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
+from cardbench.figures.aggregate import aggregate
 from cardbench.core.titles import card_title
 
 MIB = 1.048576
@@ -292,7 +292,7 @@ def test_a_verdict_on_a_figure_the_source_only_stated_says_so():
 
 
 def test_run_shortfalls_follow_the_figure_the_verdict_judges():
-    from cardbench.site.classchecks import verdict_of
+    from cardbench.figures.classchecks import verdict_of
 
     # A fill finding replaces the write part's figure (and basis) after the runs were counted: the count
     # belonged to the figure replaced, so the verdict no longer cites it.
@@ -316,8 +316,8 @@ def test_random_iops_runs_below_an_application_class_minimum_are_counted():
 
 
 def test_statistics_rows_are_read_as_pandas_gives_them():
-    from cardbench.site.aggregate import POOL_KEYS, _records
-    from cardbench.site.stats import ENTRY_KEYS, runs_frame, statistics
+    from cardbench.figures.aggregate import POOL_KEYS, _records
+    from cardbench.figures.stats import ENTRY_KEYS, runs_frame, statistics
 
     cards = [card("acme-a", [fio_session(runs=[80.0, 90.5, 100.0])]),
              card("acme-b", [fio_session(unit="MiB/s", runs=[7, 8]), fio_session("s2", runs=[1.25])])]

@@ -7,14 +7,14 @@ import shutil
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
+from cardbench.figures.aggregate import aggregate
 from cardbench.bench import run_bench
-from cardbench.bench.report import summary_rows
+from cardbench.bench.report_page import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
-from cardbench.site.incremental import SiteDataBuilder
-from cardbench.site.formatting import format_number, format_by_size
-from cardbench.site.sitedata import write_outputs
-from cardbench.card.validate import card_paths, validate_paths
+from cardbench.publish.incremental import SiteDataBuilder
+from cardbench.figures.formatting import format_number, format_by_size
+from cardbench.publish.sitedata import write_outputs
+from cardbench.card.checks.validate import card_paths, validate_paths
 
 from conftest import ROOT
 
@@ -151,7 +151,7 @@ def test_cache_outlives_the_day_but_not_a_date_verdict(tmp_path):
 
 
 def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
-    import cardbench.site.incremental as incremental
+    import cardbench.publish.incremental as incremental
 
     monkeypatch.setattr(incremental, "PARALLEL_FROM", 2)
     monkeypatch.setattr(incremental, "CHUNK", 3)
@@ -164,7 +164,7 @@ def test_worker_processes_give_the_same_result(tmp_path, monkeypatch):
 
 
 def test_chunks_keep_the_order_and_shrink_towards_the_end():
-    from cardbench.site.incremental import CHUNK, LAST_CHUNK, chunked
+    from cardbench.publish.incremental import CHUNK, LAST_CHUNK, chunked
 
     paths = list(range(30 * CHUNK + 7))
     sizes = [len(chunk) for chunk in chunked(paths, 2)]
@@ -210,7 +210,7 @@ def test_step_timings_pace_the_collector_as_the_build_workers_do(tmp_path, monke
     import gc
 
     import cardbench.bench.phases as phases
-    from cardbench.site.incremental import WORKER_GC_THRESHOLD
+    from cardbench.publish.incremental import WORKER_GC_THRESHOLD
 
     seen = []
     monkeypatch.setattr(phases, "_time_phases", lambda *args: seen.append(gc.get_threshold()) or {})

@@ -3,10 +3,10 @@ SHA256SUMS lines reaching outside the card, brands that differ only in spacing, 
 
 import unicodedata
 
-from cardbench.card.checksums import update_sha256sums
+from cardbench.card.store.checksums import update_sha256sums
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.card.checks.validate import check_card, validate_paths
 from carddata import SLUG, TODAY, card_data
 
 def test_a_megabyte_key_is_not_echoed_whole(tmp_path):

@@ -1,7 +1,7 @@
 """The card file the site serves (/data/cards/<slug>.yaml) is the text its figures were computed from."""
 
 from cardbench.bench.synth import card_data, card_text, slug_for
-from cardbench.site.incremental import SiteDataBuilder, build_site_data, cache_path_for
+from cardbench.publish.incremental import SiteDataBuilder, build_site_data, cache_path_for
 
 
 def test_the_served_card_file_is_the_checked_text_byte_for_byte(tmp_path):

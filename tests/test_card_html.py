@@ -1,9 +1,9 @@
-"""A card page's body written once as finished HTML (cardhtml.py and site/templates/): every card string
+"""A card page's body written once as finished HTML (cardhtml.py and pages/templates/): every card string
 escaped, addresses relative to the page, the parts the template splits."""
 
 from htmlaudit import HtmlAudit
 
-from cardbench.site.cardhtml import PAGE_BASE, SPLIT, card_page_text, session_html, url_attr
+from cardbench.pages.cardhtml import PAGE_BASE, SPLIT, card_page_text, session_html, url_attr
 
 REPO = "https://git.example.org/acme/cards/commits/main"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.transaction import CardBusyError, card_change, card_lock, unique_session_id
-from cardbench.card.checksums import read_sha256sums
+from cardbench.card.store.transaction import CardBusyError, card_change, card_lock, unique_session_id
+from cardbench.card.store.checksums import read_sha256sums
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
 from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
@@ -91,7 +91,7 @@ def test_a_writer_waits_for_the_lock_and_then_goes_ahead(data, tmp_path):
 
 KILLED_WRITER = """
 import os, signal, sys
-from cardbench.card.atomicfile import write_temp_beside
+from cardbench.card.store.atomicfile import write_temp_beside
 write_temp_beside(sys.argv[1], "half a card")
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -175,16 +175,16 @@ def test_a_full_disk_changes_nothing_and_says_so(small_disk, tmp_path, leave_byt
 
 def test_collector_store_records_raw_hashes_under_the_lock(data):
     from cardbench.collect.store import SessionStore
-    from cardbench.card import sessions
+    from cardbench.card import new_card_data
 
-    session = sessions.new_session("2025-05-17", "Collector, quick profile", complete=False,
+    session = new_card_data.new_session("2025-05-17", "Collector, quick profile", complete=False,
                                    source={"name": "cardbench collector", "date": "2025-05-17"})
     folder = data / "raw" / SLUG / session["id"]
     folder.mkdir(parents=True)
     (folder / "collect.json").write_text("{}\n")
     session["raw"] = [f"raw/{SLUG}/{session['id']}/collect.json"]
     store = SessionStore(data, SLUG)
-    store.write(session, new_card=sessions.new_card(SLUG, NAME, 64, "microSD", "UHS-I", "cardbench collector"))
+    store.write(session, new_card=new_card_data.new_card(SLUG, NAME, 64, "microSD", "UHS-I", "cardbench collector"))
     (folder / "dd-write.txt").write_text(dd_log(1.63627))
     session["raw"].append(f"raw/{SLUG}/{session['id']}/dd-write.txt")
     store.write(session)
@@ -268,7 +268,7 @@ def stat_mode(path):
 
 
 def test_a_written_file_gets_the_mode_open_gives_without_the_umask_ever_changing(tmp_path, monkeypatch):
-    from cardbench.card.atomicfile import atomic_write_text
+    from cardbench.card.store.atomicfile import atomic_write_text
 
     def no_umask_change(mask):
         raise AssertionError("the umask was changed while writing")

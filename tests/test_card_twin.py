@@ -2,7 +2,7 @@
 
 import json
 
-from cardbench.site import incremental, sitedata
+from cardbench.publish import incremental, sitedata
 
 
 def test_the_twin_carries_the_card_and_its_addresses(monkeypatch):

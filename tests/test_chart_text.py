@@ -5,10 +5,10 @@ import json
 
 from markupcards import LINK, SPAN, TEMPLATE, runs_card, summary_card
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.chartmodel import BAR_HOVER, DOT_HOVER, chart
-from cardbench.site.pagemodel import card_page
-from cardbench.site.plottext import TEMPLATE_KEYS, plot_text
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.chartmodel import BAR_HOVER, DOT_HOVER, chart
+from cardbench.pages.pagemodel import card_page
+from cardbench.pages.plottext import TEMPLATE_KEYS, plot_text
 
 
 def strings(value, key=None):

@@ -7,11 +7,11 @@ import statistics
 
 import numpy as np
 
-import cardbench.site.incremental as incremental
+import cardbench.publish.incremental as incremental
 from cardbench.bench.synth import card_data, card_text
-from cardbench.card import rules
+from cardbench.card.checks import rules
 from cardbench.card.load import parse_card_text
-from cardbench.site.findings.stability import trend
+from cardbench.figures.findings.stability import trend
 
 
 def numpy_trend(runs):
@@ -80,7 +80,7 @@ def test_worker_processes_collect_garbage_less_often(tmp_path, monkeypatch):
 def test_a_cards_run_figures_name_missing_ones_as_pandas_does():
     import pandas as pd
 
-    from cardbench.site.stats import _missing
+    from cardbench.figures.stats import _missing
 
     for value in (float("nan"), 1.5, 0.0, -0.0, float("inf"), None, pd.NA, np.float64("nan"), np.float64(2.0), 3):
         assert _missing(value) == bool(pd.isna(value)), value

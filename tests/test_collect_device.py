@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.collect.device import (decode_cid, host_description, identify, manufacturer_name,
-                                      pcie_link_text)
+from cardbench.collect.guard.device import decode_cid, host_description, identify, manufacturer_name, pcie_link_text
 from cardbench.collect.session_open import public_device_facts
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"

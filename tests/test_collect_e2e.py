@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardbench.site.aggregate import aggregate
-from cardbench.card.session_text import sessions_place
-from cardbench.card.validate import validate_paths
+from cardbench.figures.aggregate import aggregate
+from cardbench.card.store.session_text import sessions_place
+from cardbench.card.checks.validate import validate_paths
 from loopcard import GiB, LoopCard
 
 ROOT = Path(__file__).resolve().parents[1]

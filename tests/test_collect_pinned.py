@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 from cardbench.collect.errors import (CardChangedError, CardMismatchError, CollectInterrupted, GuardError,
                                      device_text)
 from cardbench.collect.profiles import DdStep, FioJob, FioStep, KiB, MiB, Profile

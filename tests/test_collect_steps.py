@@ -18,8 +18,8 @@ from cardbench.collect.profiles import (DdStep, F3ProbeStep, FillStep, FioJob, F
 from cardbench.collect.errors import DeviceVanishedError
 from cardbench.collect.nvmemon import NvmeMonitor
 from cardbench.collect.runner import CollectRequest, collect
-from cardbench.card.schema_findings import schema_validator
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.schema_findings import schema_validator
+from cardbench.card.checks.validate import validate_paths
 from loopcard import GiB, LoopCard
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="loop devices and cgroups need root")

@@ -20,7 +20,7 @@ from cardbench.collect.profiles import DdStep, FioJob, FioStep, KiB, MiB, Profil
 from cardbench.collect.progress import Tracker
 from cardbench.collect.runner import CollectRequest, collect
 from cardbench.collect.toolrun import Log, RunContext
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 from loopcard import GiB, LoopCard, data_snapshot, run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from cardbench.card import sessions
+from cardbench.card import new_card_data
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.collect import tools
@@ -15,7 +15,7 @@ from cardbench.collect.profiles import (FULL, GiB, KiB, MiB, PROFILES, QUICK, RE
 from cardbench.collect.progress import ProgressEvent, Tracker, clock_text, render
 from cardbench.collect.runner import CollectRequest, collect
 from cardbench.collect.steps import step_done
-from cardbench.card.session_text import append_session_text, replace_session_text, sessions_place
+from cardbench.card.store.session_text import append_session_text, replace_session_text, sessions_place
 from cardbench.errors import CardFileError
 
 
@@ -145,7 +145,7 @@ def test_tracker_eta_counts_what_is_left():
 # --- card file updates and resume ------------------------------------------------------------
 
 def _card_text(*session_list):
-    card = sessions.new_card("test-card", "Test Card 16GB", 16, "microSD", "UHS-I", "cardbench collector")
+    card = new_card_data.new_card("test-card", "Test Card 16GB", 16, "microSD", "UHS-I", "cardbench collector")
     text = new_card_text(card)
     for session in session_list:
         text = append_session_text(text, session)
@@ -153,8 +153,8 @@ def _card_text(*session_list):
 
 
 def test_last_session_is_replaced_with_earlier_bytes_unchanged():
-    first = sessions.new_session("2025-01-01", "Earlier", notes="kept as is")
-    mine = sessions.new_session("2025-01-02", "Mine", complete=False,
+    first = new_card_data.new_session("2025-01-01", "Earlier", notes="kept as is")
+    mine = new_card_data.new_session("2025-01-02", "Mine", complete=False,
                                 dd=[{"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [1.5]}])
     before = _card_text(first)
     text = _card_text(first, mine)
@@ -167,7 +167,7 @@ def test_last_session_is_replaced_with_earlier_bytes_unchanged():
 
 
 def test_only_session_is_replaced():
-    mine = sessions.new_session("2025-01-02", "Mine")
+    mine = new_card_data.new_session("2025-01-02", "Mine")
     text = _card_text(mine)
     place = sessions_place(text)
     assert place.text_of(0, place.items[0][0]).endswith("sessions:\n")
@@ -182,9 +182,9 @@ def test_hand_written_list_without_indent_is_replaced_where_it_stands():
 
 
 def test_key_after_the_sessions_is_kept():
-    text = _card_text(sessions.new_session("2025-01-01", "A"), sessions.new_session("2025-01-02", "B"))
+    text = _card_text(new_card_data.new_session("2025-01-01", "A"), new_card_data.new_session("2025-01-02", "B"))
     text += "notes: written after the sessions\n"
-    session = sessions.new_session("2025-01-02", "B", notes="changed")
+    session = new_card_data.new_session("2025-01-02", "B", notes="changed")
     updated = replace_session_text(text, session)
     assert updated.endswith("notes: written after the sessions\n")
     assert parse_card_text(updated).data["notes"] == "written after the sessions"
@@ -205,7 +205,7 @@ def test_session_ids_stay_unique(tmp_path):
 
     (tmp_path / "cards").mkdir()
     day = datetime.date.today().isoformat()
-    first = sessions.new_session(day, "Collector, quick profile", complete=True)
+    first = new_card_data.new_session(day, "Collector, quick profile", complete=True)
     (tmp_path / "cards" / "test-card.yaml").write_text(_card_text(first))
     store = SessionStore(tmp_path, "test-card")
     assert store.unique_id(first["id"]) == first["id"] + "-2"

@@ -11,12 +11,12 @@ import pytest
 from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.site import sitedata
-from cardbench.site.aggregate import aggregate
-from cardbench.site.comparemodel import chart_frame, compare_piece
-from cardbench.site.modelcheck import PageModelError, check_model
-from cardbench.site.pagemodel import leader_row
-from cardbench.site.sitedata import parts_from_result, site_texts, write_outputs
+from cardbench.publish import sitedata
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.comparemodel import chart_frame, compare_piece
+from cardbench.pages.modelcheck import PageModelError, check_model
+from cardbench.pages.pagemodel import leader_row
+from cardbench.publish.sitedata import parts_from_result, site_texts, write_outputs
 from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers, write_cards
 
 LEXAR = "lexar-play-pro-1tb-microsd-express"
@@ -181,7 +181,7 @@ def test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in(tmp_p
 
 def test_a_long_list_of_cards_left_out_is_named_whole_on_its_own_page():
     from cardbench.bench.synth import card_data
-    from cardbench.site.sitedata import LEFT_OUT_SHOWN
+    from cardbench.publish.sitedata import LEFT_OUT_SHOWN
 
     cards = [card_data(i) for i in range(40)]  # two suites' worth: each leaves out the other's cards
     texts = site_texts([p for p, _ in parts_from_result(aggregate(cards, data_dir="/nonexistent"))])

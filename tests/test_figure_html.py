@@ -1,7 +1,7 @@
 """The card page's figures written once as finished HTML (figurehtml.py): the same markup the templates
 wrote per figure, and nothing in them can carry markup."""
 
-from cardbench.site.figurehtml import figure_cells_html, path_cells_html, rate_html, run_cells_html, with_table_html
+from cardbench.pages.figurehtml import figure_cells_html, path_cells_html, rate_html, run_cells_html, with_table_html
 
 
 def test_a_rate_carries_both_units_and_a_text_cell_its_text():

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 from cardbench.collect.profiles import PROFILES, FillStep
-from cardbench.site.findings import card_findings
+from cardbench.figures.findings import card_findings
 from loopcard import GiB, LoopCard
 
 ROOT = Path(__file__).resolve().parents[1]

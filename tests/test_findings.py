@@ -10,20 +10,21 @@ import numpy as np
 import pytest
 import yaml
 
-from cardbench.card import sessions
+from cardbench.parsers import card_entries
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.parsers import fio_bwlog, flashbench
-from cardbench.site.aggregate import aggregate
-from cardbench.site.classchecks import class_checks
-from cardbench.site.findings import card_findings
-from cardbench.site.findings.capacity import manufacturer_findings
-from cardbench.site.findings.devicefacts import read_device_facts
-from cardbench.site.findings.fill import fill_findings
-from cardbench.site.findings.flash import open_au_findings, scan_structure
-from cardbench.site.findings.signal_path import reader_findings
-from cardbench.site.findings.stability import cv_verdict, outliers, stability_findings
-from cardbench.site.stats import CardFigures
+from cardbench.parsers.fio import bwlog as fio_bwlog
+from cardbench.parsers import flashbench
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.classchecks import class_checks
+from cardbench.figures.findings import card_findings
+from cardbench.figures.findings.capacity import manufacturer_findings
+from cardbench.figures.findings.devicefacts import read_device_facts
+from cardbench.figures.findings.fill import fill_findings
+from cardbench.figures.findings.flash import open_au_findings, scan_structure
+from cardbench.figures.findings.signal_path import reader_findings
+from cardbench.figures.findings.stability import cv_verdict, outliers, stability_findings
+from cardbench.figures.stats import CardFigures
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -43,7 +44,7 @@ def by_id(findings):
 
 def align_scan(name):
     parsed = flashbench.parse_align((FIXTURES / "findings" / name).read_text(encoding="utf-8"))
-    return sessions.align_entry(parsed, block_size_bytes=1024, count=8, command="flashbench -a", raw=[])
+    return card_entries.align_entry(parsed, block_size_bytes=1024, count=8, command="flashbench -a", raw=[])
 
 
 def session_with(**fields):
@@ -140,7 +141,7 @@ def test_the_sm2708_card_file_holds_no_fill_so_no_cache_finding():
 
 def test_captured_fill_log_of_an_emulated_1gib_cache():
     samples = fio_bwlog.parse((FIXTURES / "fio_bwlog" / "fio_bwlog--throttle-drop.out").read_text())["samples"]
-    points = sessions.fill_points(sessions.bwlog_spans(samples, total_bytes=1476395008, total_seconds=44.813))
+    points = card_entries.fill_points(card_entries.bwlog_spans(samples, total_bytes=1476395008, total_seconds=44.813))
     found = by_id(fill_findings({"sessions": [session_with(fill=[{"op": "write", "unit": "MB/s",
                                                                       "points": points}])]})[0])
     assert found["slc_cache"][0]["value"] == pytest.approx(GiB, rel=0.15)
@@ -300,8 +301,8 @@ def test_a_fill_measured_for_a_sustained_marking_is_not_a_figure_the_source_only
 # --- evidence on the charts --------------------------------------------------------------------------
 
 def test_charts_mark_the_evidence_of_each_finding():
-    from cardbench.site.aggregate import aggregate
-    from cardbench.site.chartmodel import align_figure, fill_figure, sweeps_figure
+    from cardbench.figures.aggregate import aggregate
+    from cardbench.pages.chartmodel import align_figure, fill_figure, sweeps_figure
 
     lexar = card("lexar-class-10-16gb-microsdhc")
     fill = fill_from_levels([(0, 60), (1.0737, 15)], total_gb=1.4, seconds_per_point=0.5)

@@ -3,9 +3,9 @@ SD Card Speed Test's own verdict on an A1 marking, on the card page."""
 
 from pathlib import Path
 
-from cardbench.parsers import agnostics, f3rw, h2testw
-from cardbench.site.aggregate import aggregate
-from cardbench.site.findings import card_findings
+from cardbench.parsers import agnostics, f3_write_read as f3rw, h2testw
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.findings import card_findings
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus"
 

@@ -5,10 +5,10 @@ no reader named that the source never names."""
 import numpy as np
 import pytest
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.findings import card_findings
-from cardbench.site.findings.signal_path import reader_findings
-from cardbench.site.findings.stability import stability_findings
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.findings import card_findings
+from cardbench.figures.findings.signal_path import reader_findings
+from cardbench.figures.findings.stability import stability_findings
 from test_findings import ROOT, by_id, card
 
 SHIPPED = sorted(p.stem for p in (ROOT / "data" / "cards").glob("*.yaml"))
@@ -60,7 +60,7 @@ def test_a_rating_at_the_ceiling_or_unknown_gives_a_note_and_a_faster_path_gives
 
 
 def test_slowing_over_runs_is_measured_from_the_start_and_a_step_is_called_a_step():
-    from cardbench.site.findings.stability import subtest_stability
+    from cardbench.figures.findings.stability import subtest_stability
 
     # A straight fall of 5 per run from 100: 25 % from the first run to the sixth.
     steady = subtest_stability("x", {"unit": "MB/s", "runs": [100, 95, 90, 85, 80, 75]})
@@ -104,7 +104,7 @@ def parentheses_nest(words):
 
 
 def test_findings_and_sweep_labels_read_cleanly():
-    from cardbench.site.chartmodel import sweeps_figure
+    from cardbench.pages.chartmodel import sweeps_figure
 
     twins = aggregate([card(slug) for slug in SHIPPED])["cards"]
     for slug, twin in twins.items():
@@ -117,7 +117,7 @@ def test_findings_and_sweep_labels_read_cleanly():
 
 
 def test_findings_reuse_the_units_module():
-    from cardbench.site.findings import common
+    from cardbench.figures.findings import finding as common
 
     assert not {"mb_s", "size_text", "sessions_of"} & set(vars(common))
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import fio_json, nvme
+from cardbench.parsers.fio import json_output as fio_json
+from cardbench.parsers import nvme
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fio" / "fio--percentile-list-duplicate-keys.out"
 TEXT = FIXTURE.read_text(encoding="utf-8")

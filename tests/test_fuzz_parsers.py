@@ -37,15 +37,15 @@ SETTINGS = settings(max_examples=int(_HUNT or 200), derandomize=not _HUNT, deadl
 def _parsers():
     """(module name, function name, function) for each parse / parse_* taking one text argument."""
     found = []
-    for info in pkgutil.iter_modules(cardbench.parsers.__path__):
-        module = importlib.import_module(f"cardbench.parsers.{info.name}")
+    for info in pkgutil.walk_packages(cardbench.parsers.__path__, "cardbench.parsers."):  # sub-packages too
+        module = importlib.import_module(info.name)
         for name, func in inspect.getmembers(module, inspect.isfunction):
             if func.__module__ != module.__name__ or not (name == "parse" or name.startswith("parse_")):
                 continue
             required = [p for p in inspect.signature(func).parameters.values()
                         if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
             if len(required) == 1:
-                found.append((info.name, name, func))
+                found.append((info.name.removeprefix("cardbench.parsers."), name, func))
     return found
 
 
@@ -252,7 +252,9 @@ def _importer_inputs():
 def _pathological_target(target):
     """({name: pattern}, {name: function}) of a parser module, or of "importer"."""
     from cardbench.imports import several_tools, transcript
-    from cardbench.parsers import dd_session, flashbench, flashbench_command, logged_shell, nvme, registry, shell_words
+    from cardbench.parsers.dd import session as dd_session
+    from cardbench.parsers import flashbench, flashbench_command, nvme, registry
+    from cardbench.parsers.text import logged_shell, shell_words
 
     if target == "importer":
         modules = (transcript, shell_words, logged_shell, several_tools, flashbench_command)
@@ -276,7 +278,7 @@ def _pathological_jobs():
     for target in sorted({m for m, _, _ in MAIN}) + ["importer"]:
         patterns, funcs = _pathological_target(target)
         jobs += [(target, "pattern", name) for name in patterns] + [(target, "function", name) for name in funcs]
-    return jobs + [("importer", "shell words", "cardbench.parsers.shell_words.shell_words")]
+    return jobs + [("importer", "shell words", "cardbench.parsers.text.shell_words.shell_words")]
 
 
 def _shown(text):
@@ -298,7 +300,7 @@ def _run_pathological_job(job):
         func = funcs[name]
         calls = [func]
     else:
-        from cardbench.parsers.shell_words import shell_words
+        from cardbench.parsers.text.shell_words import shell_words
 
         calls, texts = [shell_words], texts[-4:]
 

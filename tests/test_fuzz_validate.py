@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from cardbench.card.load import LoadedCard, parse_card_text
 from cardbench.errors import CardFileError
-from cardbench.card.problems import RULES, Finding
-from cardbench.card.validate import check_card
+from cardbench.card.checks.problems import RULES, Finding
+from cardbench.card.checks.validate import check_card
 
 from conftest import field_paths
 

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.collect import guard
-from cardbench.collect.device import identify, identity_changes
+from cardbench.collect.guard import guard
+from cardbench.collect.guard.device import identify, identity_changes
 from cardbench.collect.errors import (HolderError, MountedError, NotConfirmedError, NotMountedError,
                                       PartitionGivenError, ReadOnlyDeviceError, SwapError, SystemDiskError,
                                       TooSmallError)
-from cardbench.collect.sysfs import BlockTree, read_mounts, unescape
+from cardbench.collect.guard.sysfs import BlockTree, read_mounts, unescape
 
 HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
 

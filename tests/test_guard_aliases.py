@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.collect import guard, sysfs
+from cardbench.collect.guard import guard, sysfs
 from cardbench.collect.errors import InUseError, SwapError, UnknownBackingError
-from cardbench.collect.loopinfo import block_node, loop_status
+from cardbench.collect.guard.loopinfo import block_node, loop_status
 from loopcard import LoopCard, run
 from test_guard_loop import IN_USE, head_digest, refused_everywhere, seeded  # noqa: F401 (fixture)
 

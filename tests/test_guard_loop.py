@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.collect import guard
+from cardbench.collect.guard import guard
 from cardbench.collect.errors import MountedError, NotMountedError
 from cardbench.collect.profiles import DdStep, FioJob, FioStep, FlashAlignStep, KiB, Profile
 from cardbench.collect.runner import CollectRequest, collect

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.collect import guard
+from cardbench.collect.guard import guard
 from cardbench.collect.errors import CardInUseError
 from cardbench.collect.profiles import DdStep, Profile
 from cardbench.collect.runner import CollectRequest, collect
@@ -130,7 +130,7 @@ def test_a_file_open_on_a_stalled_fuse_filesystem_does_not_hang_the_guard(tmp_pa
             reader = subprocess.Popen(["sleep", "600"], stdin=held)
         fuse.send_signal(signal.SIGSTOP)
         with LoopCard(size=128 * MiB) as card:
-            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect import guard; "
+            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect.guard import guard; "
                                     "guard.check_device(sys.argv[1])", card.device],
                                    env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")}, capture_output=True,
                                    text=True, timeout=20)
@@ -192,7 +192,7 @@ def test_a_loop_device_on_a_stalled_fuse_filesystem_is_named_not_waited_for(tmp_
         stalled = run(["losetup", "--find", "--show", str(inner)]).stdout.strip()
         fuse.send_signal(signal.SIGSTOP)
         with LoopCard(size=128 * MiB) as card:
-            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect import guard, loopinfo; "
+            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect.guard import guard, loopinfo; "
                                     "loopinfo.ANSWER_SECONDS = 0.5; guard.check_device(sys.argv[1])", card.device],
                                    env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")}, capture_output=True,
                                    text=True, timeout=20)

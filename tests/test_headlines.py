@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.headlines import RULES, rules_text, summary_name
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.headlines import RULES, rules_text, summary_name
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "card-json.md"
 
@@ -180,7 +180,7 @@ def test_every_rule_is_documented_in_order():
 def test_a_stated_figure_stays_the_headline_and_the_card_page_calls_it_stated():
     # SM2708 (seed 003): the reviewer's "~878 MB/s" is kept as the headline (no run of the card is recorded),
     # and the claimed-and-measured table says the source stated it rather than calling it a measured mean.
-    from cardbench.site.pagemodel import claimed_rows
+    from cardbench.pages.pagemodel import claimed_rows
 
     stated = aggregate([card(session(headline=[row("CrystalDiskMark sequential read, refreshed after format", 878)]))])
     twin = stated["cards"]["acme-a"]

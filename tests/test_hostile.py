@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.cli import main
-from cardbench.card.problems import RULES
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.problems import RULES
+from cardbench.card.checks.validate import validate_paths
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 VALID = HOSTILE / "valid"

@@ -1,11 +1,11 @@
-"""The site's finished HTML templates (site/templates/): a card string holding markup, quotes and "&"
+"""The site's finished HTML templates (pages/templates/): a card string holding markup, quotes and "&"
 comes out escaped, as html.escape writes it, from every template; only code's fragments pass as HTML."""
 
 import json
 from html import escape
 
-from cardbench.site.cardhtml import card_charts_text
-from cardbench.site.htmltemplates import TEMPLATES_DIR, compile_all, environment, page_text
+from cardbench.pages.cardhtml import card_charts_text
+from cardbench.pages.htmltemplates import TEMPLATES_DIR, compile_all, environment, page_text
 
 CARD_TEXT = "<script>alert('x')</script> \"Acme\" & Co"
 ESCAPED = escape(CARD_TEXT)  # &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &quot;Acme&quot; &amp; Co

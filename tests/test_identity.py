@@ -5,7 +5,7 @@ import pytest
 
 from cardbench.card.identity import (capacity_from_name, check_slug, form_factor_from_name, make_slug,
                                      marketed_capacity_gb)
-from cardbench.card.newcard import card_values
+from cardbench.card.store.newcard import card_values
 from cardbench.collect.errors import CardMismatchError
 from cardbench.collect.runner import CollectRequest, collect
 from cardbench.errors import CardbenchError

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from cardbench import cli
-from cardbench.site.aggregate import aggregate
-from cardbench.card.checksums import read_sha256sums
+from cardbench.figures.aggregate import aggregate
+from cardbench.card.store.checksums import read_sha256sums
 from cardbench.card.load import load_card
 from cardbench.errors import CardFileError, ParseError
 from cardbench.imports.importer import import_file
 from cardbench.imports.read import decode_text
-from cardbench.parsers import fio_json
+from cardbench.parsers.fio import json_output as fio_json
 from cardbench.parsers.registry import detect_format
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

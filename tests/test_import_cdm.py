@@ -11,7 +11,7 @@ from cardbench.card.load import load_card
 from cardbench.errors import ParseError
 from cardbench.imports.figure_check import check_bandwidth_iops
 from cardbench.imports.importer import import_file
-from cardbench.site.aggregate import aggregate
+from cardbench.figures.aggregate import aggregate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus"

@@ -10,14 +10,14 @@ import pytest
 from cardbench import cli
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import load_card, parse_card_text
-from cardbench.card.validate import check_card
+from cardbench.card.checks.validate import check_card
 from cardbench.errors import CardFileError, ParseError
-from cardbench.parsers.dd_command import size_bytes
-from cardbench.parsers.dd_session import from_dd
+from cardbench.parsers.dd.command import size_bytes
+from cardbench.parsers.dd.session import from_dd
 from cardbench.imports.naming import card_for_name
 from cardbench.imports.transcript import unwrap
-from cardbench.parsers import dd as dd_parser
-from cardbench.site.aggregate import aggregate
+from cardbench.parsers.dd import tool as dd_parser
+from cardbench.figures.aggregate import aggregate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus" / "dd"

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers.dd_command import described, size_bytes
-from cardbench.parsers.dd_session import from_dd
+from cardbench.parsers.dd.command import described, size_bytes
+from cardbench.parsers.dd.session import from_dd
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus" / "dd"

@@ -110,7 +110,7 @@ def test_output_without_command_or_records_asks_for_op_and_bs_at_once(tmp_path, 
 
 
 def test_output_without_command_or_records_lands_as_block_size_not_stated(tmp_path, capsys):
-    from cardbench.site.aggregate import aggregate
+    from cardbench.figures.aggregate import aggregate
 
     text = ("33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
             "33554432 bytes (34 MB, 32 MiB) copied, 1.60001 s, 21.0 MB/s\n")
@@ -125,7 +125,7 @@ def test_output_without_command_or_records_lands_as_block_size_not_stated(tmp_pa
 
 
 def test_a_stated_block_size_is_never_pooled_with_one_not_stated(tmp_path, capsys):
-    from cardbench.site.aggregate import aggregate
+    from cardbench.figures.aggregate import aggregate
 
     text = "33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
     import_text(tmp_path, capsys, text, "--op", "write")
@@ -137,7 +137,7 @@ def test_a_stated_block_size_is_never_pooled_with_one_not_stated(tmp_path, capsy
 
 
 def test_cards_measured_with_block_size_not_stated_form_a_suite_of_their_own():
-    from cardbench.site.aggregate import aggregate
+    from cardbench.figures.aggregate import aggregate
 
     def card(slug, read, write):
         entries = [{"op": op, "block_size_stated": False, "unit": "MB/s", "runs": [value]}

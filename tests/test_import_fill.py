@@ -17,19 +17,19 @@ import pytest
 
 import sitebuild
 from cardbench import cli
-from cardbench.card import sessions
+from cardbench.parsers import card_entries
 from cardbench.card.load import load_card
 from cardbench.collect import tools
 from cardbench.errors import ParseError
 from cardbench.imports.read import decode_text
 from cardbench.imports.transcript import unwrap
-from cardbench.parsers import dd as dd_parser
-from cardbench.parsers import fio_bwlog
+from cardbench.parsers.dd import tool as dd_parser
+from cardbench.parsers.fio import bwlog as fio_bwlog
 from cardbench.parsers import registry
-from cardbench.parsers.dd_fill import MIN_PROGRESS_UPDATES, is_fill
-from cardbench.site.aggregate import aggregate
-from cardbench.site.findings import card_findings
-from cardbench.site.pagemodel import card_page
+from cardbench.parsers.dd.fill import MIN_PROGRESS_UPDATES, is_fill
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.findings import card_findings
+from cardbench.pages.pagemodel import card_page
 from loopcard import LoopCard
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -118,12 +118,12 @@ def test_glued_updates_loops_and_restarts():
 
 def test_spans_keep_every_byte_and_second():
     points = dd_parser.progress(text_of(FILL / "fill--dd-progress-terminal-log.out"))[0]["points"]
-    spans = sessions.progress_spans(points)
+    spans = card_entries.progress_spans(points)
     assert sum(b for b, _ in spans) == CARD_BYTES
     assert sum(s for _, s in spans) == pytest.approx(34.2154, abs=1e-4)
-    fill = sessions.fill_points(spans)
+    fill = card_entries.fill_points(spans)
     assert fill[-1]["written_gb"] == round(CARD_BYTES / 1e9, 4) and fill[-1]["seconds"] == round(34.2154, 3)
-    merged = sessions.fill_points(spans, max_points=10)
+    merged = card_entries.fill_points(spans, max_points=10)
     assert len(merged) == 9 and merged[-1]["written_gb"] == fill[-1]["written_gb"]
 
 

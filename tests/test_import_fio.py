@@ -9,7 +9,7 @@ import pytest
 
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
-from cardbench.site.aggregate import aggregate
+from cardbench.figures.aggregate import aggregate
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "fio"
 

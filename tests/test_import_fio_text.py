@@ -9,7 +9,8 @@ import pytest
 from cardbench.core.units import RATE_UNIT_BYTES
 from cardbench.errors import ParseError
 from cliimport import imported_session
-from cardbench.parsers import fio_text, registry
+from cardbench.parsers.fio import text_output as fio_text
+from cardbench.parsers import registry
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "fio_text"
 FIXTURES = Path(__file__).parent / "fixtures" / "fio_text"

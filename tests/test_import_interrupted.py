@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.checksums import read_sha256sums
-from cardbench.card.journal import finish_dead_commit, journal_path
+from cardbench.card.store.checksums import read_sha256sums
+from cardbench.card.store.journal import finish_dead_commit, journal_path
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
 from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
@@ -105,7 +105,7 @@ def test_a_commit_killed_after_the_card_landed_keeps_it(data, tmp_path):
     import_file(log, data / "cards", SLUG)
     after = snapshot(data)
     card_text = (data / "cards" / f"{SLUG}.yaml").read_text(encoding="utf-8")
-    from cardbench.card.journal import write_journal
+    from cardbench.card.store.journal import write_journal
     session_dir = sorted((data / "raw" / SLUG).glob("*/second.txt"))[0]
     write_journal(data, SLUG, card_text, b"", [(f"{session_dir.parent.name}/second.txt", False)], [])
     assert finish_dead_commit(data, SLUG) == "kept"

@@ -9,7 +9,7 @@ from cardbench.card.load import load_card
 from cardbench.errors import ParseError
 from cardbench.imports import several_tools as logs
 from cardbench.parsers import NAMED, NOT_MINE, registry
-from cardbench.parsers.entries import tool_result_entry
+from cardbench.parsers.card_entries import tool_result_entry
 from cardbench.parsers.fields import SessionFields
 from cardbench.parsers.tool import ToolInfo
 

@@ -13,8 +13,8 @@ from cardbench.errors import ParseError
 from cardbench.imports.importer import import_file, session_fields
 from cardbench.imports.read import decode_text
 from cardbench.imports.several_tools import tool_parts
-from cardbench.parsers.logged_shell import MAX_LOOP_COMMANDS, Shell, command_lines
-from cardbench.parsers.shell_words import arithmetic, shell_words, split_commands
+from cardbench.parsers.text.logged_shell import MAX_LOOP_COMMANDS, Shell, command_lines
+from cardbench.parsers.text.shell_words import arithmetic, shell_words, split_commands
 from cardbench.imports.transcript import unwrap
 from cardbench.parsers.registry import detect_format
 

@@ -3,7 +3,7 @@ escaped, numbers as the page printed them, rows in rank order."""
 
 from htmlaudit import HtmlAudit
 
-from cardbench.site.leaderhtml import BASE, leader_row_html, ranked, value_text
+from cardbench.pages.leaderhtml import BASE, leader_row_html, ranked, value_text
 
 HOSTILE = '"><script>alert(1)</script>'
 
@@ -48,7 +48,7 @@ def test_stated_figures_are_marked_and_rows_ranked():
 
 
 def test_the_cards_list_is_escaped_and_by_slug():
-    from cardbench.site.leaderhtml import card_list_html, card_list_item_html
+    from cardbench.pages.leaderhtml import card_list_html, card_list_item_html
 
     cards = [{"slug": "b-card", "title": HOSTILE, "bus": "UHS-I"}, {"slug": "a-card", "title": "A", "bus": "SD Express"}]
     html = card_list_html([{**c, "list_item": card_list_item_html(c)} for c in cards])

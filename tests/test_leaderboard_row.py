@@ -10,8 +10,8 @@ import pytest
 
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.site.aggregate import aggregate
-from cardbench.site.pagemodel import card_page, leader_row
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.pagemodel import card_page, leader_row
 
 from browser import PageProblems, chromium, serve_dir
 
@@ -165,7 +165,7 @@ def test_phone_tables_wrap_at_spaces_and_the_leaderboard_shows_it_scrolls(site):
 
 
 def test_a_priced_card_shows_its_read_speed_per_currency_unit_and_price_per_gb():
-    from cardbench.site.pagemodel import per_price, price_per_gb
+    from cardbench.pages.pagemodel import per_price, price_per_gb
 
     seq_read = {"mb_s": 86.3}
     priced = {"capacity_gb": 64, "price": {"amount": 19.0, "currency": "USD", "shop": "A <Shop>", "date": "2025-12-01"}}

@@ -7,7 +7,7 @@ import pytest
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.card.lookalike import brand_key, lookalike_brands, skeleton
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.card.checks.validate import check_card, validate_paths
 from cardbench.errors import CardFileError
 from cardbench.imports.importer import import_file
 from carddata import TODAY, card_data
@@ -137,7 +137,7 @@ def test_an_import_of_a_file_whose_name_mixes_scripts_lands_under_the_copys_name
 
 
 def test_new_card_refuses_a_brand_spelled_unlike_the_sites(tmp_path):
-    from cardbench.card.newcard import create_card
+    from cardbench.card.store.newcard import create_card
     from cardbench.errors import CardbenchError
 
     cards = tmp_path / "data" / "cards"

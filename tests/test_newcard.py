@@ -13,13 +13,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbench.card.session_text import append_session_text
+from cardbench.card.store.session_text import append_session_text
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.errors import CardbenchError
 from cardbench.card.identity import make_slug, parse_capacity
-from cardbench.card.newcard import _environment, card_values, create_card, gather_answers, parse_markings, render
-from cardbench.card.schema_findings import schema_validator
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.card.store.newcard import _environment, card_values, create_card, gather_answers, parse_markings, render
+from cardbench.card.checks.schema_findings import schema_validator
+from cardbench.card.checks.validate import check_card, validate_paths
 
 from conftest import ROOT
 

@@ -1,4 +1,4 @@
-"""A throughput becomes MB/s, MiB/s or IOPS in one place: site/stats.py (its unit factors named in
+"""A throughput becomes MB/s, MiB/s or IOPS in one place: figures/stats.py (its unit factors named in
 core/units.py). Every other module of the site, and the card's entry builders, read the figures stats
 computed and convert nothing: two conversions of one figure drift apart (one left excluded runs in its
 mean, the other did not).
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
-HOME = PACKAGE / "site" / "stats.py"
-CHECKED = sorted((PACKAGE / "site").rglob("*.py")) + [PACKAGE / "card" / "sessions.py"]
+HOME = PACKAGE / "figures" / "stats.py"
+CHECKED = sorted(p for part in ("figures", "pages", "publish") for p in (PACKAGE / part).rglob("*.py"))
 
 # Unit factors: bytes in a MB (10^6), a MiB (2^20), a kKiB (1000 × 1024), a KiB (1024); MiB/s ÷ MB/s
 # (1.048576) and back; kKiB/s and KiB/s in MB/s. Used to multiply or divide, each is a conversion.
@@ -60,7 +60,7 @@ def conversions(source):
 @pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME], ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_unit_conversion_outside_the_statistics(path):
     found = conversions(path.read_text(encoding="utf-8"))
-    assert not found, f"{path.relative_to(PACKAGE)} converts units itself; read site/stats.py's figures: {found}"
+    assert not found, f"{path.relative_to(PACKAGE)} converts units itself; read figures/stats.py's figures: {found}"
 
 
 def test_the_statistics_module_is_where_conversions_are():

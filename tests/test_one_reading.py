@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.findings.signal_path import _sequential_figures
-from cardbench.site.pagemodel import card_page
-from cardbench.site.stats import CardFigures
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.findings.signal_path import _sequential_figures
+from cardbench.pages.pagemodel import card_page
+from cardbench.figures.stats import CardFigures
 from test_headlines import card, dd, headline, session
 
 RDISK = "dd if=/dev/zero of=/dev/rdisk4 bs=1m count=256"

@@ -1,5 +1,5 @@
 """Every page is drawn from one model that Python writes and a JSON Schema checks as the site data is
-written (site/schemas/): the card page, the comparison page, the home page's rows and filters. A model
+written (pages/schemas/): the card page, the comparison page, the home page's rows and filters. A model
 that no longer holds what its page reads stops the build naming the file and the field."""
 
 import json
@@ -9,11 +9,11 @@ import pytest
 
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.site import sitedata
-from cardbench.site.aggregate import aggregate
-from cardbench.site.modelcheck import SCHEMA_DIR, PageModelError, check_model
-from cardbench.site.pagemodel import card_page
-from cardbench.site.sitedata import write_outputs
+from cardbench.publish import sitedata
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.modelcheck import SCHEMA_DIR, PageModelError, check_model
+from cardbench.pages.pagemodel import card_page
+from cardbench.publish.sitedata import write_outputs
 from markupcards import runs_card, summary_card
 from readercards import hostile_reader, two_readers
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import cdm_fio
+from cardbench.parsers.cdm import cdm_fio
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cdm_fio"
 LOG = "cdm_fio--lexar-10-runs.out"

@@ -7,7 +7,7 @@ import pytest
 
 from cardbench.errors import ParseError
 from cardbench.imports.read import decode_text
-from cardbench.parsers import crystaldiskmark, kdiskmark
+from cardbench.parsers.cdm import crystaldiskmark, kdiskmark
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

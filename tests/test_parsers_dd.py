@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import NOT_MINE, SHAPED, dd
+from cardbench.parsers import NOT_MINE, SHAPED
+from cardbench.parsers.dd import tool as dd
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dd"
 
@@ -125,7 +126,7 @@ def test_record_lines_alone_are_told_as_dd_and_refused_for_holding_no_speed():
 
 
 def test_a_file_read_into_dev_zero_is_a_read_of_the_file():
-    from cardbench.parsers.dd_card import card_side
+    from cardbench.parsers.dd.card import card_side
     assert card_side("/root/data", "/dev/zero") == ("read", "file")  # /dev/zero discards what is written, as /dev/null
     assert card_side("/dev/zero", "/root/data") == ("write", "file")
 

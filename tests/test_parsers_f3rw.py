@@ -7,7 +7,7 @@ import pytest
 
 from cardbench.errors import CardbenchError, ParseError
 from cardbench.imports.importer import import_file
-from cardbench.parsers import NAMED, SHAPED, f3rw
+from cardbench.parsers import NAMED, SHAPED, f3_write_read as f3rw
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "f3rw"
 

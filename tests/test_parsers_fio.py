@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import fio_json
+from cardbench.parsers.fio import json_output as fio_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fio"
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
@@ -152,7 +152,7 @@ def test_one_line_document_after_carriage_return_line_breaks(tmp_path):
     # forever. In a subprocess, whose time limit only detects such a loop.
     doc = json.dumps(json.loads(read("fio--cdm-4-jobs.out")))
     (tmp_path / "log").write_bytes(("note\r" * 5 + doc + "\n" + doc + "\n").encode())
-    code = ("import json, sys; from cardbench.parsers import fio_json; "
+    code = ("import json, sys; from cardbench.parsers.fio import json_output as fio_json; "
             "docs = fio_json.parse_all(open(sys.argv[1], newline='').read()); "
             "print(json.dumps([d['jobs'][0]['line'] for d in docs]))")
     run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "log")], capture_output=True, text=True,

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card import sessions
+from cardbench.parsers import card_entries
 from cardbench.errors import ParseError
-from cardbench.parsers import NOT_MINE, SHAPED, fio_bwlog
+from cardbench.parsers import NOT_MINE, SHAPED
+from cardbench.parsers.fio import bwlog as fio_bwlog
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fio_bwlog"
 DROP_TOTAL_BYTES, DROP_RUNTIME_MS = 1476395008, 44813  # the captured run's fio JSON summary
@@ -39,7 +40,7 @@ def test_errors_name_the_line(text, line):
 
 def test_fill_points_keep_every_byte_and_the_drop():
     samples = fio_bwlog.parse(read("fio_bwlog--throttle-drop.out"))["samples"]
-    points = sessions.fill_points(sessions.bwlog_spans(samples, total_bytes=DROP_TOTAL_BYTES,
+    points = card_entries.fill_points(card_entries.bwlog_spans(samples, total_bytes=DROP_TOTAL_BYTES,
                                                       total_seconds=DROP_RUNTIME_MS / 1000))
     assert len(points) == len(samples) + 1  # the last partial interval, from the summary
     assert points[-1]["written_gb"] == round(DROP_TOTAL_BYTES / 1e9, 4) and points[-1]["seconds"] == 44.813
@@ -52,7 +53,7 @@ def test_fill_points_keep_every_byte_and_the_drop():
 
 def test_fill_points_merge_long_logs_exactly():
     samples = [{"ms": 500 * (i + 1), "kib_s": 1000 + i, "op": "write", "line": i + 1} for i in range(2500)]
-    points = sessions.fill_points(sessions.bwlog_spans(samples), max_points=1000)
+    points = card_entries.fill_points(card_entries.bwlog_spans(samples), max_points=1000)
     assert len(points) == 834  # runs of three samples
     total = sum(s["kib_s"] * 1024 * 0.5 for s in samples)
     assert points[-1]["written_gb"] == round(total / 1e9, 4) and points[-1]["seconds"] == 1250.0
@@ -62,7 +63,7 @@ def test_fill_points_merge_long_logs_exactly():
 def test_reads_and_stalls_at_the_start_are_left_out():
     samples = [{"ms": 500, "kib_s": 0, "op": "write", "line": 1}, {"ms": 500, "kib_s": 9, "op": "read", "line": 2},
                {"ms": 1000, "kib_s": 2048, "op": "write", "line": 3}]
-    assert sessions.fill_points(sessions.bwlog_spans(samples)) == [{"written_gb": 0.001, "value": 2.097, "seconds": 1.0}]
+    assert card_entries.fill_points(card_entries.bwlog_spans(samples)) == [{"written_gb": 0.001, "value": 2.097, "seconds": 1.0}]
 
 
 def test_a_live_fio_log(tmp_path):
@@ -73,7 +74,7 @@ def test_a_live_fio_log(tmp_path):
                     "--output-format=json", "--output=live.json"], cwd=tmp_path, check=True, capture_output=True)
     samples = fio_bwlog.parse((tmp_path / "live_bw.log").read_text())["samples"]
     summary = json.loads((tmp_path / "live.json").read_text())["jobs"][0]["write"]
-    points = sessions.fill_points(sessions.bwlog_spans(samples, total_bytes=summary["io_bytes"],
+    points = card_entries.fill_points(card_entries.bwlog_spans(samples, total_bytes=summary["io_bytes"],
                                                       total_seconds=summary["runtime"] / 1000))
     assert points[-1]["written_gb"] == round(32 * 2**20 / 1e9, 4)
     # --rate=16m is 16 MiB/s = 16.8 MB/s: fio holds it within two writes of 1 MiB per sample.

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import fio_json
+from cardbench.parsers.fio import json_output as fio_json
 
 FIO = Path(__file__).parent / "fixtures" / "fio"
 

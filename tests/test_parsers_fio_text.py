@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.errors import ParseError
-from cardbench.parsers import fio_text
+from cardbench.parsers.fio import text_output as fio_text
 
 RUN = (Path(__file__).parent / "fixtures" / "import-corpus" / "fio_text" / "fio_text--rnd4k-q32-q1-markdown.out")
 HEADER = "job: (g=0): rw=read, bs=(R) 1024KiB-1024KiB, (W) 1024KiB-1024KiB, (T) 1024KiB-1024KiB, ioengine=libaio, iodepth=8"

@@ -2,11 +2,11 @@
 
 import json
 
-import cardbench.site.cards_first as cards_first
-import cardbench.site.sitedata as sitedata
+import cardbench.publish.cards_first as cards_first
+import cardbench.publish.sitedata as sitedata
 from cardbench.bench.synth import card_data, card_text, slug_for
-from cardbench.site.incremental import SiteDataBuilder, build_site_data, cache_path_for
-from cardbench.site.sitedata import page_version
+from cardbench.publish.incremental import SiteDataBuilder, build_site_data, cache_path_for
+from cardbench.publish.sitedata import page_version
 
 
 def _project(tmp_path, count):
@@ -95,7 +95,7 @@ def test_a_new_card_with_a_slug_taken_in_another_case_writes_nothing_first(tmp_p
 def test_the_serve_loop_gives_way_to_hugo_once_its_server_runs(tmp_path, monkeypatch):
     import shutil
 
-    import cardbench.site.serve as serve_module
+    import cardbench.publish.serve as serve_module
     from cardbench.core.paths import ROOT
 
     root = tmp_path / "site"

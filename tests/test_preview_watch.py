@@ -13,12 +13,12 @@ import time
 
 import pytest
 
-import cardbench.site.folderwatch as folderwatch
-import cardbench.site.serve as serve_module
+import cardbench.publish.folderwatch as folderwatch
+import cardbench.publish.serve as serve_module
 from cardbench.bench.synth import card_data, card_text, slug_for
 from cardbench.core.paths import ROOT
-from cardbench.site import hugowarm
-from cardbench.site.folderwatch import EVENT_HEADER, OVERFLOW, FolderWatch, event_names
+from cardbench.publish import hugowarm
+from cardbench.publish.folderwatch import EVENT_HEADER, OVERFLOW, FolderWatch, event_names
 
 import sitebuild
 
@@ -126,7 +126,7 @@ def _partials(text):
 
 
 def test_card_pages_depend_on_their_section_and_read_neither_content_nor_the_card_index():
-    """What keeps `make serve` quick at thousands of cards (site/hugowarm.py): a template reading either
+    """What keeps `make serve` quick at thousands of cards (publish/hugowarm.py): a template reading either
     would tie every card page to each change again."""
     layouts = ROOT / "layouts"
     card = (layouts / "cards" / "card.html").read_text(encoding="utf-8")

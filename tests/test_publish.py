@@ -1,11 +1,11 @@
-"""The files served as they are, placed into the built site after Hugo (site/publish.py), and mounted
+"""The files served as they are, placed into the built site after Hugo (publish/served_files.py), and mounted
 into the preview's Hugo server instead."""
 
 import json
 import os
 
-from cardbench.site.publish import publish, serve_mounts
-from cardbench.site.serve import serve_config
+from cardbench.publish.served_files import publish, serve_mounts
+from cardbench.publish.serve import serve_config
 
 
 def _tree(root):
@@ -53,13 +53,13 @@ def test_the_preview_mounts_the_same_folders(tmp_path):
     config = json.loads(serve_config(tmp_path, out).read_text(encoding="utf-8"))
     assert config["baseURL"] == "https://x.example/"
     assert config["module"]["mounts"][0] == {"source": "layouts", "target": "layouts"}
-    # and the preview's own data folder (site/hugowarm.py)
+    # and the preview's own data folder (publish/hugowarm.py)
     assert config["module"]["mounts"][1:] == serve_mounts(out, tmp_path) + [{"source": "build/hugo-serve-data",
                                                                               "target": "data"}]
 
 
 def _previewed(out, slugs):
-    from cardbench.site.preview_image import PREVIEWS
+    from cardbench.pages.preview_image import PREVIEWS
 
     (out / PREVIEWS).parent.mkdir(parents=True, exist_ok=True)
     previews = [{"slug": s, "title": f"Acme <b>{s}</b> 64GB", "figures": [["Sequential read", 95.2, ""],
@@ -85,7 +85,7 @@ def test_each_card_page_gets_its_link_preview_image(tmp_path, monkeypatch):
 
 
 def test_an_unchanged_card_is_not_drawn_again(tmp_path, monkeypatch):
-    from cardbench.site import preview_image
+    from cardbench.pages import preview_image
 
     monkeypatch.delenv("CARDBENCH_PREVIEW_CACHE")  # the site's own folder, which drops what no card shows
     out = _tree(tmp_path)
@@ -103,7 +103,7 @@ def test_an_unchanged_card_is_not_drawn_again(tmp_path, monkeypatch):
 def test_a_long_title_is_fitted_into_the_image():
     from PIL import Image, ImageDraw
 
-    from cardbench.site.preview_image import _fitted
+    from cardbench.pages.preview_image import _fitted
 
     draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     text, font = _fitted(draw, "SanDisk Extreme PRO microSDXC UHS-I A2 V30 " * 6, 64, 1060)
@@ -111,7 +111,7 @@ def test_a_long_title_is_fitted_into_the_image():
 
 
 def test_a_shared_folder_serves_every_build_and_keeps_other_builds_images(tmp_path, monkeypatch):
-    from cardbench.site import preview_image
+    from cardbench.pages import preview_image
 
     shared = tmp_path / "shared"
     monkeypatch.setenv("CARDBENCH_PREVIEW_CACHE", str(shared))

@@ -11,15 +11,15 @@ from hypothesis import example, given, settings, strategies as st
 
 from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
-from cardbench.card.schemacheck import compile_schema
-from cardbench.card.validate import card_paths
+from cardbench.card.checks.schemacheck import compile_schema
+from cardbench.card.checks.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings, raw_strings_in_json
-from cardbench.site.findings.stability import sample_stdev
-from cardbench.site.formatting import format_by_size, format_number
-from cardbench.site.stats import json_number, json_numbers, mib_s_of, round_half_even
-from cardbench.site.plottext import TEMPLATE_KEYS, figure_json, plain_figure
-from cardbench.site.runs_csv import HEADER, card_csv, card_rows, csv_body
+from cardbench.figures.findings.stability import sample_stdev
+from cardbench.figures.formatting import format_by_size, format_number
+from cardbench.figures.stats import json_number, json_numbers, mib_s_of, round_half_even
+from cardbench.pages.plottext import TEMPLATE_KEYS, figure_json, plain_figure
+from cardbench.publish.runs_csv import HEADER, card_csv, card_rows, csv_body
 
 from conftest import ROOT
 
@@ -44,7 +44,7 @@ RAW_VALUE = st.recursive(st.one_of(st.none(), st.integers(), RAW_TEXT, st.lists(
 @given(RAW_VALUE)
 @example({"raw": [{"raw": ["not/this.out"]}, "raw/a/x.out"], "s": [{"raw": ["raw/a/y.out", 1, ["z"]], "t": '"raw":["q"]'}]})
 def test_raw_strings_read_from_compact_json_are_the_walks(value):
-    from cardbench.site.sitedata import dumps
+    from cardbench.publish.sitedata import dumps
 
     assert sorted(raw_strings_in_json(dumps(value))) == sorted(raw_strings(value))
 
@@ -71,8 +71,8 @@ def test_raw_refs_are_the_generators_refs(value):
 
 
 def test_raw_strings_of_card_twins_are_those_of_the_cards_json():
-    from cardbench.site.aggregate import aggregate
-    from cardbench.site.sitedata import card_twin
+    from cardbench.figures.aggregate import aggregate
+    from cardbench.publish.sitedata import card_twin
 
     for card in aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"].values():
         assert sorted(raw_strings_in_json(card_twin(card))) == sorted(raw_strings(card))
@@ -220,7 +220,7 @@ class _Card(dict):
 def test_page_environment_reads_fields_as_jinja_does(source):
     import jinja2
 
-    from cardbench.site.htmltemplates import _PageEnvironment
+    from cardbench.pages.htmltemplates import _PageEnvironment
 
     values = {"d": {"title": "<b>", "items": 3, "n": 1}, "e": _Card(title="key", n=2)}
     assert _PageEnvironment(autoescape=True).from_string(source).render(**values) == \
@@ -236,7 +236,7 @@ def test_remembered_roundings_are_the_roundings():
 
 
 def test_remembered_decimals_of_a_run_are_its_printed_decimals():
-    from cardbench.site.stats import _decimals_of, printed_decimals
+    from cardbench.figures.stats import _decimals_of, printed_decimals
 
     for stored in [1, 1.0, True, 86.6, 54.0, 1e-7, 744, np.float64(2.5), "3.25", 1, 1.0, 86.6]:
         assert _decimals_of(stored) == printed_decimals([stored])
@@ -272,10 +272,10 @@ def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
 def test_card_pages_render_as_plain_jinja_renders_them():
     import jinja2
 
-    from cardbench.site.aggregate import aggregate
-    from cardbench.site.cardhtml import PAGE_BASE
-    from cardbench.site.htmltemplates import environment, page_text
-    from cardbench.site.pagemodel import card_page
+    from cardbench.figures.aggregate import aggregate
+    from cardbench.pages.cardhtml import PAGE_BASE
+    from cardbench.pages.htmltemplates import environment, page_text
+    from cardbench.pages.pagemodel import card_page
 
     ours = environment()
     plain = jinja2.Environment(loader=ours.loader, autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
@@ -297,9 +297,9 @@ def test_remembered_texts_by_size_are_the_texts():
 def test_table_cells_of_runs_are_the_cells_of_their_texts():
     from html import escape
 
-    from cardbench.site.chartmodel import rate_cell
-    from cardbench.site.figurehtml import rate_html
-    from cardbench.site.formatting import mib_text
+    from cardbench.pages.chartmodel import rate_cell
+    from cardbench.pages.figurehtml import rate_html
+    from cardbench.figures.formatting import mib_text
 
     for mb, mib in [(1234.5, 1177.3), (9.994, None), (0.5, 0.47), (250, 238.4)] * 2:
         cell = rate_cell(mb, mib)

@@ -8,10 +8,12 @@ import pytest
 
 from conftest import ROOT
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.pagemodel import text_order
-from cardbench.site.readers import card_filters, card_paths, card_reach, path_label, readers_page
-from cardbench.site.sitedata import parts_from_result, site_texts
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.pagemodel import text_order
+from cardbench.figures.hosts_readers import card_filters, card_reach, path_label
+from cardbench.pages.card_readers_page import readers_page
+from cardbench.pages.paths_table import card_paths
+from cardbench.publish.sitedata import parts_from_result, site_texts
 from readercards import PI, UHS, USB2, card, one_reader, session, two_readers
 
 
@@ -50,7 +52,7 @@ def test_a_path_in_words():
 
 
 def test_the_card_page_model_carries_the_table(result):
-    from cardbench.site.pagemodel import card_page
+    from cardbench.pages.pagemodel import card_page
 
     assert card_page(result["cards"]["acme-two-readers"])["paths"]["rows"]
     assert card_page(result["cards"]["acme-usb2-only"])["paths"] is None
@@ -91,7 +93,7 @@ def test_site_data_carries_the_filters_the_rows_and_the_readers_page(result):
 
 
 def test_a_paths_figures_are_pooled_by_the_statistics_module_as_the_mean_of_all_its_runs():
-    from cardbench.site.stats import pooled_over_sessions
+    from cardbench.figures.stats import pooled_over_sessions
 
     runs_a, runs_b = [90.0, 92.0], [80.0, 86.0, 83.0]
     subtests = [{"run_count": len(r), "mb_s": {"mean": sum(r) / len(r), "min": min(r), "max": max(r)},
@@ -109,7 +111,7 @@ def test_a_paths_figures_are_pooled_by_the_statistics_module_as_the_mean_of_all_
 
 
 def test_the_readers_page_draws_each_cards_figure_as_a_bar_beside_the_fastest_through_it():
-    from cardbench.site.readers import bar_share, readers_page
+    from cardbench.pages.card_readers_page import bar_share, readers_page
 
     fast = {"mb_s": 90.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
     slow = {"mb_s": 9.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}

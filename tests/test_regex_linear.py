@@ -54,13 +54,15 @@ def _module_patterns():
 
 def _reach_patterns_made_as_the_program_runs(tmp_path):
     """Runs each function that makes a pattern as the program runs, with typical values."""
-    from cardbench.card import identity, schema_findings, schemacheck
+    from cardbench.card import identity
+    from cardbench.card.checks import schema_findings, schemacheck
     from cardbench.card.dump import new_card_text
     from cardbench.card.lookalike import name_problem
-    from cardbench.card.transaction import card_change
+    from cardbench.card.store.transaction import card_change
     from cardbench.imports.several_tools import several_tools
     from cardbench.imports.submission import _without_paths
-    from cardbench.parsers import f3probe, fio_json, nvme, result_table, sysbench
+    from cardbench.parsers import f3probe, nvme, result_table, sysbench
+    from cardbench.parsers.fio import json_output as fio_json
 
     f3probe.parse_duration("1'02\"")
     _without_paths("in /tmp/cardbench-submission-x/tool-output.txt")

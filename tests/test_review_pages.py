@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.review_pages import PLOTLY_CONFIG_KEYS, PLOTLY_HEIGHT_PX, REVIEW_SHORTCODES, review_findings
+from cardbench.card.checks.review_pages import PLOTLY_CONFIG_KEYS, PLOTLY_HEIGHT_PX, REVIEW_SHORTCODES, review_findings
 
 ROOT = Path(__file__).resolve().parents[1]
 FRONT = "---\ntitle: Review\n---\n"

@@ -11,8 +11,8 @@ import pytest
 from cardbench.card.dump import new_card_text
 from cardbench.errors import CardFileError
 from cardbench.card.load import LoadedCard, format_field, parse_card_text
-from cardbench.card.schemacheck import quick_check
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.card.checks.schemacheck import quick_check
+from cardbench.card.checks.validate import check_card, validate_paths
 from cardbench.core.paths import SCHEMA_PATH
 
 from conftest import ROOT, field_paths
@@ -315,7 +315,7 @@ def test_hidden_characters_elsewhere_are_still_text_control():
 
 
 def test_new_card_asks_again_for_a_name_with_a_hidden_character():
-    from cardbench.card.newcard import gather_answers
+    from cardbench.card.store.newcard import gather_answers
 
     replies = iter(["San\u200bDisk", "SanDisk", "Extreme", "64", "microSD", "UHS-I", ""])
     problems = []

@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st
 from cardbench.bench.synth import card_data
 from cardbench.card.load import load_card
 from cardbench.errors import CardbenchError
-from cardbench.card.schemacheck import UnsupportedSchema, compile_schema, quick_check
-from cardbench.card.schema_findings import schema_validator
-from cardbench.card.validate import card_paths
+from cardbench.card.checks.schemacheck import UnsupportedSchema, compile_schema, quick_check
+from cardbench.card.checks.schema_findings import schema_validator
+from cardbench.card.checks.validate import card_paths
 
 from conftest import ROOT, field_paths
 

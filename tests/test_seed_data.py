@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
-from cardbench.card.validate import card_paths, validate_paths
+from cardbench.figures.aggregate import aggregate
+from cardbench.card.checks.validate import card_paths, validate_paths
 from cardbench.core.paths import DATA_DIR
 
 CARDS_DIR = DATA_DIR / "cards"
@@ -259,7 +259,7 @@ def test_headlines_are_the_figures_the_sources_state(result, slug):
 def test_every_raw_file_is_reachable_from_the_page_it_backs(result):
     """Each file under data/raw/<slug>/ is listed by the session it belongs to and by the charts or
     statistics it backs, in the JSON twin and in the page model."""
-    from cardbench.site.pagemodel import card_page
+    from cardbench.pages.pagemodel import card_page
 
     checked = 0
     for folder in sorted((DATA_DIR / "raw").iterdir()):

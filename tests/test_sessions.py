@@ -1,16 +1,21 @@
-"""sessions.py: entries built from parsed tool output validate, and the card transaction writes them safely."""
+"""A new card and session (card/new_card_data.py) with entries built from parsed tool output
+(parsers/card_entries.py) validate, and the card transaction writes them safely."""
 
 from pathlib import Path
 
 import pytest
 
-from cardbench.card import sessions
-from cardbench.site.aggregate import aggregate
+from cardbench.card import new_card_data
+from cardbench.core import paths
+from cardbench.parsers import card_entries
+from cardbench.figures.aggregate import aggregate
 from cardbench.card.load import load_card
-from cardbench.card.transaction import card_change
+from cardbench.card.store.transaction import card_change
 from cardbench.errors import CardFileError, ParseError
-from cardbench.parsers import dd, f3probe, fio_json, flashbench, nvme
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.parsers.dd import tool as dd
+from cardbench.parsers import f3probe, flashbench, nvme
+from cardbench.parsers.fio import json_output as fio_json
+from cardbench.card.checks.validate import check_card, validate_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -22,28 +27,28 @@ def read(tool, name):
 def full_session():
     fio_runs = [fio_json.parse(read("fio", "fio--cdm-4-jobs.out")), fio_json.parse(read("fio", "fio--randrw-jsonplus.out")),
                 fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))]
-    return sessions.new_session(
+    return new_card_data.new_session(
         "2025-05-17", "Active cooling", host="Fedora 42", reader="M.2 adapter, PCIe Gen3 x1",
-        results=sessions.results_from_fio(fio_runs, command="fio --output-format=json cdm-4-jobs.fio"),
-        dd=[sessions.dd_entry("write", "4M", dd.parse(read("dd", "dd--c-write-3-runs.out")), count=8,
+        results=card_entries.results_from_fio(fio_runs, command="fio --output-format=json cdm-4-jobs.fio"),
+        dd=[card_entries.dd_entry("write", "4M", dd.parse(read("dd", "dd--c-write-3-runs.out")), count=8,
                               flags=["direct"], target="device", command="dd if=/dev/zero of=DEV bs=4M count=8 oflag=direct")],
-        dd_sweeps=[sessions.dd_sweep_entry("write", [(4096, 2.0), (8192, dd.parse(read("dd", "dd--fr.out")))],
+        dd_sweeps=[card_entries.dd_sweep_entry("write", [(4096, 2.0), (8192, dd.parse(read("dd", "dd--fr.out")))],
                                            flags=["direct"], target="device")],
-        flashbench_open_au=[sessions.open_au_entry(flashbench.parse(read("flashbench", "flashbench--open-au-stopped.out")),
+        flashbench_open_au=[card_entries.open_au_entry(flashbench.parse(read("flashbench", "flashbench--open-au-stopped.out")),
                                                    "sequential", 8, 4194304, 4096, command="flashbench -O")],
-        flashbench_align=[sessions.align_entry(flashbench.parse(read("flashbench", "flashbench--align.out")), 1024, 2,
+        flashbench_align=[card_entries.align_entry(flashbench.parse(read("flashbench", "flashbench--align.out")), 1024, 2,
                                                "flashbench -a DEV -b 1024 -c 2")],
-        flashbench_find_fat=[sessions.find_fat_entry(flashbench.parse(read("flashbench", "flashbench--find-fat.out")),
+        flashbench_find_fat=[card_entries.find_fat_entry(flashbench.parse(read("flashbench", "flashbench--find-fat.out")),
                                                      4194304, 65536, "flashbench -f")],
-        f3probe=sessions.f3probe_entry(f3probe.parse(read("f3probe", "f3probe--wraparound.out"))),
-        nvme=sessions.nvme_entry(nvme.parse_id_ctrl(read("nvme", "nvme--id-ctrl.out")),
+        f3probe=card_entries.f3probe_entry(f3probe.parse(read("f3probe", "f3probe--wraparound.out"))),
+        nvme=card_entries.nvme_entry(nvme.parse_id_ctrl(read("nvme", "nvme--id-ctrl.out")),
                                  nvme.parse_features(read("nvme", "nvme--features-thermal.out")),
                                  temperature_c={"idle": 20, "max": 41}, pcie_link="PCIe Gen3 x1"),
     )
 
 
 def new_card():
-    return sessions.new_card("lexar-play-pro-1tb", "Lexar PLAY PRO 1TB", 1000, "microSD", "SD Express",
+    return new_card_data.new_card("lexar-play-pro-1tb", "Lexar PLAY PRO 1TB", 1000, "microSD", "SD Express",
                              "cardbench collector")
 
 
@@ -69,7 +74,7 @@ def test_every_entry_validates(tmp_path):
 
 def test_fio_results_group_runs_by_subtest():
     first, second = fio_json.parse(read("fio", "fio--cdm-4-jobs.out")), fio_json.parse(read("fio", "fio--randrw-jsonplus.out"))
-    results = sessions.results_from_fio([first, second, first])
+    results = card_entries.results_from_fio([first, second, first])
     by_key = {(r["test"], r["op"]): r for r in results}
     seq = by_key[("SEQ1M Q8T1", "read")]
     assert seq["unit"] == "MB/s"
@@ -121,7 +126,7 @@ def test_new_card_file_is_not_written_when_invalid(tmp_path):
 
 def test_raw_files_in_place_validate(tmp_path):
     data = tmp_path / "data"
-    folder = sessions.raw_dir(data, "lexar-play-pro-1tb", "2025-05-17-active-cooling")
+    folder = paths.raw_dir(data, "lexar-play-pro-1tb", "2025-05-17-active-cooling")
     assert folder == data / "raw" / "lexar-play-pro-1tb" / "2025-05-17-active-cooling"
     folder.mkdir(parents=True)
     (folder / "fio-1.json").write_text("{}")
@@ -139,20 +144,20 @@ def test_new_card_splits_brand_and_model():
     assert (card["brand"], card["model"], card["capacity_gb"], card["sessions"]) == ("Lexar", "PLAY PRO", 1000, [])
     assert list(card)[-1] == "sessions"
     with pytest.raises(CardFileError):
-        sessions.new_card("x-1", "Lexar", 1, "SD", "UHS-I", "me")
+        new_card_data.new_card("x-1", "Lexar", 1, "SD", "UHS-I", "me")
 
 
 @pytest.mark.parametrize("date, label, expected", [
     ("2025-05-17", "Active cooling", "2025-05-17-active-cooling"),
-    ("2025-05-17", "  Passive / 82°C!", "2025-05-17-passive-82-c"),
+    ("2025-05-17", "  Passive / 82°C!", "2025-05-17-passive-82c"),
     ("2025-05-17", "", "2025-05-17"),
 ])
 def test_session_id(date, label, expected):
-    assert sessions.session_id(date, label) == expected
+    assert new_card_data.session_id(date, label) == expected
 
 
 def test_fio_job_without_a_cdm_name_is_an_error():
     parsed = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))
     parsed["jobs"][0]["test"] = None
     with pytest.raises(ParseError, match="block size"):
-        sessions.results_from_fio([parsed])
+        card_entries.results_from_fio([parsed])

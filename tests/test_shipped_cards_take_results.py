@@ -12,8 +12,8 @@ import pytest
 
 from cardbench import cli
 from cardbench.card.load import load_card, parse_card_text
-from cardbench.card.session_text import append_session_text, replace_session_text
-from cardbench.card.validate import validate_paths
+from cardbench.card.store.session_text import append_session_text, replace_session_text
+from cardbench.card.checks.validate import validate_paths
 from cardbench.collect.errors import CardMismatchError
 from cardbench.collect.runner import CollectRequest
 from cardbench.collect.store import SessionStore

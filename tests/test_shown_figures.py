@@ -8,10 +8,10 @@ import pytest
 
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.site.aggregate import aggregate
-from cardbench.site.formatting import approx, significant_digits
-from cardbench.site.pagemodel import card_page, leader_row
-from cardbench.site.sitedata import LEFT_OUT_SHOWN, parts_from_result, site_texts
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.formatting import approx, significant_digits
+from cardbench.pages.pagemodel import card_page, leader_row
+from cardbench.publish.sitedata import LEFT_OUT_SHOWN, parts_from_result, site_texts
 
 EXPRESS = "sandisk-microsd-express-256gb-microsd-express"
 

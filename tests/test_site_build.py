@@ -307,7 +307,7 @@ def test_a_card_naming_an_active_file_type_is_refused(tmp_path):
 
 
 def test_a_raw_file_no_longer_named_is_unpublished(tmp_path):
-    from cardbench.site.raw_copies import publish_raw
+    from cardbench.publish.raw_copies import publish_raw
 
     data, out = tmp_path / "data", tmp_path / "out"
     (data / "raw" / "card" / "s1").mkdir(parents=True)
@@ -402,7 +402,7 @@ def test_an_attribute_list_in_a_review_styles_nothing(aggregated_project, tmp_pa
 
 
 def test_the_build_and_the_validator_allow_the_same_front_matter_keys():
-    from cardbench.card.review_pages import REVIEW_KEYS
+    from cardbench.card.checks.review_pages import REVIEW_KEYS
 
     template = (ROOT / "layouts" / "_partials" / "check-reviews.html").read_text(encoding="utf-8")
     listed = re.search(r'\$allowed := slice ((?:"[a-z]+" ?)+)', template).group(1)

@@ -12,10 +12,10 @@ import pytest
 
 import cardbench
 from cardbench.card.load import load_card
-from cardbench.site.aggregate import aggregate
-from cardbench.site.feed import card_entries, feed_data
-from cardbench.site.runs_csv import COLUMNS, card_csv, csv_body, subtest_tool, text_cell
-from cardbench.site.sitedata import write_outputs
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.feed import card_entries, feed_data
+from cardbench.publish.runs_csv import COLUMNS, card_csv, csv_body, subtest_tool, text_cell
+from cardbench.publish.sitedata import write_outputs
 
 from conftest import ROOT
 
@@ -152,8 +152,8 @@ def test_an_imported_tool_only_card_has_its_runs_in_its_csv(corpus_case, tmp_pat
 
 
 def test_a_card_without_runs_says_why_its_csv_holds_only_the_column_names():
-    from cardbench.site.cardhtml import card_page_text
-    from cardbench.site.pagemodel import card_page
+    from cardbench.pages.cardhtml import card_page_text
+    from cardbench.pages.pagemodel import card_page
 
     cards = [load_card(ROOT / "data" / "cards" / f"{slug}.yaml").data
              for slug in ("silicon-motion-sm2708-reference-design-250gb-sd-express", LEXAR)]

@@ -14,8 +14,8 @@ import pytest
 
 import sitebuild
 from cardbench.card.dump import new_card_text
-from cardbench.site.pagemodel import card_page
-from cardbench.site.runs_csv import COLUMNS
+from cardbench.pages.pagemodel import card_page
+from cardbench.publish.runs_csv import COLUMNS
 
 from conftest import ROOT
 

@@ -8,7 +8,7 @@ import pytest
 
 import sitebuild
 from cardbench.bench.synth import card_data, card_text
-from cardbench.site.sitedata import LEFT_OUT_SHOWN
+from cardbench.publish.sitedata import LEFT_OUT_SHOWN
 
 pytestmark = pytest.mark.build
 ODD = '<b>Odd</b> & "Co"'

@@ -9,8 +9,8 @@ import pytest
 from cardbench.card.dump import new_card_text
 from cardbench.card.wording import shorten
 from cardbench.cli import main
-from cardbench.site.incremental import build_site_data
-from cardbench.site.serve import serve
+from cardbench.publish.incremental import build_site_data
+from cardbench.publish.serve import serve
 
 SLUG = "plain-card"
 

@@ -3,9 +3,9 @@ the card's JSON twin."""
 
 import pytest
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.formatting import format_by_size
-from cardbench.site.pagemodel import card_page
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.formatting import format_by_size
+from cardbench.pages.pagemodel import card_page
 
 HDPARM = {"tool": "hdparm", "test": "hdparm -t", "op": "read", "unit": "MiB/s", "runs": [39.26, 39.19, 39.34]}
 IOZONE = {"tool": "iozone", "test": "iozone write (102400 kB file, 4 kB records)", "op": "write", "unit": "KiB/s",

@@ -18,12 +18,13 @@ import yaml
 
 from cardbench.card.load import load_card
 from cardbench.core.paths import CARDS_DIR
-from cardbench.site.aggregate import aggregate
-from cardbench.site.findings.signal_path import reader_findings
-from cardbench.site.headlines import pick_headline
-from cardbench.site.pagemodel import card_page
-from cardbench.site.readers import card_reach, readers_page
-from cardbench.site.sitedata import parts_from_result, site_texts
+from cardbench.figures.aggregate import aggregate
+from cardbench.figures.findings.signal_path import reader_findings
+from cardbench.figures.headlines import pick_headline
+from cardbench.pages.pagemodel import card_page
+from cardbench.figures.hosts_readers import card_reach
+from cardbench.pages.card_readers_page import readers_page
+from cardbench.publish.sitedata import parts_from_result, site_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTREME_256 = "sandisk-extreme-256gb-microsdxc"
@@ -382,12 +383,12 @@ def test_each_paths_figure_is_the_headline_pick_over_that_paths_sessions_alone()
     (c,) = [r for r in page["readers"] if r["name"] == "Reader C"]
     assert c["fastest_read"] is None and c["cards"][0]["measured"] == "SEQ1M Q8T1 read"
     only_a = dict(card, sessions=[dict(s, compare=s["reader"] == "Reader A") for s in card["sessions"]])
-    from cardbench.site.stats import runs_frame
+    from cardbench.figures.stats import runs_frame
     assert pick_headline(only_a, runs_frame([only_a]), {}, "seq_read")["mb_s"] == 81.0
 
 
 def test_the_seed_cards_still_validate():
-    from cardbench.card.validate import card_paths, validate_paths
+    from cardbench.card.checks.validate import card_paths, validate_paths
 
     _, findings = validate_paths(card_paths(CARDS_DIR))
     assert [str(f) for f in findings if f.severity == "error"] == []

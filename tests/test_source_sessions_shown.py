@@ -3,9 +3,9 @@ the commit and licence, the source's own name for the card, an SPI host and its 
 CID register decoded with a manufacturer that contradicts the brand flagged, and a fake found from the
 usable against the announced capacity."""
 
-from cardbench.site.aggregate import aggregate
-from cardbench.site.cardhtml import card_page_text
-from cardbench.site.pagemodel import card_page
+from cardbench.figures.aggregate import aggregate
+from cardbench.pages.cardhtml import card_page_text
+from cardbench.pages.pagemodel import card_page
 
 SOURCE = {"name": "ironsheep/P2-uSD-FS card pages", "author": "Stephen M Moraco", "repository": "ironsheep/P2-uSD-FS",
           "path": "DOCs/cards/sandisk-sn64g-64gb.md", "commit": "88e337a31b9521b6467fe601f0f4f49f7e331081",

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-import cardbench.site.incremental as incremental
+import cardbench.publish.incremental as incremental
 from cardbench.bench.synth import slug_for, write_cards
-from cardbench.card.validate import card_paths
-from cardbench.site.incremental import SiteDataBuilder
-from cardbench.site.staging import remove_stale_staging, staging_dir_for
+from cardbench.card.checks.validate import card_paths
+from cardbench.publish.incremental import SiteDataBuilder
+from cardbench.publish.staging import remove_stale_staging, staging_dir_for
 
 
 @pytest.fixture

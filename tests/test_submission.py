@@ -181,7 +181,7 @@ def test_make_submission_reads_the_body_file(tmp_path):
 
 
 def test_a_finished_collection_ends_with_the_pull_request_commands(tmp_path, monkeypatch):
-    from cardbench.collect.report import pull_request_lines
+    from cardbench.collect.closing_summary import pull_request_lines
 
     monkeypatch.chdir(tmp_path)
     lines = pull_request_lines(tmp_path / "data" / "cards" / "acme-card-64gb-microsdxc.yaml")

@@ -14,7 +14,7 @@ from cardbench import cli
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import load_card
 from cardbench.card.lookalike import cleaned_name, name_problem
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.validate import validate_paths
 from cardbench.errors import CardbenchError
 from cardbench.imports.importer import import_file
 from cardbench.imports.submission import submit
@@ -101,7 +101,7 @@ def test_one_card_holding_a_lone_surrogate_stops_no_build(tmp_path):
     """As YAML writes it ("\\uDCF1"), the card file is valid UTF-8: validate refuses it, and the site
     build reports it as an error instead of failing to write its pages."""
     pytest.importorskip("pandas")
-    from cardbench.site.incremental import build_site_data
+    from cardbench.publish.incremental import build_site_data
 
     cards = cards_dir(tmp_path)
     path = cards / "acme-fast-64gb-microsdxc.yaml"

@@ -7,8 +7,8 @@ import pytest
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
 from cardbench.core.bus import pcie_link_mb_s
-from cardbench.card.figure_rules import block_size_bytes
-from cardbench.card.validate import check_card, validate_paths
+from cardbench.card.checks.figure_rules import block_size_bytes
+from cardbench.card.checks.validate import check_card, validate_paths
 from carddata import SLUG, TODAY, by_rule, card_data, findings_for
 
 def session(data):

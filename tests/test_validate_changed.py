@@ -8,7 +8,7 @@ import pytest
 
 from cardbench import cli
 from cardbench.card.dump import new_card_text
-from cardbench.card.changed import changed_card_paths
+from cardbench.card.checks.changed import changed_card_paths
 from cardbench.core.paths import SCHEMA_PATH
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -217,7 +217,7 @@ def test_a_full_validation_checks_raw_folders_and_reviews_too(repo, monkeypatch,
 def test_the_collectors_log_beside_a_named_session_is_known(tmp_path):
     """collect.log grows while a run goes on, so it is never hashed or listed; beside a session the
     card names it is the collector's own and passes, anywhere else it is unlisted like any file."""
-    from cardbench.card.raw_files import raw_file_findings
+    from cardbench.card.checks.raw_files import raw_file_findings
 
     write(tmp_path, "data/cards/card-c.yaml", "slug: card-c\n")
     named = {"raw/card-c/s1/dd.out"}
@@ -231,7 +231,7 @@ def test_the_collectors_log_beside_a_named_session_is_known(tmp_path):
 
 def test_an_unnamed_file_of_an_unfinished_collector_session_is_only_a_warning(tmp_path):
     """A stopped collector run keeps its current test's output until the same command resumes."""
-    from cardbench.card.raw_files import raw_file_findings, unfinished_folders
+    from cardbench.card.checks.raw_files import raw_file_findings, unfinished_folders
 
     write(tmp_path, "data/cards/card-c.yaml", "slug: card-c\n")
     card = {"slug": "card-c", "sessions": [{"id": "s1", "complete": False}, {"id": "s2"}]}

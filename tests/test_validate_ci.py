@@ -10,7 +10,7 @@ import yaml
 
 from cardbench.card.dump import new_card_text
 from cardbench.card.load import parse_card_text
-from cardbench.card.validate import check_card
+from cardbench.card.checks.validate import check_card
 
 GITHUB = Path(__file__).resolve().parents[1] / ".github"
 WORKFLOWS = sorted((GITHUB / "workflows").glob("*.yml"))

@@ -6,10 +6,10 @@ import json
 import re
 from pathlib import Path
 
-from cardbench.card.checksums import update_sha256sums
+from cardbench.card.store.checksums import update_sha256sums
 from cardbench.card.load import parse_card_text
-from cardbench.card.problems import RULES
-from cardbench.card.validate import check_card
+from cardbench.card.checks.problems import RULES
+from cardbench.card.checks.validate import check_card
 from cardbench.core.paths import SCHEMA_PATH
 
 ROOT = Path(__file__).resolve().parents[1]

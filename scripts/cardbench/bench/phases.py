@@ -6,12 +6,12 @@ import gc
 import time
 from pathlib import Path
 
-from ..site.aggregate import aggregate
-from ..site.incremental import WORKER_GC_THRESHOLD
+from ..figures.aggregate import aggregate
+from ..publish.incremental import WORKER_GC_THRESHOLD
 from ..card.load import load_card
-from ..site.sitedata import parts_from_result
-from ..card.rules import rule_findings
-from ..card.schema_findings import schema_findings
+from ..publish.sitedata import parts_from_result
+from ..card.checks.rules import rule_findings
+from ..card.checks.schema_findings import schema_findings
 
 PHASES = ["read and parse the YAML", "JSON Schema", "rules", "statistics (pandas)", "page data and JSON texts"]
 

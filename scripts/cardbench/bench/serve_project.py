@@ -6,7 +6,7 @@
 import sys
 from pathlib import Path
 
-from ..site.serve import serve
+from ..publish.serve import serve
 from .measure import HUGO
 
 

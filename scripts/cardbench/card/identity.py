@@ -16,7 +16,7 @@ import re
 import unicodedata
 
 from ..errors import CardbenchError, quoted
-from .schema_findings import schema_validator
+from .checks.schema_findings import schema_validator
 
 SLUG_EXAMPLE = "sandisk-ultra-64gb-microsdxc"
 FROM_NAME = "from the name"  # why a value was used: the name says it
@@ -63,7 +63,8 @@ def check_slug(slug, option, error=CardbenchError):
     return slug
 
 
-def _slug_words(text):
+def slug_words(text):
+    """Text as a slug's words: accents dropped (NFKD), lower case, every other run of characters one hyphen."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
@@ -74,14 +75,14 @@ def make_slug(brand, model, capacity_gb, form_factor, family, bus=None):
     survives in ASCII: the contributor picks the slug then."""
     if model.lower().startswith(brand.lower() + " "):
         model = model[len(brand) + 1:]  # 'Lexar' + 'Lexar Play' → lexar-play, not lexar-lexar-play
-    if not _slug_words(f"{brand} {model}"):
+    if not slug_words(f"{brand} {model}"):
         return ""
     capacity = f"{capacity_gb / 1000:g}tb" if capacity_gb >= 1000 else f"{capacity_gb:g}gb"
     kind = ("micro" if form_factor == "microSD" else "") + ("sd-express" if bus == "SD Express" else family.lower())
     # A model that names its capacity ('Extreme 64GB') gives it once: sandisk-extreme-64gb-…, not …-64gb-64gb-…
     number, unit = capacity[:-2], capacity[-2:]
-    name = re.sub(rf"(^|-){re.escape(number)}-?{unit}(?=-|$)", "", _slug_words(f"{brand} {model}")).strip("-")
-    slug = _slug_words(f"{name or brand} {capacity} {kind}")
+    name = re.sub(rf"(^|-){re.escape(number)}-?{unit}(?=-|$)", "", slug_words(f"{brand} {model}")).strip("-")
+    slug = slug_words(f"{name or brand} {capacity} {kind}")
     if len(slug) > slug_max():
         slug = slug[:slug_max()].rsplit("-", 1)[0]
     return slug

@@ -17,7 +17,7 @@ import yaml
 
 from confusable_homoglyphs import categories, confusables
 
-from .schema_findings import hidden_words, identity_guard, schema_validator
+from .checks.schema_findings import hidden_words, identity_guard, schema_validator
 from .wording import SURROGATE, lone_surrogate, surrogate_words
 
 _NEUTRAL = {"COMMON", "INHERITED", "Unknown"}

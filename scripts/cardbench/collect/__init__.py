@@ -6,7 +6,7 @@ collect(CollectRequest(...), progress=callback, confirm=ask) -> CollectReport; s
 from .errors import CollectError, CollectInterrupted, DeviceVanishedError, GuardError
 from .profiles import PROFILES
 from .progress import ProgressEvent, render
-from .report import interrupted_lines, summary_lines
+from .closing_summary import interrupted_lines, summary_lines
 from .runner import CollectReport, CollectRequest, collect
 
 __all__ = ["collect", "CollectRequest", "CollectReport", "CollectError", "CollectInterrupted", "DeviceVanishedError",

@@ -8,8 +8,8 @@ identified and confirmed, and the readonly profile's test file on its filesystem
 
 from dataclasses import dataclass
 
-from . import guard
-from .device import DeviceInfo, identify
+from .guard import guard
+from .guard.device import DeviceInfo, identify
 from .errors import NotConfirmedError
 from .testfile import CardTestFile
 

@@ -4,7 +4,7 @@ import subprocess
 import threading
 import time
 
-from ..card import sessions
+from ..parsers import card_entries
 from ..errors import ParseError
 from ..parsers import nvme as nvme_parser
 from . import tools
@@ -109,5 +109,5 @@ class NvmeMonitor:
             temps["max"] = max(seen) if seen else None
             temps = {k: v for k, v in temps.items() if v is not None}
             raw = list(self.raw)
-        return sessions.nvme_entry(id_ctrl=self.id_ctrl, features=self.features, temperature_c=temps or None,
+        return card_entries.nvme_entry(id_ctrl=self.id_ctrl, features=self.features, temperature_c=temps or None,
                                    pcie_link=pcie_link, raw=raw or None)

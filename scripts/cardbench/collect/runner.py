@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..card import sessions
+from ..card import new_card_data
 from ..card.identity import form_factor_from_name, marketed_capacity_gb
-from . import guard, tools
+from .guard import guard
+from . import tools
 from .claim import take_card
 from .errors import CardMismatchError, DiskFullError, NotRootError
 from .plan import check_request, find_tools, test_file_bytes
@@ -81,7 +82,7 @@ def collect(request, progress=None, confirm=None, clock=time.monotonic):
         opened = open_session(request, store, profile, held, tool_paths, created)
         new_card = None
         if card is None:
-            new_card = sessions.new_card(request.slug, request.name, marketed_capacity_gb(info.size_bytes),
+            new_card = new_card_data.new_card(request.slug, request.name, marketed_capacity_gb(info.size_bytes),
                                          form_factor_from_name(request.name)[0], info.bus_guess(),
                                          {"name": COLLECTOR_SOURCE, "date": opened.today})
     except BaseException as exc:

@@ -8,10 +8,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..card import sessions
+from ..card import new_card_data
+from ..core import paths
 from ..card.lookalike import cleaned_name
-from . import guard, tools
-from .device import host_description, session_notes
+from .guard import guard
+from . import tools
+from .guard.device import host_description, session_notes
 from .errors import device_text
 from .store import COLLECTOR_SOURCE
 from .toolrun import Log
@@ -57,7 +59,7 @@ def resumable_session(store, request, profile, identity):
     card (size and serial), same label; wherever it is among the sessions. Adopted by the store; None
     when there is none."""
     for candidate in store.resume_candidates():
-        meta_path = sessions.raw_dir(store.data_dir, request.slug, candidate.get("id")) / "collect.json"
+        meta_path = paths.raw_dir(store.data_dir, request.slug, candidate.get("id")) / "collect.json"
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError, TypeError):
@@ -80,14 +82,14 @@ def open_session(request, store, profile, held, tool_paths, created):
     session = resumable_session(store, request, profile, identity)
     resumed = session is not None
     if session is None:
-        session = sessions.new_session(
+        session = new_card_data.new_session(
             today, request.label or f"Collector, {profile.name} profile",
             host=cleaned_name(host_description(request.root)), reader=cleaned_name(info.reader()),
             target="raw device" if held.mode == guard.RAW else f"{checked.mounts[0].fstype} filesystem",
             compare=False if held.mode == guard.FILESYSTEM else None, complete=False,
             source={"name": COLLECTOR_SOURCE, "date": today})
         session["id"] = store.unique_id(session["id"])
-    raw_dir = sessions.raw_dir(store.data_dir, request.slug, session["id"])
+    raw_dir = paths.raw_dir(store.data_dir, request.slug, session["id"])
     created.mkdir(raw_dir)
     raw_rel = f"raw/{request.slug}/{session['id']}"
     log = Log(raw_dir / "collect.log")

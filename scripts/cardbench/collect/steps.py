@@ -8,13 +8,13 @@ are short and exact.
 
 from dataclasses import dataclass, field
 
-from ..card import sessions
+from ..parsers import card_entries
 from ..core.paths import raw_refs
 from ..core.units import size_arg_from_bytes
-from ..parsers import dd as dd_parser
+from ..parsers.dd import tool as dd_parser
 from ..parsers import f3probe as f3probe_parser
-from ..parsers import fio_json
-from ..parsers import fio_bwlog
+from ..parsers.fio import json_output as fio_json
+from ..parsers.fio import bwlog as fio_bwlog
 from ..parsers import flashbench as flashbench_parser
 from . import tools
 from .profiles import (DdStep, DdSweepStep, F3ProbeStep, FillStep, FioStep, FlashAlignStep, FlashFindFatStep,
@@ -54,7 +54,7 @@ def run_fio(ctx, step):
         ctx.run_tool(argv, detail=f"run {run}/{step.runs}" if step.runs > 1 else "", check_output=name)
         parsed.append(fio_json.parse(_read(ctx.raw_dir / name)))
         raw.append(ctx.rel(name))
-    results = sessions.results_from_fio(parsed, command=ctx.display(argv0), raw=raw)
+    results = card_entries.results_from_fio(parsed, command=ctx.display(argv0), raw=raw)
     mean = sum(results[0]["runs"]) / len(results[0]["runs"])
     iops = sum(results[0]["iops"]) / len(results[0]["iops"])
     return Outcome(entries=[("results", r) for r in results], summary=fio_summary(mean, iops))
@@ -74,7 +74,7 @@ def run_dd(ctx, step):
         ctx.run_tool(argv, stderr=name, env=tools.C_LOCALE, detail=f"run {run}/{step.runs}" if step.runs > 1 else "")
         runs.append(dd_parser.parse(_read(ctx.raw_dir / name))["runs"][-1])
         raw.append(ctx.rel(name))
-    entry = sessions.dd_entry(step.op, size_arg_from_bytes(step.bs), runs, count=step.count, flags=["direct"],
+    entry = card_entries.dd_entry(step.op, size_arg_from_bytes(step.bs), runs, count=step.count, flags=["direct"],
                               target=step.target, command=ctx.display(argv, tools.C_LOCALE), raw=raw)
     mean = sum(entry["runs"]) / len(entry["runs"])
     return Outcome(entries=[("dd", entry)], summary=f"{mean:.1f} MB/s",
@@ -103,7 +103,7 @@ def run_dd_sweep(ctx, step):
     template = ctx.display(tools.dd_argv(dd, step.op, ctx.device_fd_path, step.sizes[0], 1), tools.C_LOCALE)
     template = template.replace(f"bs={size_arg_from_bytes(step.sizes[0])}", "bs=<size>").replace(
         "count=1", f"count=<{size_arg_from_bytes(step.bytes_per_point)} / size>")
-    entry = sessions.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
+    entry = card_entries.dd_sweep_entry(step.op, list(zip(step.sizes, runs)), flags=["direct"], target="device",
                                     command=template, raw=[ctx.rel(name)])
     low, high = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("dd_sweeps", entry)],
@@ -129,7 +129,7 @@ def run_flash_align(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_align_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.blocksize, step.count))
     parsed = flashbench_parser.parse_align(text)
-    entry = sessions.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
+    entry = card_entries.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
                                  command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_align", entry)], summary=f"{len(entry['points'])} alignments")
 
@@ -138,7 +138,7 @@ def run_flash_open_au(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
     parsed = flashbench_parser.parse_open_au(text, smallest_block_bytes=step.blocksize)
-    entry = sessions.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
+    entry = card_entries.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
                                    step.blocksize, command=ctx.display(argv), raw=raw)
     high, low = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("flashbench_open_au", entry)],
@@ -150,7 +150,7 @@ def run_flash_find_fat(ctx, step):
     argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_find_fat_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.erasesize, step.blocksize, step.fat_nr))
     parsed = flashbench_parser.parse_find_fat(text)
-    entry = sessions.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
+    entry = card_entries.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
                                     command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_find_fat", entry)], summary=f"{len(entry['rows'])} block sizes")
 
@@ -160,7 +160,7 @@ def run_f3probe(ctx, step):
     argv = tools.f3probe_argv(ctx.tool("f3probe"), ctx.device_fd_path)
     ctx.run_tool(argv, stdout=name, stderr=name, env=tools.C_LOCALE)
     parsed = f3probe_parser.parse(_read(ctx.raw_dir / name))
-    entry = sessions.f3probe_entry(parsed, raw=[ctx.rel(name)])
+    entry = card_entries.f3probe_entry(parsed, raw=[ctx.rel(name)])
     verdict = ("DAMAGED card" if entry.get("verdict") == "damaged" else "FAKE capacity" if entry["fake"]
                else "real capacity")
     usable = entry.get("usable_bytes")
@@ -178,9 +178,9 @@ def run_fill(ctx, step):
     if job is None:
         raise ValueError(f"fill: no write job in {name}")
     log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
-    spans = sessions.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
+    spans = card_entries.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
     try:
-        entry = sessions.fill_entry("write", spans, command=ctx.display(argv),
+        entry = card_entries.fill_entry("write", spans, command=ctx.display(argv),
                                     raw=[ctx.rel(name), ctx.rel(step.log_name)], max_points=step.max_points)
     except ValueError:
         raise ValueError(f"fill: no bandwidth samples in {step.log_name}") from None

@@ -7,7 +7,7 @@ card's lock, records the raw files' SHA-256, validates and renames into place.
 
 from pathlib import Path
 
-from ..card.transaction import card_change, unique_session_id
+from ..card.store.transaction import card_change, unique_session_id
 from ..card.load import load_card
 from ..core.paths import card_path
 

@@ -4,7 +4,7 @@ reported before anything is run or written."""
 
 import datetime
 
-from ..card import sessions
+from ..card import new_card_data
 from ..card.identity import form_factor_from_name
 from ..errors import CardFileError
 from .errors import CardMismatchError
@@ -20,16 +20,16 @@ def check_names(request, store, new):
     creates it from --name."""
     from ..card.dump import new_card_text  # here: the guard's refusals come before the rules are loaded
     from ..card.load import parse_card_text
-    from ..card.validate import check_card
+    from ..card.checks.validate import check_card
 
     today = datetime.date.today().isoformat()
     source = {"name": COLLECTOR_SOURCE, "date": today}
     name = request.name if new else "Stand-in Card 64GB"
     try:
-        card = sessions.new_card(request.slug, name, 64, form_factor_from_name(name)[0], "UHS-I", source)
+        card = new_card_data.new_card(request.slug, name, 64, form_factor_from_name(name)[0], "UHS-I", source)
     except CardFileError as exc:
         raise CardMismatchError(f"--name (make: NAME=): {exc.message}") from None
-    session = sessions.new_session(today, request.label or "Collector", host="host", reader="reader",
+    session = new_card_data.new_session(today, request.label or "Collector", host="host", reader="reader",
                                    target="raw device", complete=False, source=source)
     try:
         trial = parse_card_text(new_card_text({**card, "sessions": [session]}), store.path)
@@ -49,9 +49,9 @@ def _check_appended(store, session):
     """The existing card file with the stand-in session added, as the first save will add it, checked by
     every rule: a file the save would fail on stops the run before the device is written."""
     from ..card.load import load_card, parse_card_text
-    from ..card.session_text import append_session_text
-    from ..card.transaction import unique_session_id
-    from ..card.validate import check_card
+    from ..card.store.session_text import append_session_text
+    from ..card.store.transaction import unique_session_id
+    from ..card.checks.validate import check_card
 
     try:
         existing = load_card(store.path)

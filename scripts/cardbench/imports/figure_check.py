@@ -15,7 +15,7 @@ the tool's own figures, and 10 % would let every unit mistake above through.
 
 import math
 
-from ..card.figure_rules import _deviation
+from ..card.checks.figure_rules import _deviation
 from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ..errors import ParseError
 

@@ -33,16 +33,17 @@ import hashlib
 import re
 from pathlib import Path
 
-from ..card import sessions
+from ..card import new_card_data
+from ..core import paths
 from ..card.load import load_card
 from ..card.lookalike import cleaned_name, mixed_script, single_spaced
-from ..card.schema_findings import schema_validator
-from ..card.transaction import card_change
+from ..card.checks.schema_findings import schema_validator
+from ..card.store.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..errors import CardFileError, ParseError, quoted
-from ..parsers import cdm_fio
+from ..parsers.cdm import cdm_fio
 from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_named, logged_tools
-from ..parsers.terminal import printable
+from ..parsers.text.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
 from .naming import DEFAULT_SOURCE, card_for_name, check_slug, similar_cards
@@ -69,7 +70,7 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     data_dir = Path(data_dir) if data_dir is not None else cards_dir.parent
     raw = read_input(path)
     digest = hashlib.sha256(raw).hexdigest()
-    card_path = sessions.card_path(cards_dir, slug)
+    card_path = paths.card_path(cards_dir, slug)
     card_data = load_card(card_path).data if card_path.exists() else None
     for session in (card_data or {}).get("sessions") or []:
         if isinstance(session, dict) and digest in (session.get("imported_sha256") or []) and \
@@ -118,8 +119,8 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
                 return _already_imported(change.path, earlier, digest)
             if change.loaded is None and new_card is None:
                 new_card, defaults = card_for_name(slug, name, source, change.path, card)
-            session_id = change.unique_session_id(sessions.session_id(day, label) if day else
-                                                  sessions.session_id("", label).lstrip("-"))
+            session_id = change.unique_session_id(new_card_data.session_id(day, label) if day else
+                                                  new_card_data.session_id("", label).lstrip("-"))
             raw_rel = f"raw/{slug}/{session_id}/{file_name}"
             session = {"id": session_id, "label": label, "date": day}
             if day is None:

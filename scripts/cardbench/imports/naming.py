@@ -9,8 +9,9 @@ assumed and listed, so the command line can ask the contributor to check it.
 
 import difflib
 
-from ..card import identity, sessions
-from ..card.newcard import normalize_answer
+from ..card import identity
+from ..card import new_card_data
+from ..card.store.newcard import normalize_answer
 from ..errors import CardFileError
 
 DEFAULT_SOURCE = {"name": "contributor's own run (imported)"}
@@ -67,7 +68,7 @@ def card_for_name(slug, name, source=None, path=None, given=None):
     chosen.setdefault("bus", identity.bus_from_name(name))
     chosen.setdefault("form_factor", identity.form_factor_from_name(name))
     defaults = {field: chosen[field] for field in ("capacity_gb", "bus", "form_factor")}
-    card = sessions.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
+    card = new_card_data.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
                              source or DEFAULT_SOURCE)
     # A brand of two words ("Amazon Basics", "Silicon Power") is given apart from the name by a source's manifest.
     for field in IDENTITY_GIVEN:

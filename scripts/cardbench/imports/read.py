@@ -8,7 +8,7 @@ import os
 import stat
 
 from ..errors import ParseError
-from ..parsers.terminal import printable
+from ..parsers.text.terminal import printable
 
 MAX_BYTES = 20 * 1024 * 1024
 # Lines of a file, counted as str.splitlines() counts them. Tool output runs to a few thousand (fio

@@ -17,7 +17,7 @@ import re
 from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers.fields import SessionFields
-from ..parsers.logged_shell import Shell, command_lines
+from ..parsers.text.logged_shell import Shell, command_lines
 from ..parsers.registry import FORMATS, format_named, logged_tools
 
 

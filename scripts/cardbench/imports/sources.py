@@ -42,9 +42,9 @@ from pathlib import Path
 import yaml
 
 from ..card import identity
-from ..card.checksums import SUMS_NAME
+from ..card.store.checksums import SUMS_NAME
 from ..card.load import load_card
-from ..card.session_text import sessions_place
+from ..card.store.session_text import sessions_place
 from ..core.paths import card_path
 from ..errors import CardbenchError
 from .importer import DATE_NOT_STATED, import_file

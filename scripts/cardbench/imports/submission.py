@@ -24,7 +24,7 @@ from pathlib import Path
 from ..card.lookalike import name_problem, single_spaced
 from ..card.wording import lone_surrogate, surrogate_words
 from ..errors import CardbenchError, CardFileError, ParseError
-from ..parsers.terminal import printable
+from ..parsers.text.terminal import printable
 from .importer import import_file
 from .naming import slug_for_name
 

@@ -17,7 +17,7 @@ several tools apart, imports.several_tools'.
 import html
 import re
 
-from ..parsers.log_lines import PROMPT
+from ..parsers.text.log_lines import PROMPT
 from ..parsers.registry import logged_tools
 
 # Bounded and possessive quantifiers throughout: a pasted file may hold lines of 10^5 characters.

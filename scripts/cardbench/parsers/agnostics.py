@@ -29,10 +29,10 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import tool_result_entry
+from .card_entries import tool_result_entry
 from .fields import SessionFields
-from .numbers import refuse_long_numbers
-from .pasted import lines as pasted_lines
+from .text.numbers import refuse_long_numbers
+from .text.pasted import lines as pasted_lines
 from .tool import ToolInfo
 
 TOOL = "agnostics"

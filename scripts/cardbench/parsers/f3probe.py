@@ -27,9 +27,9 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import f3probe_entry
+from .card_entries import f3probe_entry
 from .fields import SessionFields
-from .numbers import MAX_DIGITS, refuse_long_numbers
+from .text.numbers import MAX_DIGITS, refuse_long_numbers
 from .tool import ToolInfo
 
 TOOL = "f3probe"

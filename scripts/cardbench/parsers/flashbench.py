@@ -50,12 +50,12 @@ import re
 from ..core.units import bytes_from_size_text
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import align_entry, find_fat_entry, open_au_entry
+from .card_entries import align_entry, find_fat_entry, open_au_entry
 from .fields import SessionFields
 from .flashbench_command import options
-from .log_lines import renumbered
-from .logged_shell import Shell, command_lines
-from .numbers import refuse_long_numbers
+from .text.log_lines import renumbered
+from .text.logged_shell import Shell, command_lines
+from .text.numbers import refuse_long_numbers
 from .tool import ToolInfo
 
 TOOL = "flashbench"

@@ -23,10 +23,10 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import capacity_check_entry, tool_result_entry
+from .card_entries import capacity_check_entry, tool_result_entry
 from .fields import SessionFields
-from .numbers import number, refuse_long_numbers
-from .pasted import binary_size_text, lines as pasted_lines
+from .text.numbers import number, refuse_long_numbers
+from .text.pasted import binary_size_text, lines as pasted_lines
 from .tool import ToolInfo
 
 TOOL = "h2testw"

@@ -26,9 +26,9 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import tool_result_entry
+from .card_entries import tool_result_entry
 from .fields import SessionFields
-from .terminal import plain
+from .text.terminal import plain
 from .tool import ToolInfo
 
 TOOL = "hdparm"

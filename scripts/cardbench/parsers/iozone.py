@@ -35,10 +35,10 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import results_from_table, tool_result_entry
+from .card_entries import results_from_table, tool_result_entry
 from .fields import SessionFields
-from .fio_options import fio_size
-from .terminal import plain, unquoted
+from .fio.options import fio_size
+from .text.terminal import plain, unquoted
 from .tool import ToolInfo
 
 TOOL = "iozone"

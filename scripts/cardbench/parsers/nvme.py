@@ -32,11 +32,12 @@ import json
 import re
 
 from ..errors import ParseError
-from . import NOT_MINE, SHAPED, safejson
-from .entries import nvme_entry
+from . import NOT_MINE, SHAPED
+from .text import safejson
+from .card_entries import nvme_entry
 from .fields import SessionFields
-from .log_lines import renumbered
-from .logged_shell import Shell
+from .text.log_lines import renumbered
+from .text.logged_shell import Shell
 from .tool import ToolInfo
 
 TOOL = "nvme"

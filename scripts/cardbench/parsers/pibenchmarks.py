@@ -34,11 +34,11 @@ import re
 
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, hdparm, iozone
-from . import dd as dd_parser
-from .entries import dd_entry, results_from_table, tool_result_entry
+from .dd import tool as dd_parser
+from .card_entries import dd_entry, results_from_table, tool_result_entry
 from .fields import SessionFields
-from .script_log import merge_measurements, sections
-from .terminal import plain
+from .text.script_log import merge_measurements, sections
+from .text.terminal import plain
 from .tool import ToolInfo
 
 TOOL = "pibenchmarks"

@@ -18,10 +18,12 @@ from types import ModuleType
 
 from ..errors import ParseError
 
-from . import (NAMED, NOT_MINE, agnostics, cdm_fio, crystaldiskmark, dd, f3probe, f3rw, fio_bwlog, fio_json,
-               fio_text, flashbench, h2testw, hdparm, iozone, kdiskmark, microsd_benchmarks, nvme, pibenchmarks,
-               result_table, sysbench)
-from .terminal import damaged_lines, undamaged
+from . import (NAMED, NOT_MINE, agnostics, f3probe, f3_write_read as f3rw, flashbench, h2testw, hdparm, iozone,
+               microsd_benchmarks, nvme, pibenchmarks, result_table, sysbench)
+from .cdm import cdm_fio, crystaldiskmark, kdiskmark
+from .dd import tool as dd
+from .fio import bwlog as fio_bwlog, json_output as fio_json, text_output as fio_text
+from .text.terminal import damaged_lines, undamaged
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ import re
 from ..errors import ParseError, quoted
 from ..core.units import GB_BYTES, GIB_BYTES, RATE_TO_MB_S
 from . import NOT_MINE
-from .entries import capacity_check_entry, tool_result_entry
+from .card_entries import capacity_check_entry, tool_result_entry
 from .fields import SessionFields
 from .tool import ToolInfo
 

@@ -31,9 +31,9 @@ import re
 from ..core.units import size_label_from_bytes
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
-from .entries import results_from_table, tool_result_entry
+from .card_entries import results_from_table, tool_result_entry
 from .fields import SessionFields
-from .terminal import plain, unquoted
+from .text.terminal import plain, unquoted
 from .tool import ToolInfo
 
 TOOL = "sysbench"

@@ -1,0 +1,1 @@
+"""The checks a card file passes: the JSON Schema, the rules a schema cannot say, raw files, review pages."""

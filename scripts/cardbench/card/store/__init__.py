@@ -1,0 +1,1 @@
+"""The one way a card's files change: atomic writes, the journal, checksums, sessions placed into the text."""

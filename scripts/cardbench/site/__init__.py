@@ -1,1 +1,0 @@
-"""The site's side: summaries across runs, the page model, the data files Hugo reads, the preview."""
