@@ -35,7 +35,7 @@ from ..card.checks.problems import Finding
 from ..card.checks.validate import check_card, cross_card_findings
 from ..card.checks.site_links import project_link_findings
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
 CHUNK = 100
 LAST_CHUNK = 25  # the smallest chunk, towards the end: a chunk costs ~15 ms besides its cards
@@ -90,11 +90,29 @@ def _signature(path):
 
 
 def _raw_signature(data, data_dir):
-    """Size and time of every raw output a card names and of its folder's SHA256SUMS."""
+    """Size, time and SHA-256 of every raw output a card names and of its folder's SHA256SUMS: the time tells an
+    untouched file at once; the digest tells a file that a fresh checkout only touched (a restored build)."""
     refs = sorted(set(raw_strings(data)))
     folders = sorted({r.split("/")[1] for r in refs if r.count("/") >= 2})
     files = refs + [f"raw/{folder}/{SUMS_NAME}" for folder in folders]
-    return [[name, _signature(Path(data_dir) / name)] for name in files]
+    return [[name, _signature(Path(data_dir) / name), _file_sha(Path(data_dir) / name)] for name in files]
+
+
+def _file_sha(path):
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _same_file(path, sig_then, sha_then):
+    """Whether a file is as it was: the same size and time, or the same size and content."""
+    sig = _signature(path)
+    if sig == sig_then:
+        return True
+    return sig is not None and sig_then is not None and sig[1] == sig_then[1] and sha_then is not None \
+        and _file_sha(path) == sha_then
 
 
 def _record(finding):
@@ -222,7 +240,7 @@ class SiteDataBuilder:
             if not same:
                 return False
             entry["sig"] = sig  # touched, not changed
-        return all(_signature(self.data_dir / name) == sig_then for name, sig_then in entry.get("raw") or [])
+        return all(_same_file(self.data_dir / name, *then) for name, *then in entry.get("raw") or [])
 
     def _check(self, paths, today):
         if len(paths) < PARALLEL_FROM or self.workers < 2:
