@@ -56,6 +56,7 @@ def aggregate(cards, data_dir=None):
         entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
     out_cards, leaderboard, suite_stats = {}, [], {}
+    own_picks = own_path_picks(cards)
     for card in cards:
         slug = card["slug"]
         runs = by_slug.get(slug, frame.iloc[0:0])
@@ -67,7 +68,7 @@ def aggregate(cards, data_dir=None):
         card_json["path_headlines"] = path_headlines(card, runs)
         if any(is_spi(s) for s in card.get("sessions") or []):
             card_json["spi_headline"] = spi_headlines(card)
-        card_json["standing"] = standing_entries(card, picks)
+        card_json["standing"] = standing_entries(card, picks, own_picks)
         objs = {key: pooled_obj(r) for key, r in pooled.items()}
         card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
                                sorted(pooled, key=lambda key: subtest_order(*key))}
@@ -83,27 +84,53 @@ def aggregate(cards, data_dir=None):
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
-def standing_entries(card, picks):
+def _standing_paths(card):
+    """The card's compared sessions (not SPI) and the (host, source) paths they name, in order."""
+    compared = [s for s in card.get("sessions") or [] if s.get("compare", True) and not is_spi(s)]
+    paths = list(dict.fromkeys((s["host"], _source_name(card, s)) for s in compared if s.get("host")))
+    return compared, paths
+
+
+def _source_name(card, session):
+    return (session.get("source") or card["source"])["name"]
+
+
+def own_path_picks(cards):
+    """{(slug, host, source): the card's sequential read pick over that path's sessions alone (the others set
+    aside)}, for every card read on more than one path: all the cards' variants in one frame and one statistics
+    call (a frame per variant costs far more), each group the same runs in the same order, so the same figures."""
+    variants = []
+    for card in cards:
+        compared, paths = _standing_paths(card)
+        for host, source in paths:
+            if len(paths) == 1 and all(s.get("host") == host and _source_name(card, s) == source for s in compared):
+                continue  # its headline is the pick
+            own = {**card, "sessions": [s if s.get("host") == host and _source_name(card, s) == source
+                                        else {**s, "compare": False} for s in card.get("sessions") or []]}
+            variants.append(((card["slug"], host, source), own))
+    if not variants:
+        return {}
+    # each variant's runs under a name of its own, so that one groupby keeps the variants apart
+    frame = runs_frame([{**own, "slug": str(number)} for number, (_, own) in enumerate(variants)])
+    frames = dict(tuple(frame.groupby("slug", sort=False)))
+    pooled = {}
+    for r in _records(statistics(frame[frame["compare"]], POOL_KEYS)):
+        pooled.setdefault(r["slug"], {})[(r["test"], r["op"])] = r
+    empty = frame.iloc[0:0]
+    return {key: pick_headline(own, frames.get(str(number), empty), pooled.get(str(number), {}), "seq_read")
+            for number, (key, own) in enumerate(variants)}
+
+
+def standing_entries(card, picks, own_picks):
     """[{"host", "source", "form_factor", "mb_s", "basis"}]: the card's sequential read on each host its compared
     sessions name, with the source that read it there, so a page can say where it stands among cards of its size
     the same source read on that host (one machine: a host's name alone, "Laptop, Linux", may be two). A card
-    read on one host by one source has its headline; otherwise each one's own pick (the other sessions set aside)."""
-    compared = [s for s in card.get("sessions") or [] if s.get("compare", True) and not is_spi(s)]
-    paths = list(dict.fromkeys((s["host"], (s.get("source") or card["source"])["name"]) for s in compared
-                               if s.get("host")))
+    read on one host by one source has its headline; otherwise each one's own pick (own_path_picks)."""
+    compared, paths = _standing_paths(card)
     out = []
     for host, source in paths:
-        def on_path(s, host=host, source=source):
-            return s.get("host") == host and (s.get("source") or card["source"])["name"] == source
-
-        if len(paths) == 1 and all(on_path(s) for s in compared):
-            pick = picks["seq_read"]
-        else:
-            own = {**card, "sessions": [s if on_path(s) else {**s, "compare": False}
-                                        for s in card.get("sessions") or []]}
-            frame = runs_frame([own])
-            pooled = {(r["test"], r["op"]): r for r in _records(statistics(frame[frame["compare"]], POOL_KEYS))}
-            pick = pick_headline(own, frame, pooled, "seq_read")
+        pick = own_picks.get((card["slug"], host, source), picks["seq_read"]) if len(paths) == 1 \
+            else own_picks[(card["slug"], host, source)]
         if pick:
             out.append({"host": host, "source": source, "form_factor": card["form_factor"], "mb_s": pick["mb_s"],
                         "basis": pick["basis"]})
