@@ -24,6 +24,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 import pandas as pd
 
+from ..core.subtest_names import dd_test_name
 from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_UNIT_BYTES, block_size_bytes, is_rate_unit, mb_s_from_rate
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
@@ -32,22 +33,6 @@ ENTRY_KEYS = ["slug", "session", "kind", "entry", "test", "op", "unit"]  # one s
 RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "unit", "run", "value", "decimals",
                "excluded", "mb_s", "iops", "iops_derived"] + [f"lat_{name}" for name in LATENCY_STATS]
 MAX_PRINTED_DECIMALS = 3
-
-
-METHOD_NOT_STATED = " (method not stated)"
-BLOCK_SIZE_NOT_STATED = " (block size not stated)"
-
-
-def dd_test_name(entry):
-    """How a dd entry is named among subtests: 'dd bs=4M'; 'dd (method not stated)' when the source does not
-    say which command gave its figures (method_stated: false: no block size either, so it never pools or
-    compares with a stated method); 'dd (block size not stated)' when nothing told the block size
-    (block_size_stated: false)."""
-    if not entry.get("method_stated", True):
-        return "dd" + METHOD_NOT_STATED
-    if not entry.get("block_size_stated", True):
-        return "dd" + BLOCK_SIZE_NOT_STATED
-    return f"dd bs={entry['block_size']}"
 
 
 @functools.lru_cache(maxsize=4096)  # a few subtest names, met on every run of every card

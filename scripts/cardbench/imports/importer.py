@@ -40,6 +40,7 @@ from ..card.lookalike import cleaned_name, mixed_script, single_spaced
 from ..card.checks.schema_findings import schema_validator
 from ..card.store.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
+from ..core.subtest_names import dd_test_name
 from ..errors import CardFileError, ParseError, quoted
 from ..parsers.cdm import cdm_fio
 from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_named, logged_tools
@@ -286,7 +287,7 @@ def _figures_refused(exc, new_index, fields, path, named=False):
     if index is not None and isinstance(entries, list) and int(index) < len(entries):
         entry = entries[int(index)]
         if isinstance(entry, dict):
-            name = entry.get("test") or (f"dd bs={entry['block_size']}" if "block_size" in entry else None)
+            name = entry.get("test") or (dd_test_name(entry) if kind == "dd" else None)
             where = " ".join(str(part) for part in (name, entry.get("op")) if part) or f"{kind}[{index}]"
     where += f" ({kind}{'[' + index + ']' if index is not None else ''}{rest})"
     rule = f" [{exc.rule}]" if exc.rule else ""

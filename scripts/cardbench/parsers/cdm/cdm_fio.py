@@ -50,6 +50,7 @@ to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of e
 
 import re
 
+from ...core.figure_agreement import bandwidth_iops_apart
 from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
@@ -159,8 +160,8 @@ def _fits(result, size_mib, unit_bytes=MIB):
     block = block_bytes(result["name"], f"{size_mib}m")
     if not block:
         return False
-    low, high = result["value"] * unit_bytes, (result["value"] + 1) * unit_bytes
-    return result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block
+    bandwidth = (result["value"] * unit_bytes, (result["value"] + 1) * unit_bytes)
+    return bandwidth_iops_apart(bandwidth, (result["iops_printed"], result["iops_printed"] + 1), block) < 0
 
 
 def _sizes_text(sizes):

@@ -1,0 +1,130 @@
+"""Rules the site, the card's checks and the importer share live in one module each, and every other
+module imports them: two copies of one rule drift apart (one names a dd entry 'dd bs=not stated', the
+other 'dd bs=None'). Each check reads the package's syntax trees, so a copy inside an f-string is seen
+and one named in a docstring or comment is not; each is shown to catch a planted copy."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def _relative(path):
+    return str(path.relative_to(PACKAGE))
+
+
+def _strings(node):
+    return [part for part in ast.walk(node) if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+
+
+# --- a dd entry's subtest name ------------------------------------------------------------------------
+
+DD_NAME_HOME = PACKAGE / "core" / "subtest_names.py"
+DD_NAME = "dd bs="
+
+
+def dd_names_built(source):
+    """Lines where a dd subtest name ('dd bs=…') is put together: an f-string, a sum, a % or a .format()."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            parts = [v for v in node.values if isinstance(v, ast.Constant)]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            parts = [node.left, node.right]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            parts = [node.func.value]
+        else:
+            continue
+        if any(isinstance(p, ast.Constant) and isinstance(p.value, str) and DD_NAME in p.value for p in parts):
+            found.append(node.lineno)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != DD_NAME_HOME], ids=_relative)
+def test_a_dd_entry_is_named_in_one_place(path):
+    found = dd_names_built(path.read_text(encoding="utf-8"))
+    assert not found, f"{_relative(path)} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
+
+
+def test_the_dd_name_home_builds_the_name():
+    assert dd_names_built(DD_NAME_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("planted", [
+    "test = f\"dd bs={entry.get('block_size', 'not stated')}\"",
+    "name = entry.get('test') or 'dd bs=' + str(entry.get('block_size'))",
+    "name = 'dd bs=%s' % size",
+    "name = 'dd bs={}'.format(size)",
+])
+def test_a_planted_dd_name_is_caught(planted):
+    assert dd_names_built(planted) == [1]
+
+
+def test_a_suite_naming_a_dd_subtest_is_no_copy():
+    assert not dd_names_built('SUITE = {"tests": ["dd bs=4M"]}')
+
+
+# --- bandwidth against IOPS × block size ---------------------------------------------------------------
+
+AGREEMENT_HOME = PACKAGE / "core" / "figure_agreement.py"
+
+
+def _names(node):
+    """The lower-case names and attribute names and string subscripts in an expression."""
+    found = set()
+    for part in ast.walk(node):
+        if isinstance(part, ast.Name):
+            found.add(part.id.lower())
+        elif isinstance(part, ast.Attribute):
+            found.add(part.attr.lower())
+        elif isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant) and isinstance(part.slice.value, str):
+            found.add(part.slice.value.lower())
+    return found
+
+
+def _iops_times_block(node):
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+    sides = [_names(node.left), _names(node.right)]
+    return any(any("iops" in n for n in one) and any("block" in n or n.startswith("bs") for n in other)
+               for one, other in (sides, sides[::-1]))
+
+
+def iops_block_comparisons(source):
+    """Lines where IOPS × block size is compared with something (a bandwidth) or taken the larger or smaller
+    of: the test of whether the two figures agree."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        compared = isinstance(node, ast.Compare) or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                                     and node.func.id in ("max", "min"))
+        if compared and any(_iops_times_block(part) for part in ast.walk(node)):
+            found.append(node.lineno)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != AGREEMENT_HOME], ids=_relative)
+def test_bandwidth_and_iops_are_compared_in_one_place(path):
+    found = iops_block_comparisons(path.read_text(encoding="utf-8"))
+    assert not found, (f"{_relative(path)} compares a bandwidth with IOPS × block itself (lines {found}); "
+                       "use core.figure_agreement")
+
+
+def test_the_agreement_home_compares():
+    assert iops_block_comparisons(AGREEMENT_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("planted", [
+    'fits = result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block',
+    "gap = max(0.0, expect_lo - hi, lo - (iops + step) * block)",
+    "agree = abs(value * unit_bytes - entry['iops'][0] * block_bytes(entry['test'])) <= tolerance",
+])
+def test_a_planted_agreement_check_is_caught(planted):
+    assert iops_block_comparisons(planted) == [1]
+
+
+def test_stating_the_expected_bandwidth_is_no_copy():
+    assert not iops_block_comparisons("expected = count * block / RATE_UNIT_BYTES[unit]")
+
