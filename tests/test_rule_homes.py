@@ -128,3 +128,52 @@ def test_a_planted_agreement_check_is_caught(planted):
 def test_stating_the_expected_bandwidth_is_no_copy():
     assert not iops_block_comparisons("expected = count * block / RATE_UNIT_BYTES[unit]")
 
+
+
+# --- a fio job's MB/s ----------------------------------------------------------------------------------
+
+FIO_RATE_HOME = PACKAGE / "parsers" / "fio" / "json_output.py"
+
+
+def _reads_bw_bytes(node):
+    """Whether an expression reads a record's "bw_bytes" (job["bw_bytes"], job.get("bw_bytes")): a fio job's."""
+    for part in ast.walk(node):
+        key = part.slice if isinstance(part, ast.Subscript) else None
+        if (isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute) and part.func.attr == "get"
+                and part.args):
+            key = part.args[0]
+        if isinstance(key, ast.Constant) and key.value == "bw_bytes":
+            return True
+    return False
+
+
+def fio_rates_worked_out(source):
+    """Lines where a fio job's bw_bytes is scaled (to MB/s, KiB/s): the job's figures carry its MB/s. (The
+    readers of fio's text check its printed figures against each other in local names: no job's rate.)"""
+    return sorted({node.lineno for node in ast.walk(ast.parse(source))
+                   if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.FloorDiv))
+                   and any(_reads_bw_bytes(side) for side in (node.left, node.right))})
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != FIO_RATE_HOME], ids=_relative)
+def test_a_fio_jobs_rate_is_worked_out_in_one_place(path):
+    found = fio_rates_worked_out(path.read_text(encoding="utf-8"))
+    assert not found, (f"{_relative(path)} works out a fio job's rate itself (lines {found}); read the job's "
+                       "mb_s (parsers/fio/json_output.py job_bandwidth)")
+
+
+def test_the_fio_rate_home_works_it_out():
+    assert fio_rates_worked_out(FIO_RATE_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("planted", [
+    'runs = [_num(job["bw_bytes"] / 1e6) for _, job in jobs]',
+    "mb_s = sections[0]['bw_bytes'] / 1_000_000",
+    'kib_s = job.get("bw_bytes") / 1024',
+])
+def test_a_planted_fio_rate_is_caught(planted):
+    assert fio_rates_worked_out(planted) == [1]
+
+
+def test_checking_fio_text_figures_is_no_copy():
+    assert not fio_rates_worked_out("if abs(bw_bytes / measured - 1) > allowed: raise error(bw_bytes / 1e6)")
