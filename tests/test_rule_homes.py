@@ -177,3 +177,49 @@ def test_a_planted_fio_rate_is_caught(planted):
 
 def test_checking_fio_text_figures_is_no_copy():
     assert not fio_rates_worked_out("if abs(bw_bytes / measured - 1) > allowed: raise error(bw_bytes / 1e6)")
+
+
+# --- an import reads the file with each format's detector once ------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _whole_text_readings(tmp_path, monkeypatch, relpath):
+    """How many times the most-run detector read the whole text while one file was imported (the guard of
+    where the output of a tool starts reads shorter heads of it: not counted)."""
+    from cardbench.imports.importer import import_file
+    from cardbench.parsers.registry import FORMATS
+
+    readings = []
+    for fmt in FORMATS:
+        def counted(text, _detect=fmt.module.detect, _name=fmt.name):
+            readings.append((_name, len(text)))
+            return _detect(text)
+        monkeypatch.setattr(fmt.module, "detect", counted)
+    (tmp_path / "cards").mkdir()
+    import_file(FIXTURES / relpath, tmp_path / "cards", "test-card", name="Lexar PLAY PRO microSD Express 1TB")
+    whole = max(length for _, length in readings)
+    counts = {}
+    for name, length in readings:
+        if length == whole:
+            counts[name] = counts.get(name, 0) + 1
+    return max(counts.values())
+
+
+@pytest.mark.parametrize("relpath", ["cdm_fio/cdm_fio--lexar-10-runs.out", "kdiskmark/kdiskmark--default.out",
+                                     "fio/fio--note-before-json.out"])
+def test_an_import_detects_the_format_once(tmp_path, monkeypatch, relpath):
+    assert _whole_text_readings(tmp_path, monkeypatch, relpath) == 1
+
+
+def test_a_second_detection_is_caught(tmp_path, monkeypatch):
+    from cardbench.imports import importer
+    from cardbench.parsers.registry import detect_format
+
+    check_one_tool = importer.check_one_tool
+
+    def detecting_again(text, fmt, claims=None):
+        detect_format(text)
+        return check_one_tool(text, fmt)
+    monkeypatch.setattr(importer, "check_one_tool", detecting_again)
+    assert _whole_text_readings(tmp_path, monkeypatch, "cdm_fio/cdm_fio--lexar-10-runs.out") > 1

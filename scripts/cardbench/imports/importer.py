@@ -43,7 +43,7 @@ from ..core.paths import RAW_TYPES, unportable_name
 from ..core.subtest_names import dd_test_name
 from ..errors import CardFileError, ParseError, quoted
 from ..parsers.cdm import cdm_fio
-from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_named, logged_tools
+from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_claims, format_named, logged_tools
 from ..parsers.text.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
@@ -83,13 +83,14 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     named_only = fmt in {f.name for f in NAMED_ONLY}
     if not named_only:  # a result table's headings would read as root prompts ('# Samsung …')
         text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
-    detected = None if named_only else detect_format(text)  # once: every detector reads the whole text
+    claims = format_claims(text)  # once: every detector reads the whole text, for its format and other tools' output
+    detected = None if named_only else detect_format(text, claims)
     fmt = _format_of(text, fmt, detected)
     # A format given for a file nothing recognises: quote none of it (a result table is never recognised alone).
     recognised = detected is not None or named_only
     say(f"{printable(path.name)}: {fmt}")
     try:
-        check_one_tool(text, fmt)
+        check_one_tool(text, fmt, claims)
     except ParseError as exc:
         raise _unquoted(exc, recognised, fmt, path) from None
 

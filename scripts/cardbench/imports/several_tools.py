@@ -18,7 +18,7 @@ from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers.fields import SessionFields
 from ..parsers.text.logged_shell import Shell, command_lines
-from ..parsers.registry import FORMATS, format_named, logged_tools
+from ..parsers.registry import FORMATS, format_claims, format_named, logged_tools
 
 
 def tool_parts(text, tools, claim=None):
@@ -189,16 +189,16 @@ def families():
     return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
 
 
-def check_one_tool(text, fmt):
+def check_one_tool(text, fmt, claims=None):
     """ParseError when text holds, beside the output of `fmt`, figures of a tool of another family
     (a dd log below a CrystalDiskMark export, fio JSON followed by dd lines): the import reads one
     format, so the other tool's figures would be lost without a word. Names the line where the later
-    of the two tools' output starts."""
+    of the two tools' output starts. claims: registry.format_claims(text), when the caller has them."""
     # A format may belong to two families (fio's text output: fio's files, and the logged tools).
     family = {name for names in families() if fmt in names for name in names} or {fmt}
     lines = text.splitlines()
-    for other in FORMATS:
-        if other.name in family or other.module.detect(text) == NOT_MINE:
+    for other, score in claims if claims is not None else format_claims(text):
+        if other.name in family or score == NOT_MINE:
             continue
         try:
             parsed = other.module.parse(text)

@@ -131,12 +131,18 @@ def format_named(name):
     raise KeyError(name)
 
 
-def detect_format(text):
+def format_claims(text):
+    """How surely each format's parser claims text, in FORMATS' order: [(Format, score)]. An import reads
+    the text with every detector once, and both picks the format and looks for other tools' output in it."""
+    return [(candidate, candidate.module.detect(text)) for candidate in FORMATS]
+
+
+def detect_format(text, claims=None):
     """The Format whose parser claims text most surely (the earlier in FORMATS on a tie); None
-    when none claims it."""
+    when none claims it. claims: format_claims(text), when the caller has them."""
     best, best_score = None, NOT_MINE
-    for candidate in FORMATS:
-        score = candidate.module.detect(text)
+    scored = claims if claims is not None else ((candidate, candidate.module.detect(text)) for candidate in FORMATS)
+    for candidate, score in scored:
         if score > best_score:
             best, best_score = candidate, score
             if score == NAMED:  # nothing later can claim it more surely
