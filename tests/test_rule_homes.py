@@ -223,3 +223,70 @@ def test_a_second_detection_is_caught(tmp_path, monkeypatch):
         return check_one_tool(text, fmt)
     monkeypatch.setattr(importer, "check_one_tool", detecting_again)
     assert _whole_text_readings(tmp_path, monkeypatch, "cdm_fio/cdm_fio--lexar-10-runs.out") > 1
+
+
+# --- lists of measurement kinds ------------------------------------------------------------------------
+
+KINDS_HOME = PACKAGE / "core" / "measurement_kinds.py"
+KINDS = {"results", "tool_results", "dd", "dd_sweeps", "fill", "flashbench_open_au", "flashbench_align",
+         "flashbench_find_fat", "f3probe", "capacity_check", "nvme", "headline"}
+# Kinds named after the tool that measures them: a list of tools (the packages to install, the tools a log
+# runs) may hold all three without listing kinds.
+TOOL_NAMED = {"dd", "f3probe", "nvme"}
+LITERALS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+
+
+def _literal_strings(node):
+    """The strings a literal collection holds, through nested literals; a dict only when it is a table (its
+    values literals too: a dict of computed values builds a session, it lists nothing)."""
+    if isinstance(node, ast.Constant):
+        return {node.value} if isinstance(node.value, str) else set()
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return set().union(*(_literal_strings(item) for item in node.elts))
+    if isinstance(node, ast.Dict) and all(isinstance(value, (ast.Constant, *LITERALS)) for value in node.values):
+        return set().union(*(_literal_strings(part) for part in [*node.keys, *node.values] if part is not None))
+    return set()
+
+
+def kind_lists(source):
+    """(line, kinds) of every literal collection naming three or more measurement kinds."""
+    found, inside = [], set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, LITERALS) or id(node) in inside:
+            continue
+        inside.update(id(part) for part in ast.walk(node) if part is not node)
+        kinds = _literal_strings(node) & KINDS
+        if len(kinds) >= 3 and not kinds <= TOOL_NAMED:
+            found.append((node.lineno, sorted(kinds)))
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != KINDS_HOME], ids=_relative)
+def test_measurement_kinds_are_listed_in_one_place(path):
+    found = kind_lists(path.read_text(encoding="utf-8"))
+    assert not found, f"{_relative(path)} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
+
+
+def test_the_kinds_home_lists_them():
+    assert kind_lists(KINDS_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("planted", [
+    'FIGURE_KEYS = ("results", "dd", "dd_sweeps", "fill", "f3probe", "nvme", "headline", "tool_results")',
+    "for kind in ('results', 'dd', 'tool_results'):\n    pass",
+    'found = {"flashbench_open_au": [], "flashbench_align": [], "flashbench_find_fat": []}',
+    'WORDS = [("dd_sweeps", "dd sweep"), ("fill", "sustained fill"), ("capacity_check", "capacity check")]',
+    'SHOWN = ["id", "label", "reading", "nvme", "f3probe", "capacity_check", "cid"]',
+    'SOURCES = {"sweeps": ("dd_sweeps", "flashbench_open_au"), "fill": ("fill",)}',
+])
+def test_a_planted_kind_list_is_caught(planted):
+    assert kind_lists(planted)
+
+
+@pytest.mark.parametrize("source", [
+    'TOOL_PACKAGES = {"fio": "fio", "f3probe": "f3", "nvme": "nvme-cli", "dd": "coreutils"}',
+    'session = {"dd": dd, "dd_sweeps": [sweep], "flashbench_open_au": open_au, "fill": fill}',
+    'for kind in ("results", "dd"):\n    pass',
+])
+def test_tools_sessions_and_pairs_are_no_kind_list(source):
+    assert not kind_lists(source)

@@ -14,6 +14,7 @@ changed card costs only its own work.
 """
 
 from .headlines import pick_headline, stated_only
+from ..core.measurement_kinds import LEADERBOARD_WORDS
 from .stats import is_spi, pooled_over_sessions
 
 NOT_STATED = "not stated"
@@ -81,10 +82,7 @@ def card_filters(card):
 
 READER_KEYS = ("seq_read", "seq_write")
 # What a path's sessions hold besides runs of a subtest, in the words the leaderboard uses.
-MEASURED_KINDS = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
-                  ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"),
-                  ("capacity_check", "capacity check"), ("tool_results", "other tools"),
-                  ("headline", "figures the source states")]
+MEASURED_KINDS = LEADERBOARD_WORDS
 
 
 def _slim(pick, spi=False):

@@ -8,13 +8,14 @@ standing_line(standing) -> the same in one line.
 """
 
 from .aggregate import aggregate
+from ..core.measurement_kinds import CHARTED_WITHOUT_RUNS
 from .headlines import HEADLINE_KEYS, RULES
 from .stats import session_entries
 
 COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4k_read": "random 4K read",
            "rnd4k_write": "random 4K write"}
 # Measurements the card page charts but no leaderboard column shows.
-CHARTED = ("dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill", "f3probe", "nvme")
+CHARTED = CHARTED_WITHOUT_RUNS
 
 
 def _accepting_columns(kind, entry, test, op):

@@ -1,5 +1,7 @@
 """The subtest families that make cards comparable, and the order subtests are listed in."""
 
+from ..core.measurement_kinds import NO_SUITE_WORDS
+
 # A card joins a suite when its compared sessions ran every subtest of it.
 KNOWN_SUITES = [
     {
@@ -84,10 +86,7 @@ def why_in_no_suite(card):
     pooled = list(card.get("pooled") or {})
     if pooled:
         return "its runs (" + ", ".join(pooled) + ") make up no shared set of subtests"
-    kinds = [name for key, name in (("dd_sweeps", "dd block-size sweeps"),
-                                    ("flashbench_open_au", "flashbench"), ("flashbench_align", "flashbench"),
-                                    ("fill", "a sustained fill"), ("headline", "figures the source stated"))
-             if any(s.get(key) for s in card.get("sessions") or [])]
+    kinds = [name for key, name in NO_SUITE_WORDS if any(s.get(key) for s in card.get("sessions") or [])]
     kinds = list(dict.fromkeys(kinds))
     if kinds:
         return "no repeated runs of a shared test; its page has " + ", ".join(kinds)

@@ -16,6 +16,7 @@ the tool's own figures, and 10 % would let every unit mistake above through.
 import math
 
 from ..core.figure_agreement import bandwidth_iops_deviation
+from ..core.measurement_kinds import RUN_KINDS
 from ..core.subtest_names import dd_test_name
 from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ..errors import ParseError
@@ -43,7 +44,7 @@ def check_plausible(tool, measurements, file_name="the file"):
     is not a number a device measures: infinite, not a number, negative, or beyond the PLAUSIBLE bounds.
     (The parsers that know the line refuse such figures first; this catches the rest. A zero is the
     card's rule `positive` to refuse.)"""
-    for kind in ("results", "dd", "tool_results"):
+    for kind in RUN_KINDS:
         for entry in measurements.get(kind) or []:
             name = f"{entry.get('test') or dd_test_name(entry)} {entry.get('op')}"
             unit = entry.get("unit")

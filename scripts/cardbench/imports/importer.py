@@ -35,6 +35,7 @@ from pathlib import Path
 
 from ..card import new_card_data
 from ..core import paths
+from ..core.measurement_kinds import SINGLE_BLOCK_KINDS
 from ..card.load import load_card
 from ..card.lookalike import cleaned_name, mixed_script, single_spaced
 from ..card.checks.schema_findings import schema_validator
@@ -225,9 +226,10 @@ def check_session_size(measurements):
     schema lets a session have: found here, before the card text is built and checked, which for
     a hundred thousand entries takes minutes."""
     allowed = schema_validator().schema["properties"]["sessions"]["items"]["properties"]
-    for key in ("results", "tool_results", "dd", "flashbench_open_au", "flashbench_align",
-                "flashbench_find_fat"):
+    for key in MEASUREMENT_KEYS:
         entries = measurements.get(key) or []
+        if key in SINGLE_BLOCK_KINDS or not isinstance(entries, list):
+            continue
         rule = allowed.get(key, {})
         most = rule.get("maxItems")
         if most is not None and len(entries) > most:

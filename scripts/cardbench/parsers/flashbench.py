@@ -48,6 +48,7 @@ to_session(parsed) -> SessionFields: the flashbench_align, flashbench_open_au, f
 import re
 
 from ..core.units import bytes_from_size_text
+from ..core.measurement_kinds import FLASHBENCH_KINDS
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import align_entry, find_fat_entry, open_au_entry
@@ -289,7 +290,7 @@ def parse_file(text):
 
 def to_session(parsed, **hints):
     """The -a, --open-au and -f entries of the log's runs, each under its own session key."""
-    found = {"flashbench_open_au": [], "flashbench_align": [], "flashbench_find_fat": []}
+    found = {kind: [] for kind in FLASHBENCH_KINDS}
     for run in parsed["runs"]:
         build = {"align": align_entry, "find_fat": find_fat_entry, "open_au": open_au_entry}[run["kind"]]
         found[f"flashbench_{run['kind']}"].append(build(run["parsed"], **run["entry"]))

@@ -3,6 +3,7 @@ throughput above what the card's bus (or the PCIe link a session negotiated) can
 
 from ...core.bus import BUS_ASSUMED, BUS_CEILING_MB_S, pcie_link_mb_s
 from ...core.figure_agreement import bandwidth_iops_deviation
+from ...core.measurement_kinds import POINT_KINDS
 from ...core.subtest_names import dd_test_name
 from ...core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ...parsers.registry import FORMATS
@@ -133,7 +134,7 @@ def _bandwidth_figures(session):
     for i, entry in entries_of(session, "tool_results"):
         if _bandwidth_unit(entry) and _past_cache(entry):
             yield ("tool_results", i, "runs"), entry.get("op"), entry["unit"], finite_numbers(entry.get("runs")), ()
-    for kind in ("dd_sweeps", "fill", "flashbench_open_au"):
+    for kind in POINT_KINDS:
         for i, entry in entries_of(session, kind):
             points = entry.get("points")
             if _bandwidth_unit(entry) and isinstance(points, list):
