@@ -30,8 +30,7 @@ ENTRY_PASS_THROUGH = {"size": "size", "command": "command", "raw": "raw", "block
                       "count": "block_count", "flags": "flags", "target": "target", "seconds": "seconds",
                       "bytes": "bytes"}
 POOL_KEYS = ["slug", "test", "op", "unit"]
-# Which figures draw on which stored entries (the page's charts), for the raw files behind each.
-FIGURE_SOURCES = CURVE_CHART_KINDS
+
 
 def _records(table):
     """table.to_dict("records"), the same Python values, read a column at a time (half the time)."""
@@ -171,7 +170,7 @@ def _card_json(card, figures):
     out["sessions"] = sessions
     out["figure_raw"] = {figure: sorted({ref for s in card.get("sessions") or [] for kind in kinds
                                          for ref in raw_strings(s.get(kind) or [])})
-                         for figure, kinds in FIGURE_SOURCES.items()}
+                         for figure, kinds in CURVE_CHART_KINDS.items()}
     return out
 
 

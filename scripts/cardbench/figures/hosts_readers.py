@@ -81,8 +81,6 @@ def card_filters(card):
 
 
 READER_KEYS = ("seq_read", "seq_write")
-# What a path's sessions hold besides runs of a subtest, in the words the leaderboard uses.
-MEASURED_KINDS = LEADERBOARD_WORDS
 
 
 def _slim(pick, spi=False):
@@ -118,7 +116,7 @@ def _measured_through(sessions):
     """What a path's sessions measured, in words ('dd sweep, flashbench'): their subtests with runs, then the
     other kinds of figure they hold; '' when nothing."""
     tests = [f"{sub['test']} {sub['op']}" for s in sessions for sub in s.get("subtests") or [] if sub.get("runs")]
-    kinds = [name for key, name in MEASURED_KINDS if any(s.get(key) for s in sessions)]
+    kinds = [name for key, name in LEADERBOARD_WORDS if any(s.get(key) for s in sessions)]
     shown = list(dict.fromkeys(tests))
     if len(shown) > 3:
         shown = shown[:3] + [f"{len(shown) - 3} more subtests"]

@@ -14,8 +14,6 @@ from .stats import session_entries
 
 COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4k_read": "random 4K read",
            "rnd4k_write": "random 4K write"}
-# Measurements the card page charts but no leaderboard column shows.
-CHARTED = CHARTED_WITHOUT_RUNS
 
 
 def _accepting_columns(kind, entry, test, op):
@@ -63,7 +61,7 @@ def session_standing(card, session_id, data_dir=None):
                                "charted on the card page; no leaderboard column takes this figure"))
         else:
             not_ranked.append((shown, _why_not(kind, entry, test, entry["op"], row, session_id)))
-    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": [kind for kind in CHARTED if session.get(kind)]}
+    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": [kind for kind in CHARTED_WITHOUT_RUNS if session.get(kind)]}
 
 
 def standing_line(standing):
