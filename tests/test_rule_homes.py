@@ -4,6 +4,7 @@ other 'dd bs=None'). Each check reads the package's syntax trees, so a copy insi
 and one named in a docstring or comment is not; each is shown to catch a planted copy."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,64 @@ def test_a_planted_kind_list_is_caught(planted):
 ])
 def test_tools_sessions_and_pairs_are_no_kind_list(source):
     assert not kind_lists(source)
+
+
+# --- CrystalDiskMark-style names: the mixed-job mark and the queue depth ------------------------------------
+
+SUBTEST_NAMES_HOME = PACKAGE / "core" / "subtest_names.py"
+# Reading 'Q8T1' out of a name: Q, a run of digits, T (a tool's own screen text, read with bounded digits
+# such as \d{1,4}, is no subtest name).
+QUEUE_PATTERN = re.compile(r"Q\(?(?:\[0-9\]|\\d)\+\)?T")
+
+
+def _docstrings(tree):
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def subtest_name_rules(source):
+    """(line, what) where a module builds or reads a subtest name's mix mark or queue depth itself."""
+    tree = ast.parse(source)
+    skipped, found = _docstrings(tree), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            if " mix " in node.value or node.value.endswith(" mix"):
+                found.add((node.lineno, "mixed mark"))
+            if QUEUE_PATTERN.search(node.value):
+                found.add((node.lineno, "queue depth read"))
+        elif isinstance(node, ast.JoinedStr):
+            for before, value, after in zip(node.values, node.values[1:], node.values[2:]):
+                if (isinstance(before, ast.Constant) and before.value.endswith("Q")
+                        and isinstance(value, ast.FormattedValue)
+                        and isinstance(after, ast.Constant) and after.value.startswith("T")):
+                    found.add((node.lineno, "queue depth built"))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != SUBTEST_NAMES_HOME], ids=_relative)
+def test_subtest_names_are_built_and_read_in_one_place(path):
+    found = subtest_name_rules(path.read_text(encoding="utf-8"))
+    assert not found, f"{_relative(path)} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
+
+
+def test_the_subtest_names_home_builds_and_reads_them():
+    found = {what for _, what in subtest_name_rules(SUBTEST_NAMES_HOME.read_text(encoding="utf-8"))}
+    assert found == {"mixed mark", "queue depth read", "queue depth built"}
+
+
+@pytest.mark.parametrize("planted, what", [
+    ('def is_mixed(test):\n    return " mix " in test', "mixed mark"),
+    ('name = f"{test} mix {read}/{100 - read}"', "mixed mark"),
+    ('match = re.search(r" Q([0-9]+)T([0-9]+)$", test)', "queue depth read"),
+    ('CDM = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q\\d+T\\d+$")', "queue depth read"),
+    ('name = f"{kind}{label} Q{queue}T{threads}"', "queue depth built"),
+])
+def test_a_planted_subtest_name_rule_is_caught(planted, what):
+    assert [found for _, found in subtest_name_rules(planted)] == [what]
+
+
+def test_crystaldiskmarks_screen_text_and_docstrings_are_no_copy():
+    source = ('def f():\n    """A job mixing reads and writes (\'RND4K Q1T1 mix 35/65\')."""\n'
+              '    return re.fullmatch(r"(SEQ|RND) ?(\\d{1,6}) ?(KiB|MiB|K|M) Q(\\d{1,4}) ?T(\\d{1,4})", text)')
+    assert not subtest_name_rules(source)

@@ -18,7 +18,7 @@ from ..parsers import agnostics
 from .findings.finding import rate_text
 from .headlines import RULES, stated_only
 from .stats import mb_s_of, session_entries
-from .suites import is_mixed
+from ..core.subtest_names import is_mixed
 
 # SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
 # random 4K IOPS plus sequential write for application classes.

@@ -24,7 +24,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 import pandas as pd
 
-from ..core.subtest_names import dd_test_name
+from ..core.subtest_names import dd_test_name, is_mixed
 from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_UNIT_BYTES, block_size_bytes, is_rate_unit, mb_s_from_rate
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
@@ -39,7 +39,7 @@ MAX_PRINTED_DECIMALS = 3
 def block_bytes_of_test(test):
     """Block size of a CrystalDiskMark-named subtest that only reads or only writes ('RND4K Q32T1' -> 4096);
     None for a read/write mix (its figures never stand for pure reads or writes) and for other names."""
-    return None if " mix " in test else block_size_bytes(test)
+    return None if is_mixed(test) else block_size_bytes(test)
 
 
 def session_entries(session):

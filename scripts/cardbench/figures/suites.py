@@ -93,12 +93,6 @@ def why_in_no_suite(card):
     return "no repeated runs of a shared test"
 
 
-def is_mixed(test):
-    """True for a job that mixed reads and writes ('RND4K Q1T1 mix 35/65'): its figures never stand
-    for pure reads or writes."""
-    return " mix " in test
-
-
 def test_order(test):
     """Known tests in CrystalDiskMark's order, then SEQ before RND before dd."""
     known = KNOWN_TEST_ORDER.index(test) if test in KNOWN_TEST_ORDER else len(KNOWN_TEST_ORDER)
@@ -120,4 +114,4 @@ def suite_of_tests(tests):
     return None
 
 
-__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out", "why_in_no_suite", "is_mixed", "test_order", "subtest_order", "suite_of_tests"]
+__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out", "why_in_no_suite", "test_order", "subtest_order", "suite_of_tests"]

@@ -51,6 +51,7 @@ to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of e
 import re
 
 from ...core.figure_agreement import bandwidth_iops_apart
+from ...core.subtest_names import cdm_test_name
 from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
@@ -150,7 +151,7 @@ def test_name(name, size):
     label = size_label_from_bytes(block) if block else None
     if not label:
         return None
-    return f"{kind}{label} Q{queue}T{threads}"
+    return cdm_test_name(kind, label, queue, threads)
 
 
 def _fits(result, size_mib, unit_bytes=MIB):

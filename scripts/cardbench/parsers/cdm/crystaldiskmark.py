@@ -40,6 +40,7 @@ parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionF
 
 import re
 
+from ...core.subtest_names import cdm_test_name
 from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
@@ -123,7 +124,7 @@ def is_result_line(line):
 
 def _test_name(kind, size, queue, threads):
     label = size_label_from_bytes(size)
-    return f"{kind}{label} Q{int(queue)}T{int(threads)}" if label else None
+    return cdm_test_name(kind, label, int(queue), int(threads)) if label else None
 
 
 def _new_style(match):

@@ -53,7 +53,8 @@ from .json_figures import check_figures as _check_figures
 from .json_figures import io_bytes_of  # noqa: F401  (part of this module's interface)
 from .json_keys import duplicate_unclear
 from .latency import merged_latency, thread_latency
-from .naming import RW_KINDS, mixed_test_name, not_stated_test, test_name
+from ...core.subtest_names import mixed_test_name
+from .naming import RW_KINDS, not_stated_test, test_name
 from .options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
 from ..tool import ToolInfo
 
