@@ -352,3 +352,44 @@ def test_crystaldiskmarks_screen_text_and_docstrings_are_no_copy():
     source = ('def f():\n    """A job mixing reads and writes (\'RND4K Q1T1 mix 35/65\')."""\n'
               '    return re.fullmatch(r"(SEQ|RND) ?(\\d{1,6}) ?(KiB|MiB|K|M) Q(\\d{1,4}) ?T(\\d{1,4})", text)')
     assert not subtest_name_rules(source)
+
+
+# --- which formats share a file ------------------------------------------------------------------------
+
+
+def _format_names():
+    from cardbench.parsers.registry import FORMATS, NAMED_ONLY
+    return {f.name for f in FORMATS + NAMED_ONLY}
+
+
+def formats_named_by_tool_info(source, names):
+    """(line, names) where a ToolInfo(...) lists other formats (the tools its output is read with): that
+    table is registry.READ_TOGETHER's alone."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "ToolInfo"):
+            continue
+        own = {k.value.value for k in node.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)}
+        for keyword in node.keywords:
+            if isinstance(keyword.value, (ast.List, ast.Tuple, ast.Set)):
+                others = (_literal_strings(keyword.value) & names) - own
+                if others:
+                    found.append((node.lineno, sorted(others)))
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if "parsers" in p.parts], ids=_relative)
+def test_no_tool_module_names_the_formats_it_shares_a_file_with(path):
+    found = formats_named_by_tool_info(path.read_text(encoding="utf-8"), _format_names())
+    assert not found, f"{_relative(path)} names the formats its output is read with: {found}; see registry.READ_TOGETHER"
+
+
+def test_a_planted_list_of_formats_read_together_is_caught():
+    planted = ('INFO = ToolInfo(name="hdparm", programs=("hdparm",), family="sequential", description="hdparm -t",\n'
+               '                logs_with=("dd", "iozone", "flashbench", "f3probe", "nvme"))')
+    assert formats_named_by_tool_info(planted, _format_names()) == [(1, ["dd", "f3probe", "flashbench", "iozone", "nvme"])]
+
+
+def test_the_formats_read_together_are_formats():
+    from cardbench.parsers.registry import READ_TOGETHER
+    assert {name for names in READ_TOGETHER for name in names} <= _format_names()

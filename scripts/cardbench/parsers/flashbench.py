@@ -63,8 +63,7 @@ TOOL = "flashbench"
 INFO = ToolInfo(name="flashbench", programs=("flashbench",), family="device facts",
                 description="flashbench -a, --open-au and -f output, with the logged commands",
                 units={"M/s": "MB/s (10^6 bytes a second)", "ns, µs, ms, s": "times, kept in ns",
-                       "KiB, MiB, GiB": "binary sizes"},
-                logs_with=("dd", "hdparm", "iozone", "f3probe", "nvme"))
+                       "KiB, MiB, GiB": "binary sizes"})
 DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none
 DEFAULT_ERASE_BYTES = 4 * 1024 * 1024  # its -e
 DEFAULT_OPEN_AU = 2  # its --open-au-nr

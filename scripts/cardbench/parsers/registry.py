@@ -115,6 +115,14 @@ FORMATS = (
 NAMED_ONLY = (tool_format(result_table),)
 NAMES = tuple(f.name for f in FORMATS)
 
+# Formats whose output may stand in one file together, besides the logged tools (logged_tools(), whose log
+# the importer cuts apart): fio's JSON, its bandwidth log and its text; the lines of CrystalDiskMark,
+# KDiskMark and cdm_fio.sh; a script's log and the tools it runs. The one table of them. (fio's
+# --output-format=normal,json prints its text and JSON both; the JSON is read.)
+FIO_FILES = ("fio-json", "fio-bwlog", "fio-text")
+READ_TOGETHER = (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"),
+                 ("pibenchmarks", "hdparm", "dd", "iozone"), ("microsd-benchmarks", "hdparm", "dd", "iozone"))
+
 
 def logged_tools():
     """{registry name: program names} of the formats whose commands a pasted log may hold, in FORMATS

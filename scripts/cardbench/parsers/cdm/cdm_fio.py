@@ -63,7 +63,7 @@ from ..tool import ToolInfo
 TOOL = "cdm_fio.sh"
 INFO = ToolInfo(name="cdm-fio", programs=(), family="suite",
                 description="cdm_fio.sh output, also a terminal log of many runs",
-                units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"}, logs_with=("kdiskmark", "crystaldiskmark"))
+                units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"})
 UNIT = "MiB/s"
 # Its fiomark variant (hddtest.sh, from unix.stackexchange answer 480191) prints "487MB/s [   14 IOPS]": fio's
 # bw in KiB/s ÷ 1000, floored, as KDiskMark's MB/s.

@@ -51,8 +51,7 @@ from ..tool import ToolInfo
 TOOL = "CrystalDiskMark"
 INFO = ToolInfo(name="crystaldiskmark", programs=(), family="suite",
                 description="CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more",
-                units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"},
-                logs_with=("kdiskmark", "cdm-fio"))
+                units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"})
 
 # The words for reading and writing in the window's column headers: English and the window's translations.
 READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",

@@ -61,8 +61,7 @@ from ..tool import ToolInfo
 TOOL = "fio"
 INFO = ToolInfo(name="fio-json", programs=("fio",), family="suite",
                 description="fio --output-format=json or json+ output, one or more runs",
-                units={"bw": "KiB/s (1024 bytes a second)", "bw_bytes": "bytes a second", "clat_ns": "ns, kept in µs"},
-                logs_with=("fio-bwlog", "fio-text"))
+                units={"bw": "KiB/s (1024 bytes a second)", "bw_bytes": "bytes a second", "clat_ns": "ns, kept in µs"})
 
 
 def detect(text):
