@@ -45,11 +45,11 @@ class Rule:
 
 
 def _fio_test(name):
-    return lambda kind, entry, test, op: kind == "fio" and test == name
+    return lambda kind, entry, test, op: kind == "results" and test == name
 
 
 def _other_fio_seq(kind, entry, test, op):
-    return kind == "fio" and test.startswith("SEQ") and test not in _NAMED_SEQ and not is_mixed(test)
+    return kind == "results" and test.startswith("SEQ") and test not in _NAMED_SEQ and not is_mixed(test)
 
 
 def _dd_block(entry):

@@ -43,10 +43,11 @@ def block_bytes_of_test(test):
 
 
 def session_entries(session):
-    """(kind, index, entry, test) of every run-holding entry of a session: fio-style results, then dd."""
-    for kind, entries in (("fio", session.get("results") or []), ("dd", session.get("dd") or [])):
-        for index, entry in enumerate(entries):
-            yield kind, index, entry, (entry["test"] if kind == "fio" else dd_test_name(entry))
+    """(kind, index, entry, test) of every run-holding entry of a session: its results (CrystalDiskMark-style
+    subtests), then its dd entries; the kind is the session field that holds the entry."""
+    for kind in ("results", "dd"):
+        for index, entry in enumerate(session.get(kind) or []):
+            yield kind, index, entry, (entry["test"] if kind == "results" else dd_test_name(entry))
 
 
 def run_iops(entry, kind, test, r_index, value):
@@ -56,7 +57,7 @@ def run_iops(entry, kind, test, r_index, value):
         return value, False
     if isinstance(recorded, list) and r_index < len(recorded):
         return float(recorded[r_index]), False
-    block = block_bytes_of_test(test) if kind == "fio" else None
+    block = block_bytes_of_test(test) if kind == "results" else None
     mb_s = mb_s_of(value, entry["unit"])
     if block and mb_s is not None:
         return iops_of_mb_s(mb_s, block), True
