@@ -81,8 +81,9 @@ def _names(node):
             found.add(part.id.lower())
         elif isinstance(part, ast.Attribute):
             found.add(part.attr.lower())
-        elif isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant) and isinstance(part.slice.value, str):
-            found.add(part.slice.value.lower())
+        elif isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant):
+            if isinstance(part.slice.value, str):
+                found.add(part.slice.value.lower())
     return found
 
 
@@ -367,7 +368,8 @@ def formats_named_by_tool_info(source, names):
     table is registry.READ_TOGETHER's alone."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "ToolInfo"):
+        called = getattr(node, "func", None)
+        if not (isinstance(node, ast.Call) and getattr(called, "id", getattr(called, "attr", None)) == "ToolInfo"):
             continue
         own = {k.value.value for k in node.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)}
         for keyword in node.keywords:
@@ -381,15 +383,24 @@ def formats_named_by_tool_info(source, names):
 @pytest.mark.parametrize("path", [p for p in MODULES if "parsers" in p.parts], ids=_relative)
 def test_no_tool_module_names_the_formats_it_shares_a_file_with(path):
     found = formats_named_by_tool_info(path.read_text(encoding="utf-8"), _format_names())
-    assert not found, f"{_relative(path)} names the formats its output is read with: {found}; see registry.READ_TOGETHER"
+    assert not found, f"{_relative(path)} names the formats it is read with: {found}; see registry.READ_TOGETHER"
 
 
 def test_a_planted_list_of_formats_read_together_is_caught():
     planted = ('INFO = ToolInfo(name="hdparm", programs=("hdparm",), family="sequential", description="hdparm -t",\n'
                '                logs_with=("dd", "iozone", "flashbench", "f3probe", "nvme"))')
-    assert formats_named_by_tool_info(planted, _format_names()) == [(1, ["dd", "f3probe", "flashbench", "iozone", "nvme"])]
+    listed = ["dd", "f3probe", "flashbench", "iozone", "nvme"]
+    assert formats_named_by_tool_info(planted, _format_names()) == [(1, listed)]
 
 
 def test_the_formats_read_together_are_formats():
     from cardbench.parsers.registry import READ_TOGETHER
     assert {name for names in READ_TOGETHER for name in names} <= _format_names()
+
+
+def test_a_subtests_kind_is_the_session_field_holding_it():
+    from cardbench.core.measurement_kinds import RUN_KINDS
+    from cardbench.figures.stats import session_entries
+    session = {"results": [{"test": "SEQ1M Q8T1", "op": "read"}], "dd": [{"block_size": "4M", "op": "write"}]}
+    kinds = [kind for kind, _, _, _ in session_entries(session)]
+    assert kinds == ["results", "dd"] and set(kinds) <= set(RUN_KINDS)

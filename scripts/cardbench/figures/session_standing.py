@@ -61,7 +61,8 @@ def session_standing(card, session_id, data_dir=None):
                                "charted on the card page; no leaderboard column takes this figure"))
         else:
             not_ranked.append((shown, _why_not(kind, entry, test, entry["op"], row, session_id)))
-    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": [kind for kind in CHARTED_WITHOUT_RUNS if session.get(kind)]}
+    shown_only = [kind for kind in CHARTED_WITHOUT_RUNS if session.get(kind)]
+    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": shown_only}
 
 
 def standing_line(standing):

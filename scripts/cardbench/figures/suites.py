@@ -114,4 +114,5 @@ def suite_of_tests(tests):
     return None
 
 
-__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out", "why_in_no_suite", "test_order", "subtest_order", "suite_of_tests"]
+__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out",
+           "why_in_no_suite", "test_order", "subtest_order", "suite_of_tests"]

@@ -32,7 +32,6 @@ MIN_SHOWN_MB_S = 0.01
 MIN_SHOWN_IOPS = 0.01
 MIN_SHOWN_LATENCY_US = 0.01
 
-
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
