@@ -264,7 +264,7 @@ RUN = st.one_of(st.none(), st.integers(-5, 10**6), st.floats(allow_nan=True), CE
 def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
     card = {"slug": slug, "title": title, "sessions": [
         {"id": sid, "date": sid, "tools": [{"name": sid}], "subtests": [
-            {"kind": "fio", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
+            {"kind": "results", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
             for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
     assert card_csv(card) == HEADER + csv_body(card_rows(card))
 

@@ -88,7 +88,7 @@ def test_fio_results_group_runs_by_subtest():
 def test_aggregate_gives_back_fio_figures(tmp_path):
     path = append(tmp_path / "data", full_session(), new_card=new_card())
     out = aggregate([load_card(path).data])["cards"]["lexar-play-pro-1tb"]["sessions"][0]["subtests"]
-    seq = next(s for s in out if s["test"] == "SEQ1M Q8T1" and s["op"] == "read" and s["kind"] == "fio")
+    seq = next(s for s in out if s["test"] == "SEQ1M Q8T1" and s["op"] == "read" and s["kind"] == "results")
     raw = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))["jobs"][0]["bw_bytes"] / 1e6
     assert seq["mean"] == pytest.approx(raw) and seq["run_count"] == 2 and seq["mb_s"]["mean"] == pytest.approx(raw, abs=1e-3)
     dd_row = next(s for s in out if s["kind"] == "dd")

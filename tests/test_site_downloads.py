@@ -40,11 +40,11 @@ def test_cells_are_read_back_as_written():
 
 def mini_card(**session):
     base = {"id": "s1", "label": "=cmd", "date": "2025-01-02", "tools": [{"name": "cdm_fio.sh"}, {"name": "nvme-cli"}],
-            "subtests": [{"kind": "fio", "test": "SEQ1M Q8T1", "op": "read", "unit": "MiB/s", "runs": [100, 101.5],
+            "subtests": [{"kind": "results", "test": "SEQ1M Q8T1", "op": "read", "unit": "MiB/s", "runs": [100, 101.5],
                           "mb_s": {"runs": [104.858, 106.43]}, "excluded_runs": [1]},
                          {"kind": "dd", "test": "dd bs=4M", "op": "write", "unit": "MB/s", "runs": [20],
                           "mb_s": {"runs": [20]}},
-                         {"kind": "fio", "test": "RND4K Q1T1", "op": "read", "unit": "IOPS", "runs": [2000],
+                         {"kind": "results", "test": "RND4K Q1T1", "op": "read", "unit": "IOPS", "runs": [2000],
                           "mb_s": None}]}
     base.update(session)
     return {"slug": "mini", "title": "@Mini 32 GB", "source": {"name": "x"}, "sessions": [base]}
@@ -63,8 +63,8 @@ def test_a_card_csv_has_a_row_per_run_with_its_unit_as_stored():
 
 def test_the_tool_of_a_subtest():
     session = {"tools": [{"name": "CrystalDiskMark"}, {"name": "flashbench"}]}
-    assert subtest_tool(session, {"kind": "fio"}) == "CrystalDiskMark"
-    assert subtest_tool({}, {"kind": "fio"}) == "fio"
+    assert subtest_tool(session, {"kind": "results"}) == "CrystalDiskMark"
+    assert subtest_tool({}, {"kind": "results"}) == "fio"
     assert subtest_tool(session, {"kind": "dd"}) == "dd"
     assert subtest_tool(session, {"kind": "tool", "tool": "hdparm"}) == "hdparm"
 

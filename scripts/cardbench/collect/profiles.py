@@ -33,6 +33,8 @@ Time-based fio runs keep durations fixed on slow cards; SEQ1G (one 1 GiB I/O) an
 
 from dataclasses import dataclass, field
 
+from ..core.subtest_names import cdm_test_name
+
 KiB, MiB, GiB = 1024, 1024**2, 1024**3
 
 # Speeds assumed before anything is measured (MB/s = 10^6 B/s); measured ones replace them.
@@ -61,7 +63,7 @@ class FioJob:
     def test(self):
         for suffix, factor in (("G", GiB), ("M", MiB), ("K", KiB)):
             if self.bs % factor == 0:
-                return f"{self.kind}{self.bs // factor}{suffix} Q{self.iodepth}T{self.numjobs}"
+                return cdm_test_name(self.kind, f"{self.bs // factor}{suffix}", self.iodepth, self.numjobs)
         raise ValueError(self.bs)
 
     @property

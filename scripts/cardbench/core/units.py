@@ -8,6 +8,8 @@ fio's KiB/s ÷ 1000) by 1.024. Sizes: tools spell block sizes in binary units
 
 import re
 
+from .subtest_names import CDM_TEST
+
 MIB_PER_S_IN_MB_PER_S = 1.048576  # 1 MiB/s = 1.048576 MB/s
 KKIB_PER_S_IN_MB_PER_S = 1.024  # 1 kKiB/s = 1000 KiB/s = 1.024 MB/s
 KIB_PER_S_IN_MB_PER_S = 0.001024  # 1 KiB/s = 1024 bytes/s (iozone's kB/s, fio 2.x's KB/s, hdparm's kB/s)
@@ -26,8 +28,6 @@ _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYT
                    "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
 _STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
-# A CrystalDiskMark-style subtest name, as the card schema spells it: 'SEQ1M Q8T1', 'RND4K Q1T1 mix 35/65'.
-_CDM_TEST = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+(?: mix [0-9]{1,3}/[0-9]{1,3})?$")
 
 
 _DECIMAL_FACTORS = {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}  # dd's bs=1MB: 10^6 bytes
@@ -46,7 +46,7 @@ def bytes_from_size_text(text):
 def block_size_bytes(test):
     """Block size of a CrystalDiskMark-style subtest name in bytes: 'RND4K Q32T1' -> 4096, a read/write
     mix too ('RND4K Q1T1 mix 35/65' -> 4096); K, M, G are binary. None for any other name or value."""
-    match = _CDM_TEST.match(test) if isinstance(test, str) else None
+    match = CDM_TEST.match(test) if isinstance(test, str) else None
     return bytes_from_size_text(match.group(1)) if match else None
 
 

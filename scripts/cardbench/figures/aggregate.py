@@ -8,6 +8,7 @@ headlines.py.
 """
 
 from ..core.sd_registers import decode_cid
+from ..core.measurement_kinds import CURVE_CHART_KINDS, MEASURED_WITHOUT_RUNS
 from ..core.paths import raw_strings
 from ..core.titles import card_title
 from .classchecks import class_checks
@@ -22,18 +23,14 @@ from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus", "bus_stated",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
 SESSION_PASS_THROUGH = ["id", "label", "date", "card_label", "host", "reader", "interface", "clock_mhz", "conditions",
-                        "target", "source", "tools",
-                        "notes", "reading", "dd_sweeps", "flashbench_open_au", "flashbench_align",
-                        "flashbench_find_fat", "fill", "f3probe", "capacity_check", "nvme", "raw"]
+                        "target", "source", "tools", "notes", "reading", *MEASURED_WITHOUT_RUNS, "raw"]
 # Stored fields of a subtest passed to the twin, under the twin's name (dd's count= is block_count there:
 # `run_count` is the number of runs).
 ENTRY_PASS_THROUGH = {"size": "size", "command": "command", "raw": "raw", "block_size": "block_size",
                       "count": "block_count", "flags": "flags", "target": "target", "seconds": "seconds",
                       "bytes": "bytes"}
 POOL_KEYS = ["slug", "test", "op", "unit"]
-# Which figures draw on which stored entries (the page's charts), for the raw files behind each.
-FIGURE_SOURCES = {"sweeps": ("dd_sweeps", "flashbench_open_au", "flashbench_find_fat"),
-                  "align": ("flashbench_align",), "fill": ("fill",)}
+
 
 def _records(table):
     """table.to_dict("records"), the same Python values, read a column at a time (half the time)."""
@@ -200,7 +197,7 @@ def _card_json(card, figures):
     out["sessions"] = sessions
     out["figure_raw"] = {figure: sorted({ref for s in card.get("sessions") or [] for kind in kinds
                                          for ref in raw_strings(s.get(kind) or [])})
-                         for figure, kinds in FIGURE_SOURCES.items()}
+                         for figure, kinds in CURVE_CHART_KINDS.items()}
     return out
 
 

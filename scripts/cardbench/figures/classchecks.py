@@ -18,7 +18,7 @@ from ..parsers import agnostics
 from .findings.finding import rate_text
 from .headlines import RULES, stated_only
 from .stats import mb_s_of, session_entries
-from .suites import is_mixed
+from ..core.subtest_names import is_mixed
 
 # SD Association minimums that a marking promises. Sequential write (MB/s) for speed classes;
 # random 4K IOPS plus sequential write for application classes.
@@ -92,7 +92,7 @@ def headline_runs(card, figures, pick, key):
 def iops_runs(card, figures, test, op):
     """(IOPS of each run in the compared sessions' mean, IOPS of runs left out) of a random subtest."""
     entries = [(s, kind, e) for s, kind, e, entry, name in _compared_entries(card)
-               if kind == "fio" and name == test and entry["op"] == op]
+               if kind == "results" and name == test and entry["op"] == op]
     return _runs_of(figures, entries, "iops")
 
 

@@ -76,7 +76,7 @@ def card_grid(pooled, session_labels):
 
 def session_grid(subtests, label):
     """One session's grid, shaped as card_grid's, from the session's subtests in the twin."""
-    return _grid([s for s in subtests if s["kind"] == "fio"], f"means over the runs of {label}")
+    return _grid([s for s in subtests if s["kind"] == "results"], f"means over the runs of {label}")
 
 
 __all__ = ["card_grid", "session_grid"]

@@ -28,7 +28,7 @@ import pandas as pd
 from ..core.units import MIB_BYTES, bytes_from_size_text, is_rate_unit, size_text_from_bytes
 from .stats import (block_bytes_of_test, is_spi, json_number, printed_block, printed_decimals, rate_figures, round_half_even,
                     session_entries, summary)
-from .suites import is_mixed
+from ..core.subtest_names import ios_in_flight, is_mixed
 
 HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
 LARGE_DD_BLOCK = MIB_BYTES  # dd blocks from 1 MiB on: per-call overhead no longer limits the rate
@@ -45,16 +45,11 @@ class Rule:
 
 
 def _fio_test(name):
-    return lambda kind, entry, test, op: kind == "fio" and test == name
+    return lambda kind, entry, test, op: kind == "results" and test == name
 
 
 def _other_fio_seq(kind, entry, test, op):
-    return kind == "fio" and test.startswith("SEQ") and test not in _NAMED_SEQ and not is_mixed(test)
-
-
-def _queue_depth(test):
-    match = re.search(r" Q([0-9]+)T([0-9]+)$", test)
-    return int(match.group(1)) * int(match.group(2)) if match else 0
+    return kind == "results" and test.startswith("SEQ") and test not in _NAMED_SEQ and not is_mixed(test)
 
 
 def _dd_block(entry):
@@ -81,7 +76,7 @@ def _dd_read_cache_dropped(kind, entry, test, op):
 
 def _largest_block_first(test):
     block = block_bytes_of_test(test) or bytes_from_size_text(test.split("=", 1)[-1]) or 0
-    return (-block, _queue_depth(test), test)
+    return (-block, ios_in_flight(test), test)
 
 
 def summary_name(name):

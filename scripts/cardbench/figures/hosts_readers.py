@@ -14,6 +14,7 @@ changed card costs only its own work.
 """
 
 from .headlines import pick_headline, stated_only
+from ..core.measurement_kinds import LEADERBOARD_WORDS
 from .stats import is_spi, pooled_over_sessions
 
 NOT_STATED = "not stated"
@@ -80,11 +81,6 @@ def card_filters(card):
 
 
 READER_KEYS = ("seq_read", "seq_write")
-# What a path's sessions hold besides runs of a subtest, in the words the leaderboard uses.
-MEASURED_KINDS = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
-                  ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"),
-                  ("capacity_check", "capacity check"), ("tool_results", "other tools"),
-                  ("headline", "figures the source states")]
 
 
 def _slim(pick, spi=False):
@@ -120,7 +116,7 @@ def _measured_through(sessions):
     """What a path's sessions measured, in words ('dd sweep, flashbench'): their subtests with runs, then the
     other kinds of figure they hold; '' when nothing."""
     tests = [f"{sub['test']} {sub['op']}" for s in sessions for sub in s.get("subtests") or [] if sub.get("runs")]
-    kinds = [name for key, name in MEASURED_KINDS if any(s.get(key) for s in sessions)]
+    kinds = [name for key, name in LEADERBOARD_WORDS if any(s.get(key) for s in sessions)]
     shown = list(dict.fromkeys(tests))
     if len(shown) > 3:
         shown = shown[:3] + [f"{len(shown) - 3} more subtests"]

@@ -8,13 +8,12 @@ standing_line(standing) -> the same in one line.
 """
 
 from .aggregate import aggregate
+from ..core.measurement_kinds import CHARTED_WITHOUT_RUNS
 from .headlines import HEADLINE_KEYS, RULES
 from .stats import session_entries
 
 COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4k_read": "random 4K read",
            "rnd4k_write": "random 4K write"}
-# Measurements the card page charts but no leaderboard column shows.
-CHARTED = ("dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill", "f3probe", "nvme")
 
 
 def _accepting_columns(kind, entry, test, op):
@@ -62,7 +61,8 @@ def session_standing(card, session_id, data_dir=None):
                                "charted on the card page; no leaderboard column takes this figure"))
         else:
             not_ranked.append((shown, _why_not(kind, entry, test, entry["op"], row, session_id)))
-    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": [kind for kind in CHARTED if session.get(kind)]}
+    shown_only = [kind for kind in CHARTED_WITHOUT_RUNS if session.get(kind)]
+    return {"ranked": ranked, "not_ranked": not_ranked, "shown_only": shown_only}
 
 
 def standing_line(standing):

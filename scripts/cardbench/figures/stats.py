@@ -24,6 +24,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import numpy as np
 import pandas as pd
 
+from ..core.subtest_names import dd_test_name, is_mixed
 from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_UNIT_BYTES, block_size_bytes, is_rate_unit, mb_s_from_rate
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
@@ -34,34 +35,19 @@ RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "uni
 MAX_PRINTED_DECIMALS = 3
 
 
-METHOD_NOT_STATED = " (method not stated)"
-BLOCK_SIZE_NOT_STATED = " (block size not stated)"
-
-
-def dd_test_name(entry):
-    """How a dd entry is named among subtests: 'dd bs=4M'; 'dd (method not stated)' when the source does not
-    say which command gave its figures (method_stated: false: no block size either, so it never pools or
-    compares with a stated method); 'dd (block size not stated)' when nothing told the block size
-    (block_size_stated: false)."""
-    if not entry.get("method_stated", True):
-        return "dd" + METHOD_NOT_STATED
-    if not entry.get("block_size_stated", True):
-        return "dd" + BLOCK_SIZE_NOT_STATED
-    return f"dd bs={entry['block_size']}"
-
-
 @functools.lru_cache(maxsize=4096)  # a few subtest names, met on every run of every card
 def block_bytes_of_test(test):
     """Block size of a CrystalDiskMark-named subtest that only reads or only writes ('RND4K Q32T1' -> 4096);
     None for a read/write mix (its figures never stand for pure reads or writes) and for other names."""
-    return None if " mix " in test else block_size_bytes(test)
+    return None if is_mixed(test) else block_size_bytes(test)
 
 
 def session_entries(session):
-    """(kind, index, entry, test) of every run-holding entry of a session: fio-style results, then dd."""
-    for kind, entries in (("fio", session.get("results") or []), ("dd", session.get("dd") or [])):
-        for index, entry in enumerate(entries):
-            yield kind, index, entry, (entry["test"] if kind == "fio" else dd_test_name(entry))
+    """(kind, index, entry, test) of every run-holding entry of a session: its results (CrystalDiskMark-style
+    subtests), then its dd entries; the kind is the session field that holds the entry."""
+    for kind in ("results", "dd"):
+        for index, entry in enumerate(session.get(kind) or []):
+            yield kind, index, entry, (entry["test"] if kind == "results" else dd_test_name(entry))
 
 
 def run_iops(entry, kind, test, r_index, value):
@@ -71,7 +57,7 @@ def run_iops(entry, kind, test, r_index, value):
         return value, False
     if isinstance(recorded, list) and r_index < len(recorded):
         return float(recorded[r_index]), False
-    block = block_bytes_of_test(test) if kind == "fio" else None
+    block = block_bytes_of_test(test) if kind == "results" else None
     mb_s = mb_s_of(value, entry["unit"])
     if block and mb_s is not None:
         return iops_of_mb_s(mb_s, block), True

@@ -1,5 +1,7 @@
 """The subtest families that make cards comparable, and the order subtests are listed in."""
 
+from ..core.measurement_kinds import NO_SUITE_WORDS
+
 # A card joins a suite when its compared sessions ran every subtest of it.
 KNOWN_SUITES = [
     {
@@ -84,20 +86,11 @@ def why_in_no_suite(card):
     pooled = list(card.get("pooled") or {})
     if pooled:
         return "its runs (" + ", ".join(pooled) + ") make up no shared set of subtests"
-    kinds = [name for key, name in (("dd_sweeps", "dd block-size sweeps"),
-                                    ("flashbench_open_au", "flashbench"), ("flashbench_align", "flashbench"),
-                                    ("fill", "a sustained fill"), ("headline", "figures the source stated"))
-             if any(s.get(key) for s in card.get("sessions") or [])]
+    kinds = [name for key, name in NO_SUITE_WORDS if any(s.get(key) for s in card.get("sessions") or [])]
     kinds = list(dict.fromkeys(kinds))
     if kinds:
         return "no repeated runs of a shared test; its page has " + ", ".join(kinds)
     return "no repeated runs of a shared test"
-
-
-def is_mixed(test):
-    """True for a job that mixed reads and writes ('RND4K Q1T1 mix 35/65'): its figures never stand
-    for pure reads or writes."""
-    return " mix " in test
 
 
 def test_order(test):
@@ -121,4 +114,5 @@ def suite_of_tests(tests):
     return None
 
 
-__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out", "why_in_no_suite", "is_mixed", "test_order", "subtest_order", "suite_of_tests"]
+__all__ = ["KNOWN_SUITES", "KNOWN_TEST_ORDER", "TEST_LABELS", "test_label", "suite_keys", "why_left_out",
+           "why_in_no_suite", "test_order", "subtest_order", "suite_of_tests"]

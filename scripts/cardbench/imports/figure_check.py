@@ -15,7 +15,9 @@ the tool's own figures, and 10 % would let every unit mistake above through.
 
 import math
 
-from ..card.checks.figure_rules import _deviation
+from ..core.figure_agreement import bandwidth_iops_deviation
+from ..core.measurement_kinds import RUN_KINDS
+from ..core.subtest_names import dd_test_name
 from ..core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ..errors import ParseError
 
@@ -42,9 +44,9 @@ def check_plausible(tool, measurements, file_name="the file"):
     is not a number a device measures: infinite, not a number, negative, or beyond the PLAUSIBLE bounds.
     (The parsers that know the line refuse such figures first; this catches the rest. A zero is the
     card's rule `positive` to refuse.)"""
-    for kind in ("results", "dd", "tool_results"):
+    for kind in RUN_KINDS:
         for entry in measurements.get(kind) or []:
-            name = f"{entry.get('test') or 'dd bs=' + str(entry.get('block_size'))} {entry.get('op')}"
+            name = f"{entry.get('test') or dd_test_name(entry)} {entry.get('op')}"
             unit = entry.get("unit")
             rate = RATE_TO_MB_S.get(unit)
             most = PLAUSIBLE_MB_S / rate if rate else PLAUSIBLE_RUN.get(unit, PLAUSIBLE_MB_S)
@@ -70,7 +72,7 @@ def _other_reading(value, unit, iops, block):
     """('. Read in <tool>'s unit they agree', how to say so) when the figures agree in another tool's "MB/s",
     else None."""
     for other, (tool, fmt) in UNIT_TOOLS.items():
-        if other != unit and _deviation(value, other, iops, block) <= IMPORT_TOLERANCE:
+        if other != unit and bandwidth_iops_deviation(value, other, iops, block) <= IMPORT_TOLERANCE:
             return (f". Read in {tool}'s unit ({other}) they agree",
                     f": if this is {tool} output, import it with --format={fmt} (FORMAT={fmt} on make import)")
     return None
@@ -96,7 +98,7 @@ def check_bandwidth_iops(tool, measurements, assumption=None):
         for index, (value, iops) in enumerate(zip(entry.get("runs") or [], iops_runs)):
             if not value or not iops or not _finite(value, iops) or value <= 0 or iops <= 0:
                 continue
-            off = _deviation(value, unit, iops, block)
+            off = bandwidth_iops_deviation(value, unit, iops, block)
             if off <= IMPORT_TOLERANCE:
                 continue
             expected = iops * block / RATE_UNIT_BYTES[unit]

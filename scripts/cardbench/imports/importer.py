@@ -40,9 +40,10 @@ from ..card.lookalike import cleaned_name, mixed_script, single_spaced
 from ..card.checks.schema_findings import schema_validator
 from ..card.store.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
+from ..core.subtest_names import dd_test_name
 from ..errors import CardFileError, ParseError, quoted
 from ..parsers.cdm import cdm_fio
-from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_named, logged_tools
+from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_claims, format_named, logged_tools
 from ..parsers.text.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
@@ -82,13 +83,14 @@ def import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_d
     named_only = fmt in {f.name for f in NAMED_ONLY}
     if not named_only:  # a result table's headings would read as root prompts ('# Samsung …')
         text = unwrap(text)  # prompts, sudo, Markdown fences, indentation: once, for every format
-    detected = None if named_only else detect_format(text)  # once: every detector reads the whole text
+    claims = format_claims(text)  # once: every detector reads the whole text, for its format and other tools' output
+    detected = None if named_only else detect_format(text, claims)
     fmt = _format_of(text, fmt, detected)
     # A format given for a file nothing recognises: quote none of it (a result table is never recognised alone).
     recognised = detected is not None or named_only
     say(f"{printable(path.name)}: {fmt}")
     try:
-        check_one_tool(text, fmt)
+        check_one_tool(text, fmt, claims)
     except ParseError as exc:
         raise _unquoted(exc, recognised, fmt, path) from None
 
@@ -223,9 +225,10 @@ def check_session_size(measurements):
     schema lets a session have: found here, before the card text is built and checked, which for
     a hundred thousand entries takes minutes."""
     allowed = schema_validator().schema["properties"]["sessions"]["items"]["properties"]
-    for key in ("results", "tool_results", "dd", "flashbench_open_au", "flashbench_align",
-                "flashbench_find_fat"):
+    for key in MEASUREMENT_KEYS:
         entries = measurements.get(key) or []
+        if not isinstance(entries, list):  # one block (f3probe, capacity_check, nvme): no list to bound
+            continue
         rule = allowed.get(key, {})
         most = rule.get("maxItems")
         if most is not None and len(entries) > most:
@@ -286,7 +289,7 @@ def _figures_refused(exc, new_index, fields, path, named=False):
     if index is not None and isinstance(entries, list) and int(index) < len(entries):
         entry = entries[int(index)]
         if isinstance(entry, dict):
-            name = entry.get("test") or (f"dd bs={entry['block_size']}" if "block_size" in entry else None)
+            name = entry.get("test") or (dd_test_name(entry) if kind == "dd" else None)
             where = " ".join(str(part) for part in (name, entry.get("op")) if part) or f"{kind}[{index}]"
     where += f" ({kind}{'[' + index + ']' if index is not None else ''}{rest})"
     rule = f" [{exc.rule}]" if exc.rule else ""

@@ -18,7 +18,7 @@ from ..errors import ParseError
 from ..parsers import NOT_MINE
 from ..parsers.fields import SessionFields
 from ..parsers.text.logged_shell import Shell, command_lines
-from ..parsers.registry import FORMATS, format_named, logged_tools
+from ..parsers.registry import FIO_FILES, READ_TOGETHER, format_claims, format_named, logged_tools
 
 
 def tool_parts(text, tools, claim=None):
@@ -176,29 +176,24 @@ def merged(results):
 
 # --- tools that do not share a file ------------------------------------------------------------
 
-# fio's JSON, its bandwidth log and its normal text (--output-format=normal,json prints both; the JSON is read).
-FIO_FILES = ("fio-json", "fio-bwlog", "fio-text")
-
-
 def families():
     """Formats read together from one file: fio's JSON and its bandwidth log; CrystalDiskMark, KDiskMark
     and cdm_fio.sh lines; the other logged tools, which several_tools joins into one session; a script's
-    log and the tools it runs (a tool module's INFO.logs_with)."""
-    scripts = tuple((f.name, *f.module.INFO.logs_with) for f in FORMATS if not f.programs and f.module.INFO.logs_with)
+    log and the tools it runs (registry.READ_TOGETHER)."""
     logged = tuple(name for name in logged_tools() if name not in FIO_FILES[:2])  # fio's text is logged too
-    return (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"), logged, *scripts)
+    return (*READ_TOGETHER, logged)
 
 
-def check_one_tool(text, fmt):
+def check_one_tool(text, fmt, claims=None):
     """ParseError when text holds, beside the output of `fmt`, figures of a tool of another family
     (a dd log below a CrystalDiskMark export, fio JSON followed by dd lines): the import reads one
     format, so the other tool's figures would be lost without a word. Names the line where the later
-    of the two tools' output starts."""
+    of the two tools' output starts. claims: registry.format_claims(text), when the caller has them."""
     # A format may belong to two families (fio's text output: fio's files, and the logged tools).
     family = {name for names in families() if fmt in names for name in names} or {fmt}
     lines = text.splitlines()
-    for other in FORMATS:
-        if other.name in family or other.module.detect(text) == NOT_MINE:
+    for other, score in claims if claims is not None else format_claims(text):
+        if other.name in family or score == NOT_MINE:
             continue
         try:
             parsed = other.module.parse(text)

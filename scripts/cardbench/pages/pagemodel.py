@@ -13,6 +13,7 @@ import re
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
 from .figurehtml import figure_cells_html, path_cells_html, rate_html, with_table_html
 from ..figures.formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
+from ..core.measurement_kinds import CURVE_KINDS, LEADERBOARD_WORDS, SINGLE_BLOCK_KINDS
 from .gridmodel import grid_model
 from ..figures.headlines import HEADLINE_KEYS, stated_only
 from .paths_table import card_paths
@@ -152,11 +153,11 @@ def class_check_rows(card):
 IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus", "bus_stated",
             "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "card_label", "host", "reader", "interface", "clock_mhz",
-                 "conditions", "target", "tools", "source", "notes", "reading", "nvme", "f3probe", "capacity_check", "cid"]
+                 "conditions", "target", "tools", "source", "notes", "reading", *SINGLE_BLOCK_KINDS, "cid"]
 
 
 # What a session's page part charts besides its subtests' runs.
-CHARTED_KEYS = ("tool_results", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill")
+CHARTED_KEYS = ("tool_results", *CURVE_KINDS)
 
 
 def _charted(session):
@@ -241,9 +242,8 @@ def _iops_text(iops, derived, pick):
 
 
 # What a card measured without repeated runs, as the leaderboard names it in place of a run count.
-MEASURED_INSTEAD = [("dd_sweeps", "dd sweep"), ("flashbench_open_au", "flashbench"), ("flashbench_find_fat", "flashbench"),
-                    ("flashbench_align", "flashbench"), ("fill", "sustained fill"), ("f3probe", "f3probe"), ("capacity_check", "capacity check"),
-                    ("headline", "figures the source states")]
+# (The tools of its tool_results are named one by one.)
+MEASURED_INSTEAD = [(key, words) for key, words in LEADERBOARD_WORDS if key != "tool_results"]
 
 
 def measured_instead(card, charted_only=False):

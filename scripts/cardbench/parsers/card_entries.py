@@ -4,7 +4,7 @@ left as None are left out. Pure functions: the tool modules' to_session() and th
 
   results_from_fio(parsed_list, command=None, raw=None) -> [result]   [results]
       parsed_list: fio_json.parse() dicts, one per fio run, in run order. Jobs are grouped by
-      (test, op) in order of first appearance; "runs" holds bw_bytes/1e6 (unit "MB/s") of every
+      (test, op) in order of first appearance; "runs" holds each job's mb_s (unit "MB/s") of every
       run, "iops" and "latency_us" lists are parallel to it (a latency statistic is kept only
       when every run reported it).
   results_from_table(runs, unit, command=None, raw=None) -> [result]  [results]
@@ -62,7 +62,7 @@ def results_from_fio(parsed_list, command=None, raw=None):
     results = []
     for (test, op), jobs in groups.items():
         result = {"test": test, "op": op, "unit": "MB/s",
-                  "runs": [_num(job["bw_bytes"] / 1e6) for _, job in jobs],
+                  "runs": [_num(job["mb_s"]) for _, job in jobs],
                   "iops": [_num(job["iops"], 3) for _, job in jobs]}
         latency = {}
         for stat in LATENCY_STATS:

@@ -34,7 +34,6 @@ TOOL = "f3rw"
 INFO = ToolInfo(name="f3rw", programs=("f3write", "f3read"), family="capacity",
                 description="f3write and f3read output: test files written, read back and checked",
                 units={"MB/s": "MiB/s (F3 divides by 1024)", "KB/s": "KiB/s", "GB": "GiB", "sectors": "512 bytes"},
-                logs_with=("f3probe",),
                 past_cache=True)
 SECTOR = 512
 SIZE_UNITS = {"Byte": 1, "KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40, "PB": 2**50}

@@ -35,8 +35,8 @@ from .tool import ToolInfo
 TOOL = "f3probe"
 INFO = ToolInfo(name="f3probe", programs=("f3probe",), family="capacity",
                 description="f3probe output: real against announced capacity",
-                units={"MB/s": "MiB/s (F3 divides by 1024)", "GB, MB, KB": "GiB, MiB, KiB", "blocks": "of the block size"},
-                logs_with=("f3rw", "dd", "hdparm", "iozone", "flashbench", "nvme"))
+                units={"MB/s": "MiB/s (F3 divides by 1024)", "GB, MB, KB": "GiB, MiB, KiB",
+                       "blocks": "of the block size"})
 
 # Lines may come indented, quoted ("> ") or behind a prompt ("$ ", "user@host:~$ ", a list
 # item's "1. "): the verdict is found where it is in the line; the device name's quotes may have

@@ -2,9 +2,10 @@
 
 from dataclasses import dataclass, field
 
+from ..core.measurement_kinds import PARSED_KINDS
+
 # Session fields that hold measurements, in the order a session lists them.
-MEASUREMENT_KEYS = ("results", "tool_results", "dd", "flashbench_open_au", "flashbench_align", "flashbench_find_fat", "fill",
-                    "f3probe", "capacity_check", "nvme")
+MEASUREMENT_KEYS = PARSED_KINDS
 
 
 @dataclass

@@ -48,6 +48,7 @@ to_session(parsed) -> SessionFields: the flashbench_align, flashbench_open_au, f
 import re
 
 from ..core.units import bytes_from_size_text
+from ..core.measurement_kinds import FLASHBENCH_KINDS
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import align_entry, find_fat_entry, open_au_entry
@@ -62,8 +63,7 @@ TOOL = "flashbench"
 INFO = ToolInfo(name="flashbench", programs=("flashbench",), family="device facts",
                 description="flashbench -a, --open-au and -f output, with the logged commands",
                 units={"M/s": "MB/s (10^6 bytes a second)", "ns, µs, ms, s": "times, kept in ns",
-                       "KiB, MiB, GiB": "binary sizes"},
-                logs_with=("dd", "hdparm", "iozone", "f3probe", "nvme"))
+                       "KiB, MiB, GiB": "binary sizes"})
 DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none
 DEFAULT_ERASE_BYTES = 4 * 1024 * 1024  # its -e
 DEFAULT_OPEN_AU = 2  # its --open-au-nr
@@ -289,7 +289,7 @@ def parse_file(text):
 
 def to_session(parsed, **hints):
     """The -a, --open-au and -f entries of the log's runs, each under its own session key."""
-    found = {"flashbench_open_au": [], "flashbench_align": [], "flashbench_find_fat": []}
+    found = {kind: [] for kind in FLASHBENCH_KINDS}
     for run in parsed["runs"]:
         build = {"align": align_entry, "find_fat": find_fat_entry, "open_au": open_au_entry}[run["kind"]]
         found[f"flashbench_{run['kind']}"].append(build(run["parsed"], **run["entry"]))

@@ -34,8 +34,7 @@ from .tool import ToolInfo
 TOOL = "hdparm"
 INFO = ToolInfo(name="hdparm", programs=("hdparm",), family="sequential",
                 description="hdparm -t / --direct -t read timings (-T cached reads go to the notes)",
-                units={"MB/sec": "MiB/s (2^20 bytes a second)", "kB/sec": "KiB/s (1024 bytes a second)"},
-                logs_with=("dd", "iozone", "flashbench", "f3probe", "nvme"))
+                units={"MB/sec": "MiB/s (2^20 bytes a second)", "kB/sec": "KiB/s (1024 bytes a second)"})
 UNITS = {"MB/sec": "MiB/s", "kB/sec": "KiB/s"}
 
 _TIMING_START = re.compile(r"^[ \t>]*+Timing (buffered|O_DIRECT) (disk|cached) reads(?: \(offset (\d{1,9}+) GB\))?:")

@@ -45,8 +45,7 @@ TOOL = "iozone"
 UNIT = "KiB/s"
 INFO = ToolInfo(name="iozone", programs=("iozone",), family="suite",
                 description="iozone tables (-a, -I -r 4k -i 0 -i 1 -i 2, …), figures in kB/s = KiB/s",
-                units={"kBytes/sec": "KiB/s (1024 bytes a second)"},
-                logs_with=("hdparm", "dd", "flashbench", "f3probe", "nvme"))
+                units={"kBytes/sec": "KiB/s (1024 bytes a second)"})
 
 COLUMNS = ("write", "rewrite", "read", "reread", "random read", "random write", "bkwd read", "record rewrite",
            "stride read", "fwrite", "frewrite", "fread", "freread")

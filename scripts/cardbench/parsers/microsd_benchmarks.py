@@ -32,8 +32,7 @@ from .tool import ToolInfo
 TOOL = "microsd-benchmarks"
 INFO = ToolInfo(name="microsd-benchmarks", programs=(), family="suite",
                 description="Jeff Geerling's microsd-benchmarks.sh log: hdparm -t, dd write, iozone 4K",
-                units={"MB/sec": "hdparm: MiB/s", "MB/s": "dd: 10^6 bytes a second", "kB/s": "iozone: KiB/s"},
-                logs_with=("hdparm", "dd", "iozone"))
+                units={"MB/sec": "hdparm: MiB/s", "MB/s": "dd: 10^6 bytes a second", "kB/s": "iozone: KiB/s"})
 DD_COMMAND = "dd if=/dev/zero of=~/test bs=8k count=50k conv=fsync"  # the script's own, never echoed
 
 _TITLE = re.compile(r"^[ \t>]*+Raspberry Pi Dramble microSD benchmarks")

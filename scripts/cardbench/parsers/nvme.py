@@ -43,8 +43,7 @@ from .tool import ToolInfo
 TOOL = "nvme"
 INFO = ToolInfo(name="nvme", programs=("nvme",), family="device facts",
                 description="nvme-cli id-ctrl, smart-log, thermal get-feature and list output",
-                units={"Kelvin": "°C = K - 273, as nvme-cli converts", "°F": "converted to °C"},
-                logs_with=("dd", "hdparm", "iozone", "flashbench", "f3probe"))
+                units={"Kelvin": "°C = K - 273, as nvme-cli converts", "°F": "converted to °C"})
 
 KELVIN_OFFSET = 273  # nvme-cli's kelvin_to_celsius() uses whole degrees
 

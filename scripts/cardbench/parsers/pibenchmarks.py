@@ -44,8 +44,7 @@ from .tool import ToolInfo
 TOOL = "pibenchmarks"
 INFO = ToolInfo(name="pibenchmarks", programs=(), family="suite",
                 description="PiBenchmarks Storage.sh: its coloured log and result table (hdparm, dd, fio, iozone)",
-                units={"MB/sec": "hdparm: MiB/s", "MB/s": "dd: 10^6 bytes a second", "KB/s": "fio, iozone: KiB/s"},
-                logs_with=("hdparm", "dd", "iozone"))
+                units={"MB/sec": "hdparm: MiB/s", "MB/s": "dd: 10^6 bytes a second", "KB/s": "fio, iozone: KiB/s"})
 DD_COMMAND = "dd if=/dev/zero of=test bs=4k count=130k conv=fsync"  # the script's own, never echoed
 FIO_TEST = "RND4K Q64T1"  # --bs=4k --iodepth=64, one job
 IOZONE_TEST = "iozone {} (81920 kB file, 4 kB records)"  # -s 80M -r 4k, as parsers.iozone names them

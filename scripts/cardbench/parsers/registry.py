@@ -115,6 +115,14 @@ FORMATS = (
 NAMED_ONLY = (tool_format(result_table),)
 NAMES = tuple(f.name for f in FORMATS)
 
+# Formats whose output may stand in one file together, besides the logged tools (logged_tools(), whose log
+# the importer cuts apart): fio's JSON, its bandwidth log and its text; the lines of CrystalDiskMark,
+# KDiskMark and cdm_fio.sh; a script's log and the tools it runs. The one table of them. (fio's
+# --output-format=normal,json prints its text and JSON both; the JSON is read.)
+FIO_FILES = ("fio-json", "fio-bwlog", "fio-text")
+READ_TOGETHER = (FIO_FILES, ("kdiskmark", "cdm-fio", "crystaldiskmark"),
+                 ("pibenchmarks", "hdparm", "dd", "iozone"), ("microsd-benchmarks", "hdparm", "dd", "iozone"))
+
 
 def logged_tools():
     """{registry name: program names} of the formats whose commands a pasted log may hold, in FORMATS
@@ -131,12 +139,18 @@ def format_named(name):
     raise KeyError(name)
 
 
-def detect_format(text):
+def format_claims(text):
+    """How surely each format's parser claims text, in FORMATS' order: [(Format, score)]. An import reads
+    the text with every detector once, and both picks the format and looks for other tools' output in it."""
+    return [(candidate, candidate.module.detect(text)) for candidate in FORMATS]
+
+
+def detect_format(text, claims=None):
     """The Format whose parser claims text most surely (the earlier in FORMATS on a tie); None
-    when none claims it."""
+    when none claims it. claims: format_claims(text), when the caller has them."""
     best, best_score = None, NOT_MINE
-    for candidate in FORMATS:
-        score = candidate.module.detect(text)
+    scored = claims if claims is not None else ((candidate, candidate.module.detect(text)) for candidate in FORMATS)
+    for candidate, score in scored:
         if score > best_score:
             best, best_score = candidate, score
             if score == NAMED:  # nothing later can claim it more surely

@@ -22,8 +22,6 @@ class ToolInfo:
     # The units it prints and what they mean: {"MB/sec": "MiB/s (2^20 bytes a second)"}; the
     # docstring of the module says the same in words and a test holds the parser to it.
     units: dict = field(default_factory=dict)
-    # Registry names of the tools whose output may stand in one log with this one's.
-    logs_with: tuple = ()
     # What its to_session() takes beside the parsed text, which the output may not say ("op", "block_size").
     hints: tuple = ()
     # Whether its rates are the card's own whatever the page cache does: it writes more than a cache

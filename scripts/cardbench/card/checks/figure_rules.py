@@ -1,9 +1,10 @@
 """Rules on a card's figures: one unit per test, bandwidth that agrees with IOPS × block size, and no
 throughput above what the card's bus (or the PCIe link a session negotiated) can carry."""
 
-import math
-
 from ...core.bus import BUS_ASSUMED, BUS_CEILING_MB_S, pcie_link_mb_s
+from ...core.figure_agreement import bandwidth_iops_deviation
+from ...core.measurement_kinds import POINT_KINDS
+from ...core.subtest_names import dd_test_name
 from ...core.units import RATE_TO_MB_S, RATE_UNIT_BYTES, block_size_bytes, size_text_from_bytes
 from ...parsers.registry import FORMATS
 from ..load import format_field
@@ -23,10 +24,7 @@ def units_consistent(check):
     for index, session in sessions_of(check.card):
         for kind in ("results", "dd"):
             for i, entry in entries_of(session, kind):
-                if kind == "results":
-                    test = entry.get("test")
-                else:
-                    test = f"dd bs={entry.get('block_size', 'not stated')}"
+                test = entry.get("test") if kind == "results" else dd_test_name(entry)
                 op, unit = entry.get("op"), entry.get("unit")
                 if not all(isinstance(x, str) for x in (test, op, unit)):
                     continue
@@ -52,7 +50,7 @@ def bw_iops(check):
             for j, value in finite_numbers(runs):
                 if j >= len(iops) or not finite_number(iops[j]) or iops[j] <= 0 or value <= 0:
                     continue
-                off = _deviation(value, unit, iops[j], block)
+                off = bandwidth_iops_deviation(value, unit, iops[j], block)
                 if worst is None or off > worst[0]:
                     worst = (off, j, value, iops[j])
             if worst is None or worst[0] <= BW_IOPS_WARN:
@@ -110,33 +108,6 @@ def _ceiling_hint(check, bus, link, mb_s):
             f"BUS=\"{faster}\" on make import for a new card; else check the unit or host caching")
 
 
-def _step(value):
-    """Precision a figure was printed with: 1 for 42, 0.1 for 42.5, 0.01 for 42.25."""
-    try:
-        text = repr(float(value))
-    except OverflowError:  # an int beyond float range: a whole number
-        return 0.0
-    if "e" in text or "." not in text:
-        return 0.0
-    decimals = len(text.split(".")[1].rstrip("0"))
-    return 10.0 ** -decimals
-
-
-def _deviation(value, unit, iops, block):
-    """Relative distance between a bandwidth and IOPS × block size, allowing for each figure's
-    printed precision (cdm_fio.sh floors MiB/s to whole numbers)."""
-    try:
-        lo = max(value - _step(value), 0) * RATE_UNIT_BYTES[unit]
-        hi = (value + _step(value)) * RATE_UNIT_BYTES[unit]
-        expect_lo = max(iops - _step(iops), 0) * block
-        expect_hi = (iops + _step(iops)) * block
-        gap = max(0.0, expect_lo - hi, lo - expect_hi)
-        off = gap / (iops * block)
-    except (OverflowError, ZeroDivisionError):  # a figure beyond float range: as far apart as can be
-        return math.inf
-    return off if math.isfinite(off) else math.inf
-
-
 def _bandwidth_unit(entry):
     """The entry's unit when it is a bandwidth (MB/s, MiB/s), else None (whatever its type)."""
     unit = entry.get("unit")
@@ -163,7 +134,7 @@ def _bandwidth_figures(session):
     for i, entry in entries_of(session, "tool_results"):
         if _bandwidth_unit(entry) and _past_cache(entry):
             yield ("tool_results", i, "runs"), entry.get("op"), entry["unit"], finite_numbers(entry.get("runs")), ()
-    for kind in ("dd_sweeps", "fill", "flashbench_open_au"):
+    for kind in POINT_KINDS:
         for i, entry in entries_of(session, kind):
             points = entry.get("points")
             if _bandwidth_unit(entry) and isinstance(points, list):

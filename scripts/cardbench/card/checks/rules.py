@@ -11,6 +11,7 @@ import urllib.parse
 from pathlib import Path
 
 from ...core.paths import DATA_DIR
+from ...core.measurement_kinds import MEASUREMENT_KINDS, RUN_KINDS
 from ...core.units import RATE_TO_MB_S
 from .figure_rules import _bandwidth_figures, bus_ceiling, bw_iops, units_consistent
 from .problems import Finding
@@ -30,9 +31,6 @@ FUTURE_SLACK = datetime.timedelta(days=1)  # the contributor's time zone may be 
 MIN_SHOWN_MB_S = 0.01
 MIN_SHOWN_IOPS = 0.01
 MIN_SHOWN_LATENCY_US = 0.01
-
-FIGURE_KEYS = ("results", "dd", "dd_sweeps", "flashbench_open_au", "flashbench_align", "flashbench_find_fat",
-               "fill", "f3probe", "nvme", "headline", "tool_results", "capacity_check")
 
 # C0 and C1 control characters other than tab and newline; text-direction embeddings, overrides, isolates
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -184,10 +182,10 @@ def runs(check):
         check.add(("sessions",), "no sessions yet; the card page will have no figures", "runs-present", "warning")
     for index, session in sessions_of(check.card):
         base = ("sessions", index)
-        if not any(session.get(key) for key in FIGURE_KEYS):
+        if not any(session.get(key) for key in MEASUREMENT_KINDS):
             check.add(base, "session has no figures (results, dd, fill, flashbench, f3probe, nvme or headline)",
                       "runs-present", "warning")
-        for kind in ("results", "dd", "tool_results"):
+        for kind in RUN_KINDS:
             for i, entry in entries_of(session, kind):
                 _entry_runs(check, base + (kind, i), entry)
 

@@ -50,6 +50,8 @@ to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of e
 
 import re
 
+from ...core.figure_agreement import bandwidth_iops_apart
+from ...core.subtest_names import cdm_test_name
 from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
@@ -61,7 +63,7 @@ from ..tool import ToolInfo
 TOOL = "cdm_fio.sh"
 INFO = ToolInfo(name="cdm-fio", programs=(), family="suite",
                 description="cdm_fio.sh output, also a terminal log of many runs",
-                units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"}, logs_with=("kdiskmark", "crystaldiskmark"))
+                units={"MB/s": "MiB/s (fio's KiB/s ÷ 1024, floored)"})
 UNIT = "MiB/s"
 # Its fiomark variant (hddtest.sh, from unix.stackexchange answer 480191) prints "487MB/s [   14 IOPS]": fio's
 # bw in KiB/s ÷ 1000, floored, as KDiskMark's MB/s.
@@ -149,7 +151,7 @@ def test_name(name, size):
     label = size_label_from_bytes(block) if block else None
     if not label:
         return None
-    return f"{kind}{label} Q{queue}T{threads}"
+    return cdm_test_name(kind, label, queue, threads)
 
 
 def _fits(result, size_mib, unit_bytes=MIB):
@@ -159,8 +161,8 @@ def _fits(result, size_mib, unit_bytes=MIB):
     block = block_bytes(result["name"], f"{size_mib}m")
     if not block:
         return False
-    low, high = result["value"] * unit_bytes, (result["value"] + 1) * unit_bytes
-    return result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block
+    bandwidth = (result["value"] * unit_bytes, (result["value"] + 1) * unit_bytes)
+    return bandwidth_iops_apart(bandwidth, (result["iops_printed"], result["iops_printed"] + 1), block) < 0
 
 
 def _sizes_text(sizes):

@@ -40,6 +40,7 @@ parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionF
 
 import re
 
+from ...core.subtest_names import cdm_test_name
 from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
@@ -50,8 +51,7 @@ from ..tool import ToolInfo
 TOOL = "CrystalDiskMark"
 INFO = ToolInfo(name="crystaldiskmark", programs=(), family="suite",
                 description="CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more",
-                units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"},
-                logs_with=("kdiskmark", "cdm-fio"))
+                units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"})
 
 # The words for reading and writing in the window's column headers: English and the window's translations.
 READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",
@@ -123,7 +123,7 @@ def is_result_line(line):
 
 def _test_name(kind, size, queue, threads):
     label = size_label_from_bytes(size)
-    return f"{kind}{label} Q{int(queue)}T{int(threads)}" if label else None
+    return cdm_test_name(kind, label, int(queue), int(threads)) if label else None
 
 
 def _new_style(match):

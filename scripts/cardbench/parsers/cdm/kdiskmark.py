@@ -25,8 +25,7 @@ from ..tool import ToolInfo
 
 TOOL = "KDiskMark"
 INFO = ToolInfo(name="kdiskmark", programs=(), family="suite", description="KDiskMark text export, one or more",
-                units={"MB/s": "kKiB/s (fio's KiB/s ÷ 1000: 1,024,000 bytes a second)"},
-                logs_with=("crystaldiskmark", "cdm-fio"))
+                units={"MB/s": "kKiB/s (fio's KiB/s ÷ 1000: 1,024,000 bytes a second)"})
 UNIT = "kKiB/s"
 
 _HEADER = re.compile(r"^\s*+KDiskMark(?: \(|: )")

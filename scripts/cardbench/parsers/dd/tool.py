@@ -15,7 +15,7 @@ INFO = ToolInfo(name="dd", programs=("dd",), family="sequential",
                 units={"kB/s": "10^3 bytes a second", "MB/s": "10^6 bytes a second", "bytes/sec": "bytes a second (BSD)",
                        "KB/s, MB/s (BusyBox)": "KiB/s, MiB/s (2^10, 2^20 bytes a second)",
                        "GB/s": "10^9 bytes a second"},
-                logs_with=("hdparm", "iozone", "flashbench", "f3probe", "nvme"), hints=("op", "block_size"))
+                hints=("op", "block_size"))
 
 __all__ = ["INFO", "TOOL", "TO_MB_S", "detect", "dd_message", "failure", "parse", "parse_file", "progress",
            "summary_roles", "to_session"]

@@ -25,7 +25,7 @@ from ..tool import ToolInfo
 TOOL = "fio bandwidth log"
 INFO = ToolInfo(name="fio-bwlog", programs=(), family="sustained",
                 description="fio bandwidth log (--write_bw_log): a sustained fill",
-                units={"KiB/s": "KiB/s (1024 bytes a second)"}, logs_with=("fio-json", "fio-text"))
+                units={"KiB/s": "KiB/s (1024 bytes a second)"})
 DIRECTIONS = {0: "read", 1: "write", 2: "trim"}
 _LINE = re.compile(r"^\s*(\d{1,15}),\s*(\d{1,15}),\s*([012]),\s*\d{1,15},\s*\d{1,20}(?:,\s*\d{1,10})?\s*$")
 

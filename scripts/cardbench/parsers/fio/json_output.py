@@ -53,15 +53,15 @@ from .json_figures import check_figures as _check_figures
 from .json_figures import io_bytes_of  # noqa: F401  (part of this module's interface)
 from .json_keys import duplicate_unclear
 from .latency import merged_latency, thread_latency
-from .naming import RW_KINDS, mixed_test_name, not_stated_test, test_name
+from ...core.subtest_names import mixed_test_name
+from .naming import RW_KINDS, not_stated_test, test_name
 from .options import block_sizes, fio_size  # noqa: F401  (fio_size: part of this module's interface)
 from ..tool import ToolInfo
 
 TOOL = "fio"
 INFO = ToolInfo(name="fio-json", programs=("fio",), family="suite",
                 description="fio --output-format=json or json+ output, one or more runs",
-                units={"bw": "KiB/s (1024 bytes a second)", "bw_bytes": "bytes a second", "clat_ns": "ns, kept in µs"},
-                logs_with=("fio-bwlog", "fio-text"))
+                units={"bw": "KiB/s (1024 bytes a second)", "bw_bytes": "bytes a second", "clat_ns": "ns, kept in µs"})
 
 
 def detect(text):
@@ -239,10 +239,7 @@ def _entries(group, options, line, locators, version=None):
         io_bytes = sum(int(io_bytes_of(s, version) or 0) for s in sections)
         if len(directions) > 1 and io_bytes == 0:
             continue  # e.g. randrw with rwmixread=100: no writes to report
-        if "bw_bytes" in sections[0]:
-            bw_bytes = sum(float(s.get("bw_bytes", 0)) for s in sections)
-        else:  # fio before 3.x reports only "bw" in KiB/s
-            bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
+        bw_bytes, mb_s = job_bandwidth(sections)
         bs = read_bs if op == "read" else write_bs
         out.append({
             "name": name,
@@ -254,7 +251,7 @@ def _entries(group, options, line, locators, version=None):
             "test": test_name(rw, bs, iodepth, numjobs),
             "mix_read_percent": mix,
             "bw_bytes": bw_bytes,
-            "mb_s": bw_bytes / 1e6,
+            "mb_s": mb_s,
             "iops": sum(float(s.get("iops", 0)) for s in sections),
             "lat_us": merged_latency([thread_latency(s) for s in sections]),
             "runtime_ms": max(int(s.get("runtime", 0)) for s in sections),
@@ -266,6 +263,14 @@ def _entries(group, options, line, locators, version=None):
             "line": line,
         })
     return out
+
+
+def job_bandwidth(sections):
+    """A job's bandwidth over its threads' sections of one direction: (bytes a second, MB/s). The one place a
+    fio job's MB/s is worked out: the card's results entries take it as it is. fio before 3.x reports only
+    "bw", in KiB/s."""
+    bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else float(s.get("bw", 0)) * 1024 for s in sections)
+    return bw_bytes, bw_bytes / 1e6
 
 
 def _not_stated(group, line, locators, version):
@@ -282,10 +287,10 @@ def _not_stated(group, line, locators, version):
             moved.append((op, sections, io_bytes))
     out = []
     for op, sections, io_bytes in moved:
-        bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else float(s.get("bw", 0)) * 1024 for s in sections)
+        bw_bytes, mb_s = job_bandwidth(sections)
         out.append({"name": name, "rw": None, "op": op, "bs_bytes": None, "iodepth": None, "numjobs": len(group),
                     "test": not_stated_test(op, len(moved) > 1), "stated": False, "mix_read_percent": None,
-                    "bw_bytes": bw_bytes, "mb_s": bw_bytes / 1e6, "iops": sum(float(s.get("iops", 0)) for s in sections),
+                    "bw_bytes": bw_bytes, "mb_s": mb_s, "iops": sum(float(s.get("iops", 0)) for s in sections),
                     "lat_us": merged_latency([thread_latency(s) for s in sections]),
                     "runtime_ms": max(int(s.get("runtime", 0)) for s in sections), "io_bytes": io_bytes,
                     "threads": len(group), "error": max(int(job.get("error", 0) or 0) for job in group),

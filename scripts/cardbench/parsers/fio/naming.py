@@ -3,13 +3,13 @@ the naming that the fio JSON and fio text parsers share.
 
 test_name("randread", 4096, 32, 1) -> "RND4K Q32T1"; None when the block size is not a whole number
     of KiB (no such name).
-mixed_test_name("RND4K Q1T1", 35) -> "RND4K Q1T1 mix 35/65": a job mixing reads and writes, kept
-    apart from pure reads and writes.
+(A job mixing reads and writes is named by core.subtest_names.mixed_test_name: "RND4K Q1T1 mix 35/65".)
 not_stated_test("read", mixed=False) -> "fio read (block size and depth not stated)": figures of a job whose
     pattern, block size and depth the output does not give (fio's text pasted without the job's first line,
     fio 2.x JSON without its job options), kept as fio tool results, never a named subtest.
 """
 
+from ...core.subtest_names import cdm_test_name
 from ...core.units import size_label_from_bytes
 
 # rw= value -> (SEQ or RND, directions measured)
@@ -27,12 +27,7 @@ RW_KINDS = {
 def test_name(rw, bs_bytes, iodepth, numjobs):
     """The CrystalDiskMark-style name of a fio job: SEQ or RND, block size, Q depth, T jobs."""
     label = size_label_from_bytes(bs_bytes) if bs_bytes else None
-    return f"{RW_KINDS[rw][0]}{label} Q{iodepth}T{numjobs}" if label else None
-
-
-def mixed_test_name(test, read_percent):
-    """'RND4K Q1T1', 35 -> 'RND4K Q1T1 mix 35/65'."""
-    return f"{test} mix {read_percent}/{100 - read_percent}"
+    return cdm_test_name(RW_KINDS[rw][0], label, iodepth, numjobs) if label else None
 
 
 NOT_STATED = "block size and depth not stated"

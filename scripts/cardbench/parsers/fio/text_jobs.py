@@ -7,7 +7,8 @@ jobs_of(reports, headers) -> [job entry]: one per job and direction, clones of a
 """
 
 from ...errors import ParseError, quoted
-from .naming import NOT_STATED, RW_KINDS, mixed_test_name, not_stated_test, test_name
+from ...core.subtest_names import mixed_test_name
+from .naming import NOT_STATED, RW_KINDS, not_stated_test, test_name
 from .options import block_sizes
 
 TOOL = "fio"
