@@ -64,8 +64,8 @@ def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
 
 
 def gb_text(size_bytes):
-    gb = size_bytes / 1e9
-    return f"{gb:.2f} GB" if gb < 10 else f"{gb:.1f} GB" if gb < 100 else f"{gb:.0f} GB"
+    """A size in GB (10^9 bytes) as a reader sees it, rounded as every figure is (formatting.format_by_size)."""
+    return f"{format_by_size(size_bytes / 1e9)} GB"
 
 
 def rate_text(mb_s):
