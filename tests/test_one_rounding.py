@@ -2,7 +2,8 @@
 figures/formatting.py format_by_size, which rounds as Hugo does. A second copy rounded with Python's format
 (30.15 -> 30.1 where the page's table shows 30.2), so a finding's words could disagree with the table beside it.
 
-The check reads each module's syntax tree: a choice of decimals made by comparing a figure with 10 or 100."""
+The check reads each module's syntax tree: a choice of decimals (or of rounding) made by comparing a figure
+with 10 or 100."""
 
 import ast
 import re
@@ -28,6 +29,9 @@ def _compares_with_a_size(test):
 
 def _chooses_decimals(branch):
     if isinstance(branch, ast.Constant) and branch.value in (0, 1, 2) and not isinstance(branch.value, bool):
+        return True
+    if any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round"
+           for node in ast.walk(branch)):
         return True
     return any(isinstance(node, ast.FormattedValue) and node.format_spec is not None
                and DECIMALS.search("".join(str(part.value) for part in node.format_spec.values
@@ -64,6 +68,7 @@ PAST_COPIES = [
     'shown = (f"{value:,.0f}" if size >= 100 or whole else f"{value:.1f}" if size >= 10 else f"{value:.2f}")',
     'return f"{mb_s:.0f}" if mb_s >= 100 else f"{mb_s:.1f}" if mb_s >= 10 else f"{mb_s:.2f}"',
     "text = round(value, 0 if value >= 100 else 1 if value >= 10 else 2)",
+    'return fmt(value) if value < 100 else f"{round(value):,}"',
 ]
 
 
