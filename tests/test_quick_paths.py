@@ -2,7 +2,6 @@
 
 import json
 import math
-import statistics
 
 import jsonschema
 import numpy as np
@@ -15,7 +14,6 @@ from cardbench.card.checks.schemacheck import compile_schema
 from cardbench.card.checks.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings, raw_strings_in_json
-from cardbench.figures.findings.stability import sample_stdev
 from cardbench.figures.formatting import format_by_size, format_number
 from cardbench.figures.stats import json_number, json_numbers, mib_s_of, round_half_even
 from cardbench.pages.plottext import TEMPLATE_KEYS, figure_json, plain_figure
@@ -79,26 +77,6 @@ def test_raw_strings_of_card_twins_are_those_of_the_cards_json():
 
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
-
-
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.lists(st.one_of(FINITE, st.integers(0, 10**4).map(float), st.sampled_from([0.5, 1.5, 5e-324, -0.0])),
-                min_size=2, max_size=40))
-def test_sample_stdev_is_statistics_stdev(values):
-    assert sample_stdev(values) == statistics.stdev(values)
-
-
-def _outcome(stdev, values):
-    try:
-        result = stdev(values)
-    except Exception as exc:  # noqa: BLE001 - the same failure is part of the same behaviour
-        return type(exc)
-    return "nan" if result != result else result
-
-
-def test_sample_stdev_of_odd_values_is_statistics_stdev():
-    for values in ([1.0, float("inf")], [float("nan"), 2.0], [1e308, -1e308, 1e308], [1.0], [2, 3.5]):
-        assert _outcome(sample_stdev, values) == _outcome(statistics.stdev, values)
 
 
 def _plain_reference(value, key=None):

@@ -281,24 +281,29 @@ def build_parser():
     p.add_argument("--content-dir", type=Path, default=ROOT / "content" / "cards")
     p.set_defaults(func=cmd_new_card)
 
-    p = sub.add_parser("collect", help="benchmark a card (fio, dd, flashbench, f3probe) into its card file")
+    from .collect.profiles import PROFILES
+    from .parsers.registry import FORMATS
+
+    collected = ", ".join(dict.fromkeys(tool for profile in PROFILES.values() for tool in profile.tools))
+    p = sub.add_parser("collect", help=f"benchmark a card ({collected}) into its card file")
     p.add_argument("device", help="the card's whole device, e.g. /dev/sdb or /dev/mmcblk0 (see lsblk)")
     p.add_argument("--card", help="card slug: data/cards/<slug>.yaml (without it, the slug --name makes is suggested)")
     p.add_argument("--name", help="brand and model, to create a new card, e.g. 'SanDisk Extreme 64GB'")
-    p.add_argument("--profile", default="standard", choices=["quick", "standard", "full", "fill", "readonly"])
+    p.add_argument("--profile", default="standard", choices=list(PROFILES))
     p.add_argument("--label", help="session heading (default: 'Collector, <profile> profile')")
     p.add_argument("--yes", action="store_true", help="do not ask to type the device name (scripts)")
     p.add_argument("--data-dir", type=Path, default=DATA_DIR, help="holds cards/ and raw/")
     p.set_defaults(func=cmd_collect)
 
-    p = sub.add_parser("import", help="add existing benchmark output (fio JSON, cdm_fio.sh, CrystalDiskMark, "
-                                      "KDiskMark, dd, flashbench, f3probe, nvme-cli) to a card as one session")
+    p = sub.add_parser("import", help="add existing benchmark output to a card as one session; the formats read: "
+                                      + ", ".join(f.name for f in FORMATS))
     p.add_argument("file", type=Path, help="tool output file")
     p.add_argument("--card", help="card slug: data/cards/<slug>.yaml (default: the slug --name makes)")
     p.add_argument("--name", help="brand, model and capacity, to create a new card, e.g. 'Lexar PLAY PRO 1TB'")
     p.add_argument("--label", help="session heading (default: 'Imported <file name>')")
-    from .parsers.registry import NAMES as IMPORT_FORMATS
-    p.add_argument("--format", default="auto", choices=["auto", *IMPORT_FORMATS])
+    p.add_argument("--format", default="auto", choices=["auto", *(f.name for f in FORMATS)],
+                   help="the output's format (default: detected): " + "; ".join(f"{f.name}: {f.description}"
+                                                                              for f in FORMATS))
     p.add_argument("--capacity", help="a new card's capacity in GB as marketed, e.g. 64 or 1TB (default: from --name)")
     p.add_argument("--bus", help="a new card's fastest bus: Default/High Speed, UHS-I, UHS-II, UHS-III or SD Express "
                                  "(default: from --name, else UHS-I)")

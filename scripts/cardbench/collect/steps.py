@@ -3,19 +3,17 @@
 Each `run_*` function returns an Outcome: the session fields to add entries to, a one-line
 summary for the log and the progress line, and measured speeds that sharpen the ETA.
 Tools run with the raw folder as working directory, so output names in the recorded commands
-are short and exact.
+are short and exact. Their output is read as `cardbench import` reads it (parsers/registry.py: the
+tool module's parse_file() and to_session()), given what the collector knows and the output does not
+say (the command, the block size, read or write, the raw files), so both make the same entries.
 """
 
 from dataclasses import dataclass, field
 
-from ..parsers import card_entries
 from ..core.paths import raw_refs
 from ..core.units import size_arg_from_bytes
-from ..parsers.dd import tool as dd_parser
-from ..parsers import f3probe as f3probe_parser
-from ..parsers.fio import json_output as fio_json
-from ..parsers.fio import bwlog as fio_bwlog
-from ..parsers import flashbench as flashbench_parser
+from ..parsers import card_entries
+from ..parsers.registry import format_named
 from . import tools
 from .profiles import (DdStep, DdSweepStep, F3ProbeStep, FillStep, FioStep, FlashAlignStep, FlashFindFatStep,
                        FlashOpenAuStep)
@@ -26,6 +24,16 @@ class Outcome:
     entries: list = field(default_factory=list)  # (session field, entry); f3probe replaces, others append
     summary: str = ""
     rates: dict = field(default_factory=dict)  # op -> MB/s measured
+
+
+DD, F3PROBE, FIO_JSON, FIO_BWLOG, FLASHBENCH = (format_named(name) for name in
+                                                ("dd", "f3probe", "fio-json", "fio-bwlog", "flashbench"))
+
+
+def _entries(fields):
+    """(session field, entry) of every entry a tool module's to_session() made."""
+    return [(key, entry) for key, value in fields.measurements.items()
+            for entry in (value if isinstance(value, list) else [value])]
 
 
 def raw_names(step):
@@ -44,7 +52,7 @@ def _read(path):
 
 
 def run_fio(ctx, step):
-    parsed, raw = [], []
+    outputs, raw = [], []
     target = ctx.test_file_fd_path if step.target == "file" else ctx.device_fd_path
     argv0 = None
     for run in range(1, step.runs + 1):
@@ -52,12 +60,13 @@ def run_fio(ctx, step):
         argv = tools.fio_argv(ctx.tool("fio"), target, step.job, name, name=step.job.key)
         argv0 = argv0 or argv
         ctx.run_tool(argv, detail=f"run {run}/{step.runs}" if step.runs > 1 else "", check_output=name)
-        parsed.append(fio_json.parse(_read(ctx.raw_dir / name)))
+        outputs.append(_read(ctx.raw_dir / name))
         raw.append(ctx.rel(name))
-    results = card_entries.results_from_fio(parsed, command=ctx.display(argv0), raw=raw)
-    mean = sum(results[0]["runs"]) / len(results[0]["runs"])
-    iops = sum(results[0]["iops"]) / len(results[0]["iops"])
-    return Outcome(entries=[("results", r) for r in results], summary=fio_summary(mean, iops))
+    entries = _entries(FIO_JSON.read_runs(outputs, command=ctx.display(argv0), raw=raw))
+    first = entries[0][1]
+    mean = sum(first["runs"]) / len(first["runs"])
+    iops = sum(first["iops"]) / len(first["iops"])
+    return Outcome(entries=entries, summary=fio_summary(mean, iops))
 
 
 def fio_summary(mean_mb_s, iops):
@@ -68,14 +77,15 @@ def fio_summary(mean_mb_s, iops):
 def run_dd(ctx, step):
     target = ctx.test_file_fd_path if step.target == "file" else ctx.device_fd_path
     argv = tools.dd_argv(ctx.tool("dd"), step.op, target, step.bs, step.count)
-    runs, raw = [], []
+    outputs, raw = [], []
     for run in range(1, step.runs + 1):
         name = f"{step.key}-run{run}.txt"
         ctx.run_tool(argv, stderr=name, env=tools.C_LOCALE, detail=f"run {run}/{step.runs}" if step.runs > 1 else "")
-        runs.append(dd_parser.parse(_read(ctx.raw_dir / name))["runs"][-1])
+        outputs.append(_read(ctx.raw_dir / name))
         raw.append(ctx.rel(name))
-    entry = card_entries.dd_entry(step.op, size_arg_from_bytes(step.bs), runs, count=step.count, flags=["direct"],
-                              target=step.target, command=ctx.display(argv, tools.C_LOCALE), raw=raw)
+    fields = DD.read_runs(outputs, op=step.op, block_size=size_arg_from_bytes(step.bs), count=step.count,
+                          flags=["direct"], target=step.target, command=ctx.display(argv, tools.C_LOCALE), raw=raw)
+    (entry,) = fields.measurements["dd"]
     mean = sum(entry["runs"]) / len(entry["runs"])
     return Outcome(entries=[("dd", entry)], summary=f"{mean:.1f} MB/s",
                    rates={step.op: mean} if step.target == "device" else {})
@@ -89,7 +99,7 @@ def _run_dd_series(ctx, name, commands, details):
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(f"$ {ctx.display(argv, tools.C_LOCALE)}\n")
         ctx.run_tool(argv, stderr=name, append=True, env=tools.C_LOCALE, detail=detail)
-    return dd_parser.parse(_read(path))["runs"]
+    return DD.module.parse(_read(path))["runs"]
 
 
 def run_dd_sweep(ctx, step):
@@ -120,26 +130,23 @@ def _run_flashbench(ctx, step, argv_builder):
     scratch_path = ctx.raw_dir / scratch
     if scratch_path.exists() and scratch_path.stat().st_size == 0:
         scratch_path.unlink()
-    text = _read(ctx.raw_dir / name)
     raw = [ctx.rel(name)] + ([ctx.rel(scratch)] if scratch_path.exists() else [])
-    return argv, text, raw
+    # read as a log of the command and its output: the command says what the rows are (block and erase size)
+    command = ctx.display(argv)
+    fields = FLASHBENCH.read_session(f"$ {command}\n{_read(ctx.raw_dir / name)}", command=command, raw=raw)
+    (entry,) = (entry for _, entry in _entries(fields))
+    return entry
 
 
 def run_flash_align(ctx, step):
-    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_align_argv(
+    entry = _run_flashbench(ctx, step, lambda out: tools.flashbench_align_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.blocksize, step.count))
-    parsed = flashbench_parser.parse_align(text)
-    entry = card_entries.align_entry(parsed, block_size_bytes=step.blocksize, count=step.count,
-                                 command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_align", entry)], summary=f"{len(entry['points'])} alignments")
 
 
 def run_flash_open_au(ctx, step):
-    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
+    entry = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
-    parsed = flashbench_parser.parse_open_au(text, smallest_block_bytes=step.blocksize)
-    entry = card_entries.open_au_entry(parsed, "random" if step.random else "sequential", step.open_au, step.erasesize,
-                                   step.blocksize, command=ctx.display(argv), raw=raw)
     high, low = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("flashbench_open_au", entry)],
                    summary=f"{high['value']:.1f} MB/s at {size_arg_from_bytes(high['block_size_bytes'])}, "
@@ -147,11 +154,8 @@ def run_flash_open_au(ctx, step):
 
 
 def run_flash_find_fat(ctx, step):
-    argv, text, raw = _run_flashbench(ctx, step, lambda out: tools.flashbench_find_fat_argv(
+    entry = _run_flashbench(ctx, step, lambda out: tools.flashbench_find_fat_argv(
         ctx.tool("flashbench"), ctx.device_fd_path, out, step.erasesize, step.blocksize, step.fat_nr))
-    parsed = flashbench_parser.parse_find_fat(text)
-    entry = card_entries.find_fat_entry(parsed, erase_size_bytes=step.erasesize, block_size_bytes=step.blocksize,
-                                    command=ctx.display(argv), raw=raw)
     return Outcome(entries=[("flashbench_find_fat", entry)], summary=f"{len(entry['rows'])} block sizes")
 
 
@@ -159,8 +163,7 @@ def run_f3probe(ctx, step):
     name = f"{step.key}.txt"
     argv = tools.f3probe_argv(ctx.tool("f3probe"), ctx.device_fd_path)
     ctx.run_tool(argv, stdout=name, stderr=name, env=tools.C_LOCALE)
-    parsed = f3probe_parser.parse(_read(ctx.raw_dir / name))
-    entry = card_entries.f3probe_entry(parsed, raw=[ctx.rel(name)])
+    entry = F3PROBE.read_session(_read(ctx.raw_dir / name), raw=[ctx.rel(name)]).measurements["f3probe"]
     verdict = ("DAMAGED card" if entry.get("verdict") == "damaged" else "FAKE capacity" if entry["fake"]
                else "real capacity")
     usable = entry.get("usable_bytes")
@@ -174,16 +177,18 @@ def run_fill(ctx, step):
     argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key, step.log_ms, name)
     (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
     ctx.run_tool(argv, detail=f"{span / 1e9:.1f} GB", check_output=name)
-    job = next((j for j in fio_json.parse(_read(ctx.raw_dir / name))["jobs"] if j["op"] == "write"), None)
+    summary = FIO_JSON.parse_file(_read(ctx.raw_dir / name))["runs"][0]
+    job = next((j for j in summary["jobs"] if j["op"] == "write"), None)
     if job is None:
         raise ValueError(f"fill: no write job in {name}")
-    log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
-    spans = card_entries.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
-    try:
-        entry = card_entries.fill_entry("write", spans, command=ctx.display(argv),
-                                    raw=[ctx.rel(name), ctx.rel(step.log_name)], max_points=step.max_points)
-    except ValueError:
-        raise ValueError(f"fill: no bandwidth samples in {step.log_name}") from None
+    # the log and fio's summary of the same job: the summary adds the time after the log's last sample
+    fields = FIO_BWLOG.read_session(_read(ctx.raw_dir / step.log_name),
+                                    totals={"write": (job["io_bytes"], job["runtime_ms"] / 1000.0)},
+                                    command=ctx.display(argv), raw=[ctx.rel(name), ctx.rel(step.log_name)],
+                                    max_points=step.max_points)
+    entry = next((entry for entry in fields.measurements["fill"] if entry["op"] == "write"), None)
+    if entry is None:
+        raise ValueError(f"fill: no bandwidth samples in {step.log_name}")
     points = entry["points"]
     low = min(p["value"] for p in points)
     written, seconds = points[-1]["written_gb"], points[-1]["seconds"]

@@ -16,6 +16,7 @@ Raspberry Pi SD Card Speed Test's own verdict where a session ran it.
 from ..core.units import is_rate_unit, size_text_from_bytes
 from ..parsers import agnostics
 from .findings.finding import rate_text
+from .formatting import format_by_size, whole
 from .headlines import RULES, stated_only
 from .stats import mb_s_of, session_entries
 from ..core.subtest_names import is_mixed
@@ -49,9 +50,7 @@ VERDICTS = {
 def figure_text(value, unit):
     """A figure as the verdict notes give it: whole numbers (minimums) as they are, else no decimals from
     100 on, one from 10, two below."""
-    size = abs(value)
-    shown = (f"{value:,.0f}" if size >= 100 or float(value).is_integer() else
-             f"{value:.1f}" if size >= 10 else f"{value:.2f}")
+    shown = whole(value) if float(value).is_integer() else format_by_size(value)
     return f"{shown} {unit}"
 
 

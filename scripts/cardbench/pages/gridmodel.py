@@ -25,10 +25,6 @@ def _derived(cell, key):
     return bool((isinstance(value, dict) and value.get("derived")) or cell.get(f"{key}_derived"))
 
 
-def _whole(value, fmt):
-    return fmt(value) if value < 100 else f"{round(value):,}"
-
-
 def _cell(cell, fmt):
     """One read or write cell, formatted: rate in both units, IOPS and latency with their derived marks."""
     if not isinstance(cell, dict):
@@ -42,7 +38,7 @@ def _cell(cell, fmt):
     if _mean(iops) is not None:
         derived = _derived(cell, "iops")
         # derived from a bandwidth: only as precise as that bandwidth was printed
-        text = derived_iops_text(_mean(iops), printed) if derived and printed else _whole(_mean(iops), fmt)
+        text = derived_iops_text(_mean(iops), printed) if derived and printed else fmt(_mean(iops))
         out["iops"] = {"text": text, "derived": derived}
     latency = cell.get("latency_us")
     if _mean(latency) is not None:

@@ -154,10 +154,11 @@ def parse(text):
     return out
 
 
-def to_session(parsed, **hints):
+def to_session(parsed, raw=None, **hints):
+    """The session's f3probe block; raw: the paths of the raw files it was read from (the collector's)."""
     tool = {"name": TOOL, "version": parsed["version"]} if parsed["version"] else {"name": TOOL}
     verdict = parsed["verdict"] + (f" ({parsed['fake_type']})" if parsed["fake_type"] else "")
     gib = 1024**3
     note = (f"f3probe verdict: {verdict}; {parsed['usable_bytes'] / gib:.2f} GiB usable of "
             f"{parsed['announced_bytes'] / gib:.2f} GiB announced.")
-    return SessionFields(tools=[tool], measurements={"f3probe": f3probe_entry(parsed)}, runs=1, notes=[note])
+    return SessionFields(tools=[tool], measurements={"f3probe": f3probe_entry(parsed, raw=raw)}, runs=1, notes=[note])

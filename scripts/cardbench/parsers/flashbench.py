@@ -287,12 +287,15 @@ def parse_file(text):
     return {"runs": found}
 
 
-def to_session(parsed, **hints):
-    """The -a, --open-au and -f entries of the log's runs, each under its own session key."""
+def to_session(parsed, command=None, raw=None, **hints):
+    """The -a, --open-au and -f entries of the log's runs, each under its own session key. command: the
+    command's text as recorded, in place of the logged one (the collector's, naming the card by its device);
+    raw: the raw files' paths, given to every entry."""
     found = {kind: [] for kind in FLASHBENCH_KINDS}
     for run in parsed["runs"]:
         build = {"align": align_entry, "find_fat": find_fat_entry, "open_au": open_au_entry}[run["kind"]]
-        found[f"flashbench_{run['kind']}"].append(build(run["parsed"], **run["entry"]))
+        described = {**run["entry"], **({"command": command} if command else {})}
+        found[f"flashbench_{run['kind']}"].append(build(run["parsed"], **described, raw=raw))
     return SessionFields(tools=[{"name": TOOL}], measurements={k: v for k, v in found.items() if v}, runs=1)
 
 

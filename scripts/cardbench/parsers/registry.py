@@ -11,6 +11,8 @@ a new one is a line here, `tool_format(module)`. Format.parse_file(text) reads a
 the import (the module's parse_file when a file holds more than parse() reads: several fio
 documents, a log of dd commands with their output), and the module's to_session() makes the
 session of it: Format.read_session(text) does both, refusing a damaged line that changes what is read.
+The collector, which runs the tools, reads their output the same way (Format.read_session, read_runs),
+giving to_session() what it knows that the output does not say: the command, the raw files' paths.
 """
 
 from dataclasses import dataclass
@@ -62,6 +64,12 @@ class Format:
         if refusal is not None:
             raise refusal
         return result
+
+
+    def read_runs(self, texts, **hints):
+        """SessionFields of one test run several times, each run's output in a file of its own (the
+        collector's <step>-run1.json, -run2.json, …): read as one file holding them all, as an import reads it."""
+        return self.read_session("".join(text if text.endswith("\n") else text + "\n" for text in texts), **hints)
 
 
 MAX_DAMAGED_TRIED = 20  # damaged lines tried one by one to name the one that matters; beyond, the first is named

@@ -36,7 +36,7 @@ def card_findings(card, device_facts=None, figures=None):
     aligned, align_notes = align_findings(card)
     erase_blocks = {f["session"]: f["value"] for f in aligned if f["id"] == "erase_block"}
     parts = [(aligned, align_notes), open_au_findings(card, erase_blocks), fill_findings(card),
-             reader_findings(card, figures), stability_findings(card), f3probe_findings(card),
+             reader_findings(card, figures), stability_findings(card, figures), f3probe_findings(card),
              capacity_check_findings(card), manufacturer_findings(card, device_facts)]
     for found, why in parts:
         findings += found

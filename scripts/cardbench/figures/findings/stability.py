@@ -3,11 +3,10 @@
 import math
 import statistics
 from collections import Counter
-from fractions import Fraction
 
-from ..stats import json_number, mb_s_of, session_entries
+from ..stats import CardFigures, json_number, mb_s_of, session_entries
 from . import thresholds as t
-from .finding import finding, rate_text
+from .finding import finding, rate_text, robust_sd
 
 
 def cv_verdict(cv):
@@ -17,31 +16,6 @@ def cv_verdict(cv):
     return t.CV_VERDICTS[-1][1]
 
 
-# statistics.stdev's last step: the correctly rounded square root of an exact fraction.
-_SQRT_OF_FRACTION = getattr(statistics, "_float_sqrt_of_frac", None)
-
-
-def sample_stdev(values):
-    """statistics.stdev of a list of floats, the very same float, from integer sums over the values on
-    one binary scale instead of a Fraction per value (a card has thousands of runs)."""
-    if _SQRT_OF_FRACTION is None or len(values) < 2:
-        return statistics.stdev(values)
-    try:
-        ratios = [value.as_integer_ratio() for value in values]
-    except (OverflowError, ValueError, AttributeError):  # infinite or NaN, or not a float
-        return statistics.stdev(values)
-    scale = max(d for _, d in ratios)  # every denominator is a power of two: the largest is a multiple of all
-    numerators = [n * (scale // d) for n, d in ratios]
-    count, total = len(numerators), sum(numerators)
-    # stdev's exact sample variance: (n·Σx² − (Σx)²) / (n·(n−1)), each x = numerator / scale
-    variance = Fraction(count * sum(n * n for n in numerators) - total * total, count * (count - 1) * scale * scale)
-    return _SQRT_OF_FRACTION(variance.numerator, variance.denominator)
-
-
-def _robust_sd(values, median):
-    return 1.4826 * statistics.median(abs(v - median) for v in values)
-
-
 def outliers(runs):
     """0-based indices of runs far from the rest (modified z-score, and a share of the median).
     Plain Python: a few runs cost far less than numpy's set-up per call."""
@@ -49,7 +23,7 @@ def outliers(runs):
     if len(values) < t.STABILITY_MIN_RUNS:
         return []
     median = statistics.median(values)
-    spread = _robust_sd(values, median)
+    spread = robust_sd(values, median)
     out = []
     for i, value in enumerate(values):
         gap = abs(value - median)
@@ -105,23 +79,22 @@ def step_down(runs):
     return after / before - 1, k, before, after
 
 
-def _subtests(session):
-    for _, _, entry, test in session_entries(session):
-        yield f"{test} {entry['op']}", entry
-
-
-def subtest_stability(name, entry):
+def subtest_stability(name, entry, row=None):
     """Spread, outlying runs and trend of one entry's runs, judged in the unit the tool printed (shares and
     ranks, which no unit changes); the figures it gives are in MB/s, as the statistics convert them
-    (a figure that is not a rate stays as recorded)."""
+    (a figure that is not a rate stays as recorded). row: the entry's statistics row (stats.CardFigures.entry),
+    whose mean and standard deviation of the runs not excluded give the spread; computed here when not given."""
     runs = [float(v) for v in entry.get("runs") or []]
     excluded = set(entry.get("excluded_runs") or [])
-    used = [v for i, v in enumerate(runs) if i not in excluded]
-    if len(used) < t.STABILITY_MIN_RUNS:
+    used = sum(1 for i in range(len(runs)) if i not in excluded)
+    if used < t.STABILITY_MIN_RUNS:
         return None
-    mean = statistics.fmean(used)
-    cv = sample_stdev(used) / mean if mean else math.inf
-    detail = {"subtest": name, "runs": len(used), "cv_pct": json_number(100 * cv, 1), "verdict": cv_verdict(cv)}
+    if row is None:
+        row = CardFigures.of_card({"sessions": [{"results": [dict(entry, test=name, op=entry.get("op") or "")]}]}
+                                  ).entry(0, "fio", 0)
+    mean, spread = row["value_mean"], row["value_std"]
+    cv = spread / mean if mean else math.inf
+    detail = {"subtest": name, "runs": used, "cv_pct": json_number(100 * cv, 1), "verdict": cv_verdict(cv)}
     flagged = outliers(runs)
     unit = entry.get("unit")
 
@@ -191,11 +164,15 @@ def _slowing_basis(slowing, details, session):
     return ". ".join(parts)
 
 
-def stability_findings(card):
-    """Run-to-run stability and slowing over runs of each session."""
+def stability_findings(card, figures=None):
+    """Run-to-run stability and slowing over runs of each session. figures: the card's stats.CardFigures
+    (computed here when not given)."""
+    figures = figures or CardFigures.of_card(card)
     out = []
-    for session in card.get("sessions") or []:
-        details = [d for d in (subtest_stability(name, e) for name, e in _subtests(session)) if d]
+    for s_index, session in enumerate(card.get("sessions") or []):
+        subtests = ((f"{test} {entry['op']}", entry, figures.entry(s_index, kind, e_index))
+                    for kind, e_index, entry, test in session_entries(session))
+        details = [d for d in (subtest_stability(*subtest) for subtest in subtests) if d]
         if not details:
             continue
         cvs = sorted(d["cv_pct"] for d in details)

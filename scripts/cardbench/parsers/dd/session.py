@@ -49,14 +49,15 @@ def _block_from_records(parsed, line):
     return block_from_bytes(sizes.pop())
 
 
-def _without_command(parsed, start, op, block_size):
+def _without_command(parsed, start, op, block_size, ran=None):
     """The test of dd output without its command: read or write from the command line, the block size
     from it or from the output's "N+0 records out" lines, else not stated (block_size None); without
-    read or write, everything missing is asked for at once."""
+    read or write, everything missing is asked for at once. ran: the count, flags and target of the
+    command the caller ran (the collector's), which the output does not show."""
     block = block_text(block_size) if block_size else _block_from_records(parsed, start)
     if op is None:
         raise no_command_error(start, block_unknown=block is None)
-    return {"op": op, "block_size": block, "count": None, "flags": None, "target": None}
+    return {"op": op, "block_size": block, "count": None, "flags": None, "target": None, **(ran or {})}
 
 
 def _failed_attempt(output):
@@ -156,10 +157,16 @@ def from_dd(text, op=None, block_size=None):
     return to_session(parse_file(text), op=op, block_size=block_size)
 
 
-def to_session(parsed, op=None, block_size=None, **hints):
+def to_session(parsed, op=None, block_size=None, count=None, flags=None, target=None, command=None, raw=None,
+               **hints):
     """A dd log's entries: the runs of every logged command that means the same test (_same_test)
-    in one entry, in the order each test first appears; the entry keeps the first command's text."""
+    in one entry, in the order each test first appears; the entry keeps the first command's text.
+    Output without its command takes op and block_size (the command line's OP=, BS=) and, from the
+    collector, which ran it: count, flags, target ("device" or "file") and command (its text); raw:
+    the raw files' paths, given to every dd entry."""
     check_hints(op, block_size)
+    ran = {key: value for key, value in (("count", count), ("flags", flags), ("target", target)) if value is not None}
+    command_text = command  # `command` below: each logged command as described
     tests, failures = {}, []  # _same_test() -> the first command's description and text, every run
     left_out = []  # (line, command, why) of the commands that measured no card
     parts, variables = parsed["segments"], parsed["variables"]
@@ -181,7 +188,7 @@ def to_session(parsed, op=None, block_size=None, **hints):
                 continue  # text before the first command
             raise renumbered(exc, start) from None
         if args is None:
-            command = _without_command(parsed, start, op, block_size)
+            command = _without_command(parsed, start, op, block_size, ran)
         else:
             # the command's own line, just above its output
             command = described(args, start - 1, op, block_size, known=variables)
@@ -195,7 +202,7 @@ def to_session(parsed, op=None, block_size=None, **hints):
                                    "own command line", line=parsed["runs"][args.times]["line"] + start - 1)
         test = tests.setdefault(_same_test(command, args), {
             "command": command, "runs": [], "line": start - 1,
-            "text": _command_text(args) if args is not None else None})
+            "text": _command_text(args) if args is not None else command_text})
         test["runs"] += parsed["runs"]
     notes = []
     for key, why in _elsewhere(tests).items():
@@ -211,7 +218,7 @@ def to_session(parsed, op=None, block_size=None, **hints):
                      "size or ranked.")
     entries = [dd_entry(test["command"]["op"], test["command"]["block_size"], test["runs"],
                          count=test["command"]["count"], flags=test["command"]["flags"],
-                         target=test["command"]["target"], command=test["text"])
+                         target=test["command"]["target"], command=test["text"], raw=raw)
                for test in tests.values()]
     if not entries and not fills and left_out:
         line, text, why = min(left_out)

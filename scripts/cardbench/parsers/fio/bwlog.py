@@ -7,7 +7,7 @@ with priorities, a sixth column. time is milliseconds since the job started; val
 bandwidth over the interval that ends then, in KiB/s (1024 bytes per second); direction is 0
 read, 1 write, 2 trim. Blank lines are skipped; anything else is an error naming the line.
 
-to_session(parsed) -> SessionFields: one `fill` entry (parsers.entries.bwlog_spans, fill_entry) for each
+to_session(parsed, totals=None, command=None, raw=None, max_points=…) -> SessionFields: one `fill` entry (parsers.entries.bwlog_spans, fill_entry) for each
     direction the log holds: a sustained fill, throughput against data written over a whole card.
 
 detect(text) -> SHAPED when every non-blank line of the first ones has that shape, else NOT_MINE.
@@ -17,7 +17,7 @@ import re
 
 from ...errors import ParseError
 from .. import NOT_MINE, SHAPED
-from ..card_entries import bwlog_spans, fill_entry
+from ..card_entries import FILL_MAX_POINTS, bwlog_spans, fill_entry
 from ..fields import SessionFields
 from ..text.numbers import refuse_long_numbers
 from ..tool import ToolInfo
@@ -55,15 +55,19 @@ def parse(text):
     return {"samples": samples}
 
 
-def to_session(parsed, **hints):
+def to_session(parsed, totals=None, command=None, raw=None, max_points=FILL_MAX_POINTS, **hints):
     """One `fill` entry for each direction the log holds. The log alone has no command and no summary, so
-    the interval after its last sample (under one averaging period) is not counted."""
+    the interval after its last sample (under one averaging period) is not counted, unless `totals` gives
+    it: {direction: (bytes, seconds)} of fio's summary of the same job (the collector reads it). command and
+    raw: the command's text and the raw files' paths; max_points: the most points an entry keeps."""
     samples = parsed["samples"]
     entries = []
     for op in ("write", "read"):
         if any(sample["op"] == op for sample in samples):
+            total_bytes, total_seconds = (totals or {}).get(op, (None, None))
+            spans = bwlog_spans(samples, op=op, total_bytes=total_bytes, total_seconds=total_seconds)
             try:
-                entries.append(fill_entry(op, bwlog_spans(samples, op=op)))
+                entries.append(fill_entry(op, spans, command=command, raw=raw, max_points=max_points))
             except ValueError:
                 raise ParseError(TOOL, f"every {op} sample is 0 KiB/s: nothing written to chart",
                                  line=next(s["line"] for s in samples if s["op"] == op)) from None

@@ -304,17 +304,19 @@ def parse_file(text):
     return {"runs": parse_all(text)}
 
 
-def to_session(parsed, **hints):
+def to_session(parsed, command=None, raw=None, **hints):
+    """The results of every run (parse_file()'s documents), a run's jobs grouped by subtest; command and raw:
+    the command's text and the raw files' paths, given to every entry (the collector knows them)."""
     docs = parsed["runs"]
     named = [{**doc, "jobs": [_named_job(job) for job in doc["jobs"] if job.get("stated", True)]} for doc in docs]
-    results = results_from_fio([doc for doc in named if doc["jobs"]])
+    results = results_from_fio([doc for doc in named if doc["jobs"]], command=command, raw=raw)
     unstated = {}
     for doc in docs:
         for job in doc["jobs"]:
             if not job.get("stated", True):
                 unstated.setdefault((job["test"], job["op"]), []).append(job)
     tool_results = [tool_result_entry("fio", test, op, "KiB/s", [job["bw_bytes"] / 1024 for job in jobs],
-                                      threads=jobs[0]["threads"]) for (test, op), jobs in unstated.items()]
+                                      threads=jobs[0]["threads"], command=command, raw=raw) for (test, op), jobs in unstated.items()]
     shares = {(job["test"], job["op"]): job["mix_read_percent"] for doc in named for job in doc["jobs"]
               if job.get("mix_read_percent") is not None}
     for result in results:
