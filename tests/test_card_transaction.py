@@ -14,15 +14,14 @@ from cardbench.card.store.transaction import CardBusyError, card_change, card_lo
 from cardbench.card.store.checksums import read_sha256sums
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
-from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
+from cardwrites import NAME, SLUG, card_folder, card_with_one_import, dd_log, errors_of, snapshot
 
 CLI = [sys.executable, "-m", "cardbench"]
 
 
 @pytest.fixture
 def data(tmp_path):
-    (tmp_path / "data" / "cards").mkdir(parents=True)
-    return tmp_path / "data"
+    return card_folder(tmp_path)
 
 
 def test_twenty_parallel_imports_all_land(data, tmp_path):
@@ -97,12 +96,10 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
-def test_temp_files_of_a_killed_writer_go_on_the_next_change(data, tmp_path):
-    log = tmp_path / "dd.txt"
-    log.write_text(dd_log(1.63627))
-    import_file(log, data / "cards", SLUG, name=NAME)
+def test_temp_files_of_a_killed_writer_go_on_the_next_change(tmp_path):
+    data = card_with_one_import(tmp_path)
     session_dir = next((data / "raw" / SLUG).iterdir())
-    for target in (data / "cards" / f"{SLUG}.yaml", session_dir / "dd.txt", data / "raw" / SLUG / "SHA256SUMS"):
+    for target in (data / "cards" / f"{SLUG}.yaml", session_dir / "first.txt", data / "raw" / SLUG / "SHA256SUMS"):
         proc = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(target)], capture_output=True)
         assert proc.returncode == -9
     left = sorted(p.name for p in data.rglob("*.tmp"))

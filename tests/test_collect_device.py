@@ -1,13 +1,14 @@
 """Identify cards from fixture sysfs trees: SD registers, USB reader links, NVMe controllers."""
 
-from pathlib import Path
 
 import pytest
 
 from cardbench.collect.guard.device import decode_cid, host_description, identify, manufacturer_name, pcie_link_text
 from cardbench.collect.session_open import public_device_facts
 
-HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
+from guardhost import host_tree
+
+HOST = host_tree()
 
 
 @pytest.mark.parametrize("manfid,name", [("0x000003", "SanDisk"), ("0x00001b", "Samsung"), ("0x000028", "Lexar"),

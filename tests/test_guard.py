@@ -1,7 +1,6 @@
 """Guard rules on a fixture tree that looks like '/': never on this computer's real disks."""
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,9 @@ from cardbench.collect.errors import (HolderError, MountedError, NotConfirmedErr
                                       TooSmallError)
 from cardbench.collect.guard.sysfs import BlockTree, read_mounts, unescape
 
-HOST = Path(__file__).parent / "fixtures" / "guard" / "host"
+from guardhost import host_tree
+
+HOST = host_tree()
 
 
 def check(name, majmin, mode=guard.RAW):
@@ -179,3 +180,23 @@ def test_another_card_in_the_same_slot_is_told_apart(tmp_path):
     now = identify("/dev/mmcblk0", "179:0", root=other)
     assert now.size_bytes == start.size_bytes
     assert identity_changes(start, now) == ["its serial number differs", "its CID register differs"]
+
+
+def test_the_host_tree_comes_out_the_same_every_time(tmp_path):
+    from guardhost import build_host_tree, tree_listing
+
+    again = tree_listing(build_host_tree(tmp_path))
+    assert again == tree_listing(HOST)
+    assert again["sys/class/block/sdb"].startswith("-> ../../devices/") and again["proc/swaps"].startswith("Filename")
+
+
+def test_the_host_tree_generator_wants_a_folder(tmp_path):
+    import subprocess
+    import sys
+
+    from guardhost import GENERATOR
+
+    for args in ([], ["--help"]):
+        done = subprocess.run([sys.executable, str(GENERATOR), *args], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode != 0 and "usage: make_host_tree.py FOLDER" in done.stderr
+    assert list(tmp_path.iterdir()) == []

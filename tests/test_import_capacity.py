@@ -3,31 +3,22 @@ holds f3write/f3read keeping all their figures, and H2testw and the SD Card Spee
 
 from pathlib import Path
 
-from cardbench import cli
-from cardbench.card.load import load_card
+from cliimport import imported_session
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus"
 
 
-def imported(path, tmp_path, *options):
-    cards = tmp_path / "data" / "cards"
-    cards.mkdir(parents=True, exist_ok=True)
-    code = cli.main(["import", str(path), "--card", "acme-64", "--name", "Acme Card 64GB", "--cards-dir", str(cards),
-                     *options])
-    assert code == 0
-    return load_card(cards / "acme-64.yaml").data["sessions"][-1]
-
-
 def test_a_damaged_card_is_stored_as_damaged_not_fake(tmp_path):
-    session = imported(FIXTURES / "f3probe" / "f3probe--damaged.out", tmp_path)
+    session = imported_session(FIXTURES / "f3probe" / "f3probe--damaged.out", tmp_path)
     assert session["f3probe"]["fake"] is False and session["f3probe"]["verdict"] == "damaged"
     assert "f3probe verdict: damaged" in session["notes"]
 
 
 def test_an_f3probe_log_keeps_f3write_and_f3read_figures(tmp_path):
     # f3read read the loop device at 118 MB/s, beyond a UHS-I bus (the corpus README)
-    session = imported(CORPUS / "f3probe" / "f3probe--with-f3write-f3read.out", tmp_path, "--bus", "UHS-II")
+    session = imported_session(CORPUS / "f3probe" / "f3probe--with-f3write-f3read.out", tmp_path,
+                               options=("--bus", "UHS-II"))
     assert [tool["name"] for tool in session["tools"]] == ["f3probe", "f3write", "f3read"]
     assert session["f3probe"]["verdict"] == "good"
     assert [(r["test"], r["unit"], r["runs"]) for r in session["tool_results"]] == [
@@ -38,7 +29,7 @@ def test_an_f3probe_log_keeps_f3write_and_f3read_figures(tmp_path):
 
 def test_h2testw_figures_against_its_sector_counts(tmp_path):
     # Worked out from the report's own counts: 15.6 GByte OK = 32768000 sectors × 512 = 16000 MiB.
-    session = imported(CORPUS / "h2testw" / "h2testw--english-data-lost-email-quote.out", tmp_path)
+    session = imported_session(CORPUS / "h2testw" / "h2testw--english-data-lost-email-quote.out", tmp_path)
     check = session["capacity_check"]
     assert check["bytes_ok"] == 16000 * 2**20 and check["bytes_lost"] == 43520 * 2**20
     assert check["bytes_written"] == 59520 * 2**20  # "Only 59520 of 59521 MByte tested"
@@ -48,7 +39,7 @@ def test_speed_test_figures_are_fios_terse_figures(tmp_path):
     # The script's "KB/sec" is the terse line's write bandwidth field, KiB/s.
     path = CORPUS / "agnostics" / "agnostics--gui-log-2024-pass.out"
     terse = next(line for line in path.read_text().splitlines() if line.startswith("seq-write;"))
-    session = imported(path, tmp_path)
+    session = imported_session(path, tmp_path)
     seq = next(r for r in session["tool_results"] if r["test"] == "seq-write")
     assert (seq["unit"], seq["runs"]) == ("KiB/s", [int(terse.split(";")[3])])
 

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from cardbench import cli
 from cardbench.card.load import load_card
 from cardbench.errors import ParseError
 from cardbench.imports.figure_check import check_bandwidth_iops
 from cardbench.imports.importer import import_file
 from cardbench.figures.aggregate import aggregate
+
+from cliimport import run_import
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus"
@@ -60,9 +61,8 @@ def test_crystaldiskmark_whose_iops_disagree_is_refused_and_nothing_written(card
     text = (CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-default.out").read_text(encoding="utf-8")
     path = tmp_path / "cdm.txt"
     path.write_text(text.replace("[     89.9 IOPS]", "[     92.1 IOPS]"), encoding="utf-8")
-    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards)])
-    err = capsys.readouterr().err
-    assert code == 2 and not (cards / "test-card.yaml").exists()
+    code, err, card = run_import(path, cards, capsys)
+    assert code == 2 and not card.exists()
     assert "SEQ1M Q8T1 read: bandwidth and IOPS disagree: 94.312 MB/s but 92.1 IOPS × 1 MiB" in err
     assert "its figures read as MB/s = 10^6 bytes/s, the block size 1 MiB from the name" in err
 
@@ -101,8 +101,7 @@ def test_cdm_fio_without_configuration_takes_the_size_its_iops_fit(cards):
 
 def test_cdm_fio_size_that_fits_nothing_is_asked_for(cards, capsys):
     path = CORPUS / "cdm_fio" / "cdm_fio--size100-no-configuration.out"
-    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Acme Fast 64GB", "--cards-dir", str(cards)])
-    err = capsys.readouterr().err
+    code, err, _ = run_import(path, cards, capsys)
     assert code == 2 and "default Size 1024m cannot be right" in err and "Add the script's Configuration line" in err
 
 
@@ -165,9 +164,8 @@ CDM3_BODY = """\
 def import_text(cards, tmp_path, capsys, text, *options):
     path = tmp_path / "pasted.txt"
     path.write_text(text, encoding="utf-8")
-    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Test Card 64GB", "--cards-dir", str(cards),
-                     *options])
-    return code, capsys.readouterr().err
+    code, err, _ = run_import(path, cards, capsys, options=options)
+    return code, err
 
 
 def test_crystaldiskmark_3_lines_without_header_are_crystaldiskmark_not_cdm_fio(cards, tmp_path, capsys):

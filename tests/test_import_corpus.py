@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardbench import cli
 from cardbench.card.load import load_card
+
+import cliimport
 
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus"
 CASES = sorted(CORPUS.glob("*/*.out"))
@@ -50,13 +51,9 @@ def contains(actual, wanted, where="session"):
 
 
 def run_import(path, tmp_path, capsys):
-    cards = tmp_path / "data" / "cards"
-    cards.mkdir(parents=True)
     expected = expected_of(path)
     options = [f"--{key.replace('_', '-')}={value}" for key, value in (expected.get("options") or {}).items()]
-    code = cli.main(["import", str(path), "--card", SLUG, "--name", NAME, "--cards-dir", str(cards), *options])
-    err = capsys.readouterr().err
-    card_file = cards / f"{SLUG}.yaml"
+    code, err, card_file = cliimport.run_import(path, tmp_path / "data" / "cards", capsys, NAME, SLUG, options)
     session = load_card(card_file).data["sessions"][-1] if code == 0 and card_file.exists() else None
     return code, err, session, expected
 

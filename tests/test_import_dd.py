@@ -19,6 +19,8 @@ from cardbench.imports.transcript import unwrap
 from cardbench.parsers.dd import tool as dd_parser
 from cardbench.figures.aggregate import aggregate
 
+from cliimport import run_import
+
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "import-corpus" / "dd"
 SUMMARY = "8+0 records in\n8+0 records out\n33554432 bytes (34 MB, 32 MiB) copied, 1.63627 s, 20.5 MB/s\n"
@@ -223,11 +225,7 @@ def test_ceiling_message_says_how_to_set_the_bus(tmp_path):
 # --- through the command line -------------------------------------------------------------------
 
 def run_cli(tmp_path, capsys, case, *options, card="holdout-dd-card", name="Holdout dd card"):
-    cards = tmp_path / "data" / "cards"
-    cards.mkdir(parents=True, exist_ok=True)
-    code = cli.main(["import", str(CORPUS / f"dd--{case}.out"), "--card", card, "--name", name,
-                     "--cards-dir", str(cards), *options])
-    return code, capsys.readouterr().err, cards / f"{card}.yaml"
+    return run_import(CORPUS / f"dd--{case}.out", tmp_path / "data" / "cards", capsys, name, card, options)
 
 
 def test_fast_card_refused_as_uhs_i_lands_with_its_bus(tmp_path, capsys):

@@ -5,23 +5,11 @@ asks for everything it lacks at once."""
 
 from pathlib import Path
 
-from cardbench import cli
 from cardbench.card.load import load_card
 
+from cliimport import import_text
+
 CORPUS = Path(__file__).parent / "fixtures" / "import-corpus" / "dd"
-
-
-def import_text(tmp_path, capsys, text, *options):
-    cards = tmp_path / "data" / "cards"
-    cards.mkdir(parents=True, exist_ok=True)
-    path = tmp_path / "dd.log"
-    path.write_text(text, encoding="utf-8")
-    code = cli.main(["import", str(path), "--card", "test-card", "--name", "Test Card 64GB", "--cards-dir", str(cards),
-                     *options])
-    card = cards / "test-card.yaml"
-    session = load_card(card).data["sessions"][-1] if code == 0 else None
-    assert code != 0 or session is not None
-    return code, capsys.readouterr().err, session, card
 
 
 # --- status=progress updates ----------------------------------------------------------------------

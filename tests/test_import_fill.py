@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 import sitebuild
-from cardbench import cli
 from cardbench.parsers import card_entries
 from cardbench.card.load import load_card
 from cardbench.collect import tools
@@ -30,6 +29,7 @@ from cardbench.parsers.dd.fill import MIN_PROGRESS_UPDATES, is_fill
 from cardbench.figures.aggregate import aggregate
 from cardbench.figures.findings import card_findings
 from cardbench.pages.pagemodel import card_page
+from cliimport import run_import
 from loopcard import LoopCard
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -49,10 +49,10 @@ def text_of(path):
 
 
 def imported(path, cards, *options):
-    code = cli.main(["import", str(path), "--card", SLUG, "--name", "Fill Card 1GB", "--cards-dir", str(cards),
-                     *options])
+    """The card `cardbench import` makes of the file at `path`; the import must succeed."""
+    code, _, card = run_import(path, cards, name="Fill Card 1GB", slug=SLUG, options=options)
     assert code == 0
-    return load_card(cards / f"{SLUG}.yaml").data
+    return load_card(card).data
 
 
 def cache_findings(card):
@@ -164,10 +164,10 @@ def test_a_dd_test_and_a_fill_in_one_log(tmp_path, cards):
 
 
 def test_progress_without_its_command_needs_read_or_write(cards, capsys):
-    code = cli.main(["import", str(FILL / "fill--dd-progress-output-only-op-write.out"), "--card", SLUG,
-                     "--name", "Fill Card 1GB", "--cards-dir", str(cards)])
-    assert code == 2 and "read or write is unknown" in capsys.readouterr().err
-    assert not (cards / f"{SLUG}.yaml").exists()
+    code, err, card = run_import(FILL / "fill--dd-progress-output-only-op-write.out", cards, capsys,
+                                 name="Fill Card 1GB", slug=SLUG)
+    assert code == 2 and "read or write is unknown" in err
+    assert not card.exists()
 
 
 # --- fio bandwidth logs ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from cardbench.errors import ParseError
 from cardbench.imports.read import MAX_BYTES, MAX_LINES, read_input
 from cardbench.parsers.registry import NAMES
 
+from cardwrites import snapshot
 from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,10 +40,6 @@ def data(tmp_path):
     if (ROOT / "data" / "raw" / CARD).is_dir():
         shutil.copytree(ROOT / "data" / "raw" / CARD, data / "raw" / CARD)
     return data
-
-
-def snapshot(folder):
-    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None for p in sorted(folder.rglob("*"))}
 
 
 def import_argv(data, file, args, card):
@@ -72,14 +69,14 @@ def cardbench_import_process(data, file, *args, card=CARD):
 
 def refused(data, file, *fragments, args=(), run_import=cardbench_import):
     """Runs the import, checks it was refused cleanly with nothing written; returns stderr."""
-    before = snapshot(data)
+    before = snapshot(data, folders=True)
     run = run_import(data, file, *args)
     assert run.returncode == 2, run.stderr[-2000:]
     assert "Traceback" not in run.stderr
     for fragment in fragments:
         assert fragment in run.stderr
     assert len(run.stderr) < 2000, "a long line is quoted in full"
-    assert snapshot(data) == before
+    assert snapshot(data, folders=True) == before
     return run.stderr
 
 
@@ -364,12 +361,12 @@ def test_a_figure_of_megabytes_is_quoted_cut(data, tmp_path, text, fragment):
 
 
 def test_slug_longer_than_the_schema_allows(data, tmp_path):
-    before = snapshot(data)
+    before = snapshot(data, folders=True)
     run = cardbench_import(data, FIXTURES / "dd" / "dd--logged-write-and-read.out", "--name", "X Card 64GB",
                            card="a" * 300)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "card slug of 300 characters (--card, CARD=): at most 100" in run.stderr
-    assert snapshot(data) == before
+    assert snapshot(data, folders=True) == before
 
 
 @pytest.mark.parametrize("name", ["RT 1e308GB", "RT -64GB", "RT x.5TB"])

@@ -14,7 +14,7 @@ from cardbench.card.store.checksums import read_sha256sums
 from cardbench.card.store.journal import finish_dead_commit, journal_path
 from cardbench.card.load import load_card
 from cardbench.imports.importer import import_file
-from cardwrites import NAME, SLUG, dd_log, errors_of, snapshot
+from cardwrites import SLUG, card_with_one_import, dd_log, errors_of, snapshot
 
 
 # The real command, stopped (SIGSTOP) by an audit hook as it opens the card file's temp file: every raw
@@ -34,11 +34,7 @@ sys.exit(main(sys.argv[2:]))
 
 @pytest.fixture
 def data(tmp_path):
-    (tmp_path / "data" / "cards").mkdir(parents=True)
-    first = tmp_path / "first.txt"
-    first.write_text(dd_log(1.63627))
-    import_file(first, tmp_path / "data" / "cards", SLUG, name=NAME)
-    return tmp_path / "data"
+    return card_with_one_import(tmp_path)
 
 
 def stopped_import(data, log):

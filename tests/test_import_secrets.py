@@ -7,16 +7,16 @@ import sys
 
 import pytest
 
-from cardbench import cli
 from cardbench.parsers.registry import NAMES
+
+import cliimport
 
 SHADOW_LINE = "root:$6$Qx9r0Tq1$verysecrethashverysecrethash0123456789abcdef:19701:0:99999:7:::"
 
 
 def run_import(tmp_path, capsys, path, *args):
-    code = cli.main(["import", str(path), "--card", "x-card", "--name", "X Card 64GB",
-                     "--cards-dir", str(tmp_path / "data" / "cards"), *args])
-    return code, capsys.readouterr().err
+    code, err, _ = cliimport.run_import(path, tmp_path / "data" / "cards", capsys, options=args)
+    return code, err
 
 
 def nothing_written(tmp_path):

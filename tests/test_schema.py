@@ -15,18 +15,8 @@ from cardbench.card.checks.schemacheck import quick_check
 from cardbench.card.checks.validate import check_card, validate_paths
 from cardbench.core.paths import SCHEMA_PATH
 
+from carddata import card_data
 from conftest import ROOT, field_paths
-
-
-def minimal_card(**overrides):
-    card = {
-        "schema_version": 1, "slug": "acme-fast-64gb-microsdxc", "brand": "Acme", "model": "Fast",
-        "capacity_gb": 64, "form_factor": "microSD", "bus": "UHS-I", "source": {"name": "test"},
-        "sessions": [{"id": "s1", "label": "Reader", "results": [
-            {"test": "SEQ1M Q8T1", "op": "read", "unit": "MB/s", "runs": [90.1, 91.2]}]}],
-    }
-    card.update(overrides)
-    return card
 
 
 def _walk_properties(schema, path="$"):
@@ -47,7 +37,7 @@ def test_every_schema_field_has_a_description():
 
 def test_minimal_card_is_valid(tmp_path):
     path = tmp_path / "acme-fast-64gb-microsdxc.yaml"
-    path.write_text(new_card_text(minimal_card()), encoding="utf-8")
+    path.write_text(new_card_text(card_data()), encoding="utf-8")
     cards, findings = validate_paths([path])
     assert [str(f) for f in findings] == []
     assert len(cards) == 1
@@ -65,7 +55,7 @@ def test_yaml_syntax_error_names_line_and_column(tmp_path, text, where, reason):
 
 
 def test_wrong_type_names_field_and_line(tmp_path):
-    text = new_card_text(minimal_card(capacity_gb="sixty-four"))
+    text = new_card_text(card_data(capacity_gb="sixty-four"))
     card = parse_card_text(text, tmp_path / "acme-fast-64gb-microsdxc.yaml")
     messages = [str(f) for f in check_card(card)]
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("capacity_gb"))
@@ -73,7 +63,7 @@ def test_wrong_type_names_field_and_line(tmp_path):
 
 
 def test_missing_required_field_is_named(tmp_path):
-    card = minimal_card()
+    card = card_data()
     del card["bus"]
     loaded = parse_card_text(new_card_text(card), tmp_path / "acme-fast-64gb-microsdxc.yaml")
     messages = [str(f) for f in check_card(loaded)]
@@ -81,7 +71,7 @@ def test_missing_required_field_is_named(tmp_path):
 
 
 def test_run_value_in_a_list_is_named_by_index(tmp_path):
-    card = minimal_card()
+    card = card_data()
     card["sessions"][0]["results"][0]["runs"] = [90.1, -3]
     loaded = parse_card_text(new_card_text(card), tmp_path / "acme-fast-64gb-microsdxc.yaml")
     messages = [str(f) for f in check_card(loaded)]
@@ -92,9 +82,9 @@ def test_run_value_in_a_list_is_named_by_index(tmp_path):
 def test_bad_file_stops_validate_and_aggregate(tmp_path, breakage):
     cards = tmp_path / "cards"
     cards.mkdir()
-    good = minimal_card()
+    good = card_data()
     (cards / "acme-fast-64gb-microsdxc.yaml").write_text(new_card_text(good), encoding="utf-8")
-    bad = minimal_card(slug="acme-bad-32gb-microsdhc")
+    bad = card_data(slug="acme-bad-32gb-microsdhc")
     if breakage == "type":
         bad["sessions"][0]["results"][0]["runs"] = "fast"
     if breakage == "missing":
@@ -267,7 +257,7 @@ HIDDEN = {"\x1b": "U+001B (a control character)", "\x85": "U+0085 (a control cha
 
 
 def _identity_card():
-    card = minimal_card(part_number="AC-64", controller="Phison", price={"amount": 9, "currency": "EUR", "shop": "S"},
+    card = card_data(part_number="AC-64", controller="Phison", price={"amount": 9, "currency": "EUR", "shop": "S"},
                         shops=[{"name": "Shop", "url": "https://shop.example/"}],
                         source={"name": "Review", "author": "Ann"})
     card["sessions"][0]["source"] = {"name": "Review", "author": "Ann"}
@@ -308,7 +298,7 @@ def test_identity_fields_keep_every_script_and_symbol(name):
 
 def test_hidden_characters_elsewhere_are_still_text_control():
     """Free text (notes, conditions…) keeps its rule: direction controls refused, the name guard not applied."""
-    card = minimal_card(notes="a \u202e b")
+    card = card_data(notes="a \u202e b")
     card["sessions"][0]["conditions"] = "fan \u202efdp.exe"
     assert {(f.error.field, f.rule) for f in _errors(card)} == {("notes", "text-control"),
                                                                  ("sessions[0].conditions", "text-control")}

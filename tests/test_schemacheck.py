@@ -107,3 +107,60 @@ def test_added_keywords_mean_what_jsonschema_means(schema, instances):
     check = compile_schema(schema)
     reference = jsonschema.Draft202012Validator(schema)
     assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
+
+
+@pytest.mark.parametrize("schema, instances", [
+    ({"enum": [[1, True], {"a": [0]}, None]},
+     [[1, True], [1.0, True], [True, True], [1, 1], {"a": [0]}, {"a": [False]}, {"a": [0.0]}, None, 0, [1]]),
+    ({"const": {"a": [1, "x"], "b": False}},
+     [{"a": [1, "x"], "b": False}, {"a": [1.0, "x"], "b": False}, {"a": [True, "x"], "b": False},
+      {"a": [1, "x"], "b": 0}, {"a": [1, "x"]}, {"a": [1, "x"], "c": False}]),
+    ({"type": "array", "uniqueItems": True},
+     [[[1], [True]], [[1], [1.0]], [{"a": 1}, {"a": True}], [{"a": 1}, {"a": 1.0}], [False, 0], ["1", 1]]),
+])
+def test_nested_values_are_equal_as_jsonschema_reads_them(schema, instances):
+    import jsonschema
+
+    check = compile_schema(schema)
+    reference = jsonschema.Draft202012Validator(schema)
+    assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
+
+
+def built_cards():
+    """The cards the tests build: the synthetic set the benchmarks and fuzz tests start from, and the small
+    valid card of the card-file tests with each of its fields left out in turn."""
+    from carddata import card_data as small_card
+
+    cards = [card_data(index) for index in range(60)] + [small_card()]
+    cards += [{key: value for key, value in small_card().items() if key != left_out} for left_out in small_card()]
+    return cards
+
+
+@pytest.mark.parametrize("data", built_cards(), ids=lambda data: str(data.get("slug", "no slug")))
+def test_built_cards_get_the_same_verdict(data):
+    agrees(data)
+
+
+def private_imports(source):
+    """The imports of a library's private modules (a leading underscore) in one module's source."""
+    import ast
+
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return [name for name in names if any(part.startswith("_") and not part.endswith("__") for part in name.split("."))]
+
+
+def test_no_module_imports_a_librarys_private_parts():
+    found = {path.name: private_imports(path.read_text(encoding="utf-8"))
+             for path in (ROOT / "scripts" / "cardbench").rglob("*.py")}
+    assert {name: imports for name, imports in found.items() if imports} == {}
+
+
+def test_a_private_import_is_reported():
+    planted = ("from __future__ import annotations\nfrom jsonschema._utils import equal\n"
+               "import yaml._yaml as y\nfrom . import _x\n")
+    assert private_imports(planted) == ["jsonschema._utils", "yaml._yaml"]

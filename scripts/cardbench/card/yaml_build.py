@@ -6,6 +6,11 @@ and decimal numbers; for them this builds the values while it checks, and leaves
 field to be found when a message needs it. Whatever it is not sure of (an anchor, a tag, a number
 not in plain decimal form, a duplicate key, a limit) it declines, and load.py's own walk decides and
 words the message, so every refusal and every value stays that walk's.
+
+It stays for its speed: the 135 shipped cards (637 KiB) read in 108 ms of CPU with it, in 211 ms through
+load.py's walk alone and in 157 ms through PyYAML's bare CSafeLoader, which checks nothing and keeps no lines
+(best of twelve passes). tests/test_yaml_build.py reads every shipped card and every card file under tests/
+both ways and expects the same values and lines.
 """
 
 import yaml

@@ -33,7 +33,7 @@ from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import results_from_table, tool_result_entry
 from .fields import SessionFields
-from .text.terminal import plain, unquoted
+from .text.terminal import shown, unquoted
 from .tool import ToolInfo
 
 TOOL = "sysbench"
@@ -71,7 +71,7 @@ def detect(text):
     performed:" of 0.4); SHAPED for the figures alone."""
     figures = header = False
     for line in text.splitlines():
-        line = unquoted(plain(line.replace("\r", ""))).strip()
+        line = unquoted(shown(line)).strip()
         if line.startswith("File operations:") or _V04_OPS.match(line) or line.lstrip().startswith("read, MiB/s:"):
             figures = True
         elif _HEADER.match(line):
@@ -96,7 +96,7 @@ def _precision(text):
 def parse(text):
     version, runs, run, command = None, [], None, {}
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = unquoted(plain(raw.replace("\r", ""))).strip()
+        line = unquoted(shown(raw)).strip()
         if _COMMAND.match(line) or re.match(r"^(?:[^\s$#%]{0,120}(?: [^\s$#%]{1,80})? ?[$#%]\s+)?(?:sudo\s+)?(?:\S*/)?sysbench\s.*\s(?:run|--test=fileio)\b", line):
             command = _command(line)
             continue

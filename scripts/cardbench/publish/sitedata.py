@@ -50,7 +50,7 @@ from ..pages.feed import card_entries, feed_data
 from .runs_csv import HEADER as CSV_HEADER, card_csv
 from ..figures.suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..card.store.atomicfile import atomic_write_text
-from ..core.paths import DATA_DIR, ROOT, raw_strings_in_json
+from ..core.paths import DATA_DIR, ROOT, raw_strings
 from .raw_copies import publish_raw
 from ..pages.leaderhtml import card_list_html, card_list_item_html, leader_row_html, ranked, spi_row_html
 from ..figures.hosts_readers import card_filters, card_reach
@@ -113,7 +113,7 @@ def card_twin(card_json):
 def card_parts(card_json, row, members):
     """Everything one card contributes, as text. `row`: its leaderboard row; `members`: suite id →
     its entry in that suite of compare.json. Returns (small parts to keep, {folder: file text})."""
-    twin = card_twin(card_json)  # its text names the card's raw files as the card's JSON does
+    twin = card_twin(card_json)
     paths = card_filters(card_json)
     shown = {**leader_row(row, card_json), **paths}
     check_model("leaderboard-row", shown, f"site/leaderboard.html (the row of {row['slug']})")
@@ -122,7 +122,7 @@ def card_parts(card_json, row, members):
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted(set(raw_strings_in_json(twin))), "feed": card_entries(card_json),
+             "raw": sorted(set(raw_strings(card_json))), "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json),
              "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []],

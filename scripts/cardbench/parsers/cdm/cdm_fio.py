@@ -58,6 +58,7 @@ from .. import NAMED, NOT_MINE, SHAPED
 from . import crystaldiskmark
 from .session import cdm_fio_session
 from ..text.numbers import refuse_long_numbers
+from ..text.terminal import echoed, shown
 from ..tool import ToolInfo
 
 TOOL = "cdm_fio.sh"
@@ -74,7 +75,6 @@ MIB = 1024**2
 # Sizes tried when the log does not state one: powers of two, 16 MiB to 64 GiB (in MiB).
 CANDIDATE_SIZES_MIB = tuple(2**n for n in range(4, 17))
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\\033\[[0-9;]*m|\\e\[[0-9;]*m")
 # Possessive quantifiers (*+, ++, ?+) keep what they matched, so runs of spaces or digits cannot make
 # these backtrack in quadratic time.
 _RESULT = re.compile(
@@ -117,10 +117,7 @@ def _device(line):
 
 def clean(line):
     """A log line without ANSI colour codes, carriage returns and echo's stray '-e'."""
-    line = _ANSI.sub("", line).replace("\r", "")
-    if line.startswith("-e "):
-        line = line[3:]
-    return line.strip()
+    return echoed(shown(line)).strip()
 
 
 def size_bytes(size):

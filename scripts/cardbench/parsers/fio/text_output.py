@@ -44,7 +44,7 @@ from .naming import RW_KINDS
 from .text_figures import fio2_figures, fio3_figures
 from .text_jobs import jobs_of
 from .text_log import Logged
-from ..text.terminal import plain, unquoted
+from ..text.terminal import shown, unquoted
 from ..tool import ToolInfo
 
 TOOL = "fio"
@@ -97,8 +97,7 @@ def detect(text):
 
 def _clean(line):
     """A line without ANSI colours, "> " quoting and stray carriage returns."""
-    line = plain(line).replace("\r", "")
-    return unquoted(line)
+    return unquoted(shown(line))
 
 
 def _logical(text):
