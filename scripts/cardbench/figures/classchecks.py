@@ -16,7 +16,8 @@ Raspberry Pi SD Card Speed Test's own verdict where a session ran it.
 from ..core.units import is_rate_unit, size_text_from_bytes
 from ..parsers import agnostics
 from .findings.finding import rate_text
-from .headlines import RULES, stated_only
+from .headline_rules import RULES
+from .headlines import stated_only
 from .stats import mb_s_of, session_entries
 from .suites import is_mixed
 
