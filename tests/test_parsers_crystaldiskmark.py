@@ -8,6 +8,7 @@ import pytest
 from cardbench.errors import ParseError
 from cardbench.imports.read import decode_text
 from cardbench.parsers.cdm import crystaldiskmark, kdiskmark
+from cardbench.parsers.cdm.export_lines import window_test_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -181,7 +182,7 @@ def test_cdm5_names():
     ("4K QD32", "RND4K Q32T1"), ("Sequential", None),
 ])
 def test_window_labels(label, test):
-    assert crystaldiskmark.window_test_name(label) == test
+    assert window_test_name(label) == test
 
 
 def test_window_table_with_translated_headings():

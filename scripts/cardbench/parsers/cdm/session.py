@@ -89,7 +89,8 @@ def exports_session(exports, default_tool):
     tools = [{"name": tool, "version": first["version"]} if first["version"] else {"name": tool}]
     if first.get("fio_version"):
         tools.append({"name": "fio", "version": first["fio_version"]})
-    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports), notes=_export_notes(tool, exports),
+    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports),
+                         notes=_export_notes(tool, exports),
                          date=first["date"], host=first["os"][:200] if first["os"] else None)
 
 
