@@ -173,7 +173,8 @@ class _Walk:
             seen = {}
             for key_node, value_node in node.value:
                 if key_node.tag == _MERGE_TAG:
-                    self.fail(key_node, "YAML merge keys (<<) are not supported; write the fields out", "merge-key", field)
+                    self.fail(key_node, "YAML merge keys (<<) are not supported; write the fields out", "merge-key",
+                              field)
                 if not isinstance(key_node, yaml.ScalarNode):
                     self.fail(key_node, "a key must be plain text, not a list or mapping", "key-type", field)
                 if key_node.tag != _STR_TAG:

@@ -21,7 +21,8 @@ HEADLINE_KEYS = ("seq_read", "seq_write", "rnd4k_read", "rnd4k_write")
 def is_sequential_measurement(kind, entry, test, op):
     """True when a run-holding entry (stats.session_entries) may stand for the card's sequential `op`:
     one source for the headlines, the class checks built on them and the findings."""
-    return any(rule.kind == "runs" and op in rule.ops and rule.accepts(kind, entry, test, op) for rule in SEQUENTIAL_RULES)
+    return any(rule.kind == "runs" and op in rule.ops and rule.accepts(kind, entry, test, op)
+               for rule in SEQUENTIAL_RULES)
 
 
 def _compared(card, spi=False):
@@ -150,7 +151,8 @@ def _tool_pick(rule, card, op, spi=False):
     decimals = printed_decimals(runs)
     sessions = list(dict.fromkeys(session["id"] for session, _ in chosen))
     pick = {"rule": rule.id, "kind": "tool", "subtest": f"{best[1]['tool']} {best[1]['test']}", "sessions": sessions,
-            "basis": f"{best[1]['tool']} {best[1]['test']} ({op}), mean of {len(runs)} run{'s' if len(runs) != 1 else ''}"
+            "basis": f"{best[1]['tool']} {best[1]['test']} ({op}), "
+                     f"mean of {len(runs)} run{'s' if len(runs) != 1 else ''}"
                      + (f" over {len(sessions)} sessions" if len(sessions) > 1 else ""),
             **rate_figures(mean, unit), "unit": unit, "mean": json_number(mean, 3), "run_count": len(runs),
             "printed": {"unit": unit, "decimals": decimals, "mean": round_half_even(mean, decimals)},
