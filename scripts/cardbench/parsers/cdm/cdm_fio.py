@@ -45,7 +45,7 @@ detect(text) -> SHAPED when a line is a cdm_fio.sh result line of its own shape,
     (the script never prints its own name).
 undecided_line(text) -> (line number, line) of the first result line that could be either
     tool's, when no line of the text tells which; else None (the import then asks for --format).
-to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of every subtest.
+to_session(parsed) -> SessionFields (cdm/session.py): each run one run of every subtest.
 """
 
 import re

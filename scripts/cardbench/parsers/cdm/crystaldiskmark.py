@@ -35,7 +35,7 @@ not zero contradicts itself and is an error naming the line. An export without i
 line), or whose last section stops early, gives what is there and says what is missing; a result
 line cut off, a subtest twice in one section, or a complete section whose subtests differ from
 [Read]'s is an error.
-parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionFields (parsers.cdm_session).
+parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionFields (cdm/session.py).
 """
 
 import re
