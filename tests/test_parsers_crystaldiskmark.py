@@ -241,7 +241,7 @@ def test_detection_reads_the_table_header_only_when_a_table_row_is_there(monkeyp
     from cardbench.parsers import NOT_MINE
 
     calls = []
-    real = crystaldiskmark._table_columns
-    monkeypatch.setattr(crystaldiskmark, "_table_columns", lambda line: calls.append(line) or real(line))
+    real = crystaldiskmark.table_columns
+    monkeypatch.setattr(crystaldiskmark, "table_columns", lambda line: calls.append(line) or real(line))
     assert crystaldiskmark.detect("*" * 99 + "\n" * 1 + ("-" * 70 + "\n") * 1000) == NOT_MINE
     assert calls == []
