@@ -9,11 +9,11 @@ import pytest
 
 from cardbench.figures.aggregate import aggregate
 from cardbench.bench import run_bench
-from cardbench.bench.report_page import summary_rows
+from cardbench.bench.targets import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.publish.incremental import SiteDataBuilder
 from cardbench.figures.formatting import format_number, format_by_size
-from cardbench.publish.sitedata import write_outputs
+from cardbench.publish.site_files import write_outputs
 from cardbench.card.checks.validate import card_paths, validate_paths
 
 from conftest import ROOT

@@ -16,7 +16,8 @@ from cardbench.figures.aggregate import aggregate
 from cardbench.pages.comparemodel import chart_frame, compare_piece
 from cardbench.pages.modelcheck import PageModelError, check_model
 from cardbench.pages.pagemodel import leader_row
-from cardbench.publish.sitedata import parts_from_result, site_texts, write_outputs
+from cardbench.publish.site_files import write_outputs
+from cardbench.publish.sitedata import parts_from_result, site_texts
 from readercards import HOSTILE_READER, PI, UHS, USB2, hostile_reader, one_reader, two_readers, write_cards
 
 LEXAR = "lexar-play-pro-1tb-microsd-express"

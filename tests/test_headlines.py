@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardbench.figures.aggregate import aggregate
-from cardbench.figures.headlines import RULES, rules_text, summary_name
+from cardbench.figures.headline_rules import RULES, rules_text, summary_name
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "card-json.md"
 

@@ -13,7 +13,7 @@ from cardbench.publish import sitedata
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.modelcheck import SCHEMA_DIR, PageModelError, check_model
 from cardbench.pages.pagemodel import card_page
-from cardbench.publish.sitedata import write_outputs
+from cardbench.publish.site_files import write_outputs
 from markupcards import runs_card, summary_card
 from readercards import hostile_reader, two_readers
 

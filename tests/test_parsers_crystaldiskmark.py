@@ -8,6 +8,7 @@ import pytest
 from cardbench.errors import ParseError
 from cardbench.imports.read import decode_text
 from cardbench.parsers.cdm import crystaldiskmark, kdiskmark
+from cardbench.parsers.cdm.export_lines import window_test_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -181,7 +182,7 @@ def test_cdm5_names():
     ("4K QD32", "RND4K Q32T1"), ("Sequential", None),
 ])
 def test_window_labels(label, test):
-    assert crystaldiskmark.window_test_name(label) == test
+    assert window_test_name(label) == test
 
 
 def test_window_table_with_translated_headings():
@@ -240,7 +241,7 @@ def test_detection_reads_the_table_header_only_when_a_table_row_is_there(monkeyp
     from cardbench.parsers import NOT_MINE
 
     calls = []
-    real = crystaldiskmark._table_columns
-    monkeypatch.setattr(crystaldiskmark, "_table_columns", lambda line: calls.append(line) or real(line))
+    real = crystaldiskmark.table_columns
+    monkeypatch.setattr(crystaldiskmark, "table_columns", lambda line: calls.append(line) or real(line))
     assert crystaldiskmark.detect("*" * 99 + "\n" * 1 + ("-" * 70 + "\n") * 1000) == NOT_MINE
     assert calls == []

@@ -3,7 +3,7 @@
 import json
 
 import cardbench.publish.cards_first as cards_first
-import cardbench.publish.sitedata as sitedata
+import cardbench.publish.site_files as site_files
 from cardbench.bench.synth import card_data, card_text, slug_for
 from cardbench.publish.incremental import SiteDataBuilder, build_site_data, cache_path_for
 from cardbench.publish.sitedata import page_version
@@ -20,12 +20,12 @@ def _project(tmp_path, count):
 
 def _seen_when_lists_are_made(monkeypatch, read):
     """Calls read() at the moment the shared lists are made; returns what it saw each time."""
-    seen, make_lists = [], sitedata.site_texts
+    seen, make_lists = [], site_files.site_texts
 
     def watching(parts):
         seen.append(read())
         return make_lists(parts)
-    monkeypatch.setattr(sitedata, "site_texts", watching)
+    monkeypatch.setattr(site_files, "site_texts", watching)
     return seen
 
 

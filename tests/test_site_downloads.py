@@ -15,7 +15,7 @@ from cardbench.card.load import load_card
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.feed import card_entries, feed_data
 from cardbench.publish.runs_csv import COLUMNS, card_csv, csv_body, subtest_tool, text_cell
-from cardbench.publish.sitedata import write_outputs
+from cardbench.publish.site_files import write_outputs
 
 from conftest import ROOT
 

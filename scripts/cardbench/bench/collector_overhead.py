@@ -9,7 +9,6 @@ writing the card file). Uses the loop-card helper of the tests (tests/loopcard.p
 
 import importlib.util
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,9 +104,3 @@ def measure_collector(work_dir, timeout=1800):
     if not measured.ok:
         result.not_measured = f"`cardbench collect` exited with {measured.returncode}"
     return result
-
-
-if __name__ == "__main__":  # python -m cardbench.bench.collector_overhead WORKDIR: one measurement, printed
-    r = measure_collector(sys.argv[1] if len(sys.argv) > 1 else ".")
-    print(r)
-    print(f"io seconds {r.io_seconds:.1f}, ratio {r.ratio}")

@@ -6,7 +6,7 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..publish.sitedata import write_site_data
+from ..publish.site_files import write_site_data
 
 ROOT = Path(__file__).resolve().parents[3]
 SITE_PARTS = ["config.toml", "layouts", "content", "assets", "static", "data/schema"]

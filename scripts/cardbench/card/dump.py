@@ -3,7 +3,7 @@ session_text.py), and single values for templates."""
 
 import yaml
 
-from .load import EXPONENT_NUMBER
+from .number_form import EXPONENT_NUMBER
 
 
 class _BlockDumper(yaml.SafeDumper):

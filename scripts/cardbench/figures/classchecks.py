@@ -17,7 +17,8 @@ from ..core.units import is_rate_unit, size_text_from_bytes
 from ..parsers import agnostics
 from .findings.finding import rate_text
 from .formatting import format_by_size, whole
-from .headlines import RULES, stated_only
+from .headline_rules import RULES
+from .headlines import stated_only
 from .stats import mb_s_of, session_entries
 from ..core.subtest_names import is_mixed
 

@@ -9,7 +9,8 @@ standing_line(standing) -> the same in one line.
 
 from .aggregate import aggregate
 from ..core.measurement_kinds import CHARTED_WITHOUT_RUNS
-from .headlines import HEADLINE_KEYS, RULES
+from .headline_rules import RULES
+from .headlines import HEADLINE_KEYS
 from .stats import session_entries
 
 COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4k_read": "random 4K read",

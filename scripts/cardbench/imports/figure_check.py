@@ -7,7 +7,7 @@ is 1000 KiB/s, 2.34 % off 10^6 B/s; cdm_fio.sh's is MiB/s, 4.86 % off) or a bloc
 wrong assumption (cdm_fio.sh's Size). The import is refused then, naming the subtest and what was
 assumed, before anything is written.
 
-The distance is measured as the card rule bw-iops (card.figure_rules) measures it, allowing for
+The distance is measured as the card rule bw-iops (card/checks/figure_rules.py) measures it, allowing for
 each figure's printed precision; beyond IMPORT_TOLERANCE it is refused. That is far tighter than
 the card rule's 10 % warning, which allows for figures copied by hand and rounded; an import reads
 the tool's own figures, and 10 % would let every unit mistake above through.

@@ -1,7 +1,7 @@
 """Reading an import's input safely: a regular file of bounded size, decoded as tool output is saved.
 
 read_input(path) -> bytes; decode_text(raw, path) -> str; check_length(text, path) refuses more
-than MAX_LINES lines; printable(text) (parsers.terminal) escapes what a terminal would act on, for messages.
+than MAX_LINES lines; printable(text) (parsers/text/terminal.py) escapes what a terminal would act on, for messages.
 """
 
 import os

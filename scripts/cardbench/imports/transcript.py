@@ -10,7 +10,7 @@ unwrap(text) -> the text every format's parser reads, line for line (line N stay
     "[root@h ~]# ", "pi@raspberrypi:~ $ ", "(venv) user@host ~ % ") and "sudo" with its options
     taken off, and sudo's "[sudo] password for …:" prompt too. Plain tool output comes back unchanged.
 
-Reading the logged commands is parsers.logged_shell's (its lines: parsers.log_lines); cutting a log of
+Reading the logged commands is parsers/text/logged_shell.py's (its lines: parsers/text/log_lines.py); cutting a log of
 several tools apart, imports.several_tools'.
 """
 

@@ -35,7 +35,7 @@ SHAPED for rows alone, else NOT_MINE.
 parse_file(text) -> {"runs": [{"kind", "parsed", "entry"}]}: a log of flashbench commands and their
     output, each logged command and the rows below it one -a, --open-au or -f run, with block, erase
     and open-AU sizes taken from the command (parsers.flashbench_command). The log is read as a shell
-    would have run it (parsers.logged_shell): variables set earlier (ERASE=$((4*1024*1024));
+    would have run it (parsers/text/logged_shell.py): variables set earlier (ERASE=$((4*1024*1024));
     flashbench -O --erasesize=$ERASE …), arithmetic, sudo, pipes and for loops (for n in 2 3 4; do
     flashbench -O --open-au-nr=$n …; done gives one sweep per value, cut apart where the block size
     grows again). Options flashbench was not given take its defaults (-b 16 KiB, -e 4 MiB,

@@ -6,7 +6,7 @@ A tool module (parsers/<tool>.py) is the one home of a tool's output format:
   parse(text) -> dict               pure; ParseError naming the line
   parse_file(text) -> dict          optional: what to_session() reads when a file holds more than parse()
                                     reads (several fio documents, a log of dd commands and their output)
-  to_session(parsed, **hints) -> parsers.fields.SessionFields   the card entries (parsers.card_entries);
+  to_session(parsed, **hints) -> parsers.fields.SessionFields   the card entries (parsers/card_entries.py);
                                     hints: what the output may not say, from the command line (INFO.hints)
                                     or from the collector, which ran the tool (command, raw, …)
 parsers.registry lists the modules; only the importer cuts a log of several tools apart.

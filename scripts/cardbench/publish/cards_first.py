@@ -4,12 +4,13 @@ changed, written before the shared lists are made again.
 At thousands of cards the lists (home page, comparison, catalogue, readers) take most of a second to make
 and write; a reviewer editing a card is looking at its page. The card's files come first, so a running Hugo
 server never sees a card listed whose files are missing; the lists follow in the same build
-(sitedata.write_site_data), which then finds these files in place.
+(site_files.write_site_data), which then finds these files in place.
 """
 
 import time
 
-from .sitedata import CARD_INDEX, card_index_text, write_card_files, write_shared
+from .site_files import write_card_files, write_shared
+from .sitedata import CARD_INDEX, card_index_text
 
 # Hugo's server gathers file changes for half a second before it rebuilds (a fixed tick). Lists written this
 # long after the card's files come in a later rebuild than the card's page, which then does not wait for them.

@@ -26,7 +26,8 @@ from ..figures.aggregate import aggregate
 from ..card.store.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
-from .sitedata import card_parts, missing_card_files, replace_text, repo_commits, site_address, write_site_data
+from .site_files import missing_card_files, replace_text, write_site_data
+from .sitedata import card_parts, repo_commits, site_address
 from ..pages.htmltemplates import compile_all
 from .cards_first import write_cards_first
 from .staging import place_staged, remove_stale_staging, stage_card_files, staging_dir_for

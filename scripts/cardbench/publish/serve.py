@@ -53,7 +53,7 @@ def hugo_binary(hugo):
 
 
 def serve_config(root, out_dir):
-    """The site's config.toml with the folders `make site` places after Hugo (publish.py) mounted as
+    """The site's config.toml with the folders `make site` places after Hugo (served_files.py) mounted as
     static files, and the preview's own data folder (hugowarm.py), written beside out_dir for the preview's
     Hugo server; returns its path. Hugo takes a config file's mounts whole, so the file holds the site's own
     mounts and these."""

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from ..card.store.atomicfile import process_alive
-from .sitedata import card_file_path, holds_text
+from .site_files import card_file_path, holds_text
 
 _STAGING = re.compile(r"^\.(?P<out>.+)\.staging-(?P<pid>\d{1,10})$")
 

@@ -45,7 +45,7 @@ detect(text) -> SHAPED when a line is a cdm_fio.sh result line of its own shape,
     (the script never prints its own name).
 undecided_line(text) -> (line number, line) of the first result line that could be either
     tool's, when no line of the text tells which; else None (the import then asks for --format).
-to_session(parsed) -> SessionFields (parsers.cdm_session): each run one run of every subtest.
+to_session(parsed) -> SessionFields (cdm/session.py): each run one run of every subtest.
 """
 
 import re
@@ -56,6 +56,7 @@ from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
 from . import crystaldiskmark
+from .export_lines import is_result_line
 from .session import cdm_fio_session
 from ..text.numbers import refuse_long_numbers
 from ..text.terminal import echoed, shown
@@ -205,7 +206,7 @@ def line_shape(raw):
     if match is None and _RESULT_LOOSE.match(line) and _GLUED_FIGURE.search(line):
         return "cdm_fio"  # its names and a figure glued to its unit, in a layout it does not print: refused as cut off
     if match is None:
-        return "crystaldiskmark" if crystaldiskmark.is_result_line(line) else None
+        return "crystaldiskmark" if is_result_line(line) else None
     name = line[:match.end("op")]
     if line[len(name):].startswith((" ", "\t")):
         return "crystaldiskmark"

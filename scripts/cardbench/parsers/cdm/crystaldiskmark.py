@@ -9,7 +9,7 @@ parse(text) -> {"tool": "CrystalDiskMark", "version": "8.0.4", "profile": "Defau
                 "results": [{"test", "op": "read"|"write"|"mix", "value", "iops", "latency_us", "line"}]}
 parse_all(text) -> [one dict per export] when several exports are pasted into one file.
 detect(text) -> NAMED (a "CrystalDiskMark 8.0.4" header), SHAPED (result lines only) or NOT_MINE.
-is_result_line(line) -> whether the line is a result line of any version's export or window.
+The lines' patterns and the site's names of their tests: export_lines.py.
 
 Figures are kept as printed, in `unit`: MB/s = 10^6 B/s as CrystalDiskMark 3 and later print them
 (its export says "* MB/s = 1,000,000 bytes/s"); MiB/s where an export says "MB/s = 1,048,576
@@ -35,15 +35,16 @@ not zero contradicts itself and is an error naming the line. An export without i
 line), or whose last section stops early, gives what is there and says what is missing; a result
 line cut off, a subtest twice in one section, or a complete section whose subtests differ from
 [Read]'s is an error.
-parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionFields (parsers.cdm_session).
+parse_file(text) -> {"exports": parse_all(text)}; to_session(parsed) -> SessionFields (cdm/session.py).
 """
 
 import re
 
-from ...core.subtest_names import cdm_test_name
-from ...core.units import size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
+from .export_lines import (FIO_VERSION, FOOTER, HEADER, LABEL_LINE, LOOSE_RESULT, MIX_SHARE, NAMED_HEADER, NEW_RESULT,
+                           OLD_RESULT, OP_OF_WORD, SECTION, TABLE_ROW, UNIT_LINE, is_result_line, new_style_name,
+                           old_style_name, table_columns, window_test_name)
 from .session import exports_session
 from ..text.numbers import PLAUSIBLE_FIGURE, number, refuse_long_numbers
 from ..tool import ToolInfo
@@ -53,125 +54,26 @@ INFO = ToolInfo(name="crystaldiskmark", programs=(), family="suite",
                 description="CrystalDiskMark 3 to 8 text export (UTF-8 or UTF-16), one or more",
                 units={"MB/s": "10^6 bytes a second (MiB/s where the export says MB/s = 1,048,576 bytes/s)"})
 
-# The words for reading and writing in the window's column headers: English and the window's translations.
-READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",
-              "Okuma", "Чтение", "Читання", "読み込み", "读取", "讀取", "읽기")
-WRITE_WORDS = ("Write", "Schreiben", "Écriture", "Ecriture", "Escritura", "Scrittura", "Gravação", "Escrita",
-               "Zapis", "Schrijven", "Skrivning", "Zápis", "Yazma", "Запись", "Запис", "書き込み", "写入", "寫入", "쓰기")
-_OP_OF_WORD = {**{w.casefold(): "read" for w in READ_WORDS}, **{w.casefold(): "write" for w in WRITE_WORDS},
-               "mix": "mix"}
-_WORDS = "|".join(re.escape(w) for w in sorted(_OP_OF_WORD, key=len, reverse=True))
-
-# Possessive quantifiers (*+, ++, ?+) keep what they matched: optional parts between runs of spaces
-# cannot make these backtrack in quadratic time over a long line.
-# "KDiskMark: https://…" (early versions) names no version.
-_HEADER = re.compile(r"^\s*+(CrystalDiskMark|KDiskMark)(?:\s*+\(?+\s*+(\d[\w.]*+)|:\s)")
-_SECTION = re.compile(r"^\s*+\[(Read|Write|Mix)\](.*+)$")
-_NEW = re.compile(
-    r"^\s*+(?P<kind>SEQ|RND|Sequential|Random)\s++(?P<size>\d++)\s*+(?P<unit>KiB|MiB|GiB)\s*+"
-    r"\(Q=\s*+(?P<q>\d++),\s*+T=\s*+(?P<t>\d++)\)\s*+:\s*+(?P<mbs>[\d.]++)\s*+MB/s"
-    r"(?:\s*+\[\s*+(?P<iops>[\d.]++)\s*+IOPS\])?+(?:\s*+<\s*+(?P<lat>[\d.]++)\s*+us>)?+\s*+$")
-_OLD = re.compile(
-    r"^\s*+(?P<kind>Sequential|Random)\s++(?P<op>Read|Write)(?:\s++(?P<size>\d++)\s*+(?P<unit>KiB|KB|MiB|MB))?+\s*+"
-    r"(?:\((?:Q=\s*+(?P<q>\d++),\s*+)?+T=\s*+(?P<t>\d++)\)|\(QD=\s*+(?P<qd>\d++)\))?+\s*+:\s*+(?P<mbs>[\d.]++)\s*+"
-    r"MB/s(?:\s*+\[\s*+(?P<iops>[\d.]++)\s*+IOPS\])?+\s*+$")
-# The window's test labels, longest first: 7/8 "SEQ1M Q8T1", 5/6 "Seq Q32T1", "4KiB Q8T8", 3/4 "4K QD32".
-_LABEL = (r"(?P<label>(?:SEQ|RND)\s?+\d++\s?+(?:KiB|MiB|K|M)\s++Q\d++\s?+T\d++|Seq\s++Q32T1|4KiB\s++Q\d++T\d++"
-          r"|4K\s++Q32T1|4K\s++QD32|Seq|512K|4KiB|4K)")
-_LABEL_LINE = re.compile(
-    r"^\s*+" + _LABEL + r"\s*+[-:]?+\s*+(?P<op>" + _WORDS + r")\s*+:?+\s*+(?P<mbs>\d++(?:[.,]\d++)?+)\s*+(?:MB/s)?+"
-    r"(?:\s*+\[\s*+(?P<iops>[\d.]++)\s*+IOPS\s*+\])?+(?:\s*+<\s*+(?P<lat>[\d.]++)\s*+(?:us|μs|µs)\s*+>)?+\s*+$",
-    re.IGNORECASE)
-_TABLE_ROW = re.compile(r"^\s*+" + _LABEL + r"(?:\s*+:)?+\s++(?P<values>\d++(?:[.,]\d++)?+(?:\s++\d++(?:[.,]\d++)?+){0,2})\s*+$",
-                        re.IGNORECASE)
-_TABLE_WORD = re.compile(r"(?<![^\W\d_])(?:" + _WORDS + r")(?![^\W\d_])", re.IGNORECASE)
-_LOOSE = re.compile(r"^\s*+(SEQ|RND|Sequential|Random)\b.*\(|^\s*+(Sequential|Random) (Read|Write)\b")
-# The value is stripped by the caller: a lazy (.*?) before \s*$ is quadratic over a run of spaces.
-_FOOTER = re.compile(r"^\s*+(Profile|Test|Date|OS|Mode|Time|Comment|Target)\s*+:(.*+)$")
-_UNIT_LINE = re.compile(r"^\s*+\*\s*+MB/s\s*+=\s*+(?P<bytes>[\d,.]++)\s*+byte")
-_FIO = re.compile(r"Flexible I/O Tester \((fio-[^()]*+)\)")
-_MIX_SHARE = re.compile(r"Read\s*+(\d{1,3})\s*+%")
-_UNITS = {"KiB": 1024, "KB": 1024, "MiB": 1024**2, "MB": 1024**2, "GiB": 1024**3}
-# The window's fixed labels of versions 3 to 6 -> (kind, block bytes, queue depth, threads).
-_FIXED_LABELS = {"seq q32t1": ("SEQ", 128 * 1024, 32, 1), "seq": ("SEQ", 1024**2, 1, 1),
-                 "512k": ("RND", 512 * 1024, 1, 1), "4k": ("RND", 4096, 1, 1), "4kib": ("RND", 4096, 1, 1),
-                 "4k qd32": ("RND", 4096, 32, 1), "4k q32t1": ("RND", 4096, 32, 1)}
-
-_NAMED = re.compile(r"^\s*CrystalDiskMark \d")
-_DIGIT = re.compile(r"\d")
-
 
 def detect(text):
     """NAMED when a line starts "CrystalDiskMark <version>"; SHAPED when a line is a result line
     of any version, or a row of the window's table below its Read/Write header; else NOT_MINE."""
     lines = text.splitlines()
-    if any(_NAMED.match(line) for line in lines):
+    if any(NAMED_HEADER.match(line) for line in lines):
         return NAMED
     if any(is_result_line(line) for line in lines):
         return SHAPED
     # Rows first: a row opens with a test label, which most lines fail at their first character; the
     # header's check reads every character of a line, too slow to run first on megabytes of text.
-    if any(_TABLE_ROW.match(line.replace("|", " ")) for line in lines) and any(_table_columns(line) for line in lines):
+    if any(TABLE_ROW.match(line.replace("|", " ")) for line in lines) and any(table_columns(line) for line in lines):
         return SHAPED
     return NOT_MINE
-
-
-def is_result_line(line):
-    """Whether a line is a result line of a CrystalDiskMark export or of its window typed out."""
-    return bool(_OLD.match(line) or _NEW.match(line) or _LABEL_LINE.match(line))
-
-
-def _test_name(kind, size, queue, threads):
-    label = size_label_from_bytes(size)
-    return cdm_test_name(kind, label, int(queue), int(threads)) if label else None
-
-
-def _new_style(match):
-    kind = "SEQ" if match.group("kind") in ("SEQ", "Sequential") else "RND"
-    size = int(match.group("size")) * _UNITS[match.group("unit")]
-    return _test_name(kind, size, match.group("q"), match.group("t"))
-
-
-def _old_style(match):
-    kind = "SEQ" if match.group("kind") == "Sequential" else "RND"
-    if match.group("size"):
-        size = int(match.group("size")) * _UNITS[match.group("unit")]
-    elif kind == "SEQ" and match.group("q"):
-        size = 128 * 1024  # CrystalDiskMark 5/6 "Seq Q32T1" used 128 KiB blocks
-    else:
-        size = 1024**2
-    return _test_name(kind, size, match.group("q") or match.group("qd") or "1", match.group("t") or "1")
-
-
-def window_test_name(label):
-    """The site's name of a label in CrystalDiskMark's window: 'SEQ1M Q8T1', 'Seq Q32T1' (versions
-    5/6: SEQ128K Q32T1), '4K QD32' (3/4: RND4K Q32T1), '512K' (RND512K Q1T1); None if unknown."""
-    plain = " ".join(label.split())
-    named = re.fullmatch(r"(SEQ|RND) ?(\d{1,6}) ?(KiB|MiB|K|M) Q(\d{1,4}) ?T(\d{1,4})", plain, re.IGNORECASE)
-    if named:
-        kind, size, unit, queue, threads = named.groups()
-        block = int(size) * (1024 if unit[0] in "Kk" else 1024**2)
-        return _test_name(kind.upper(), block, queue, threads)
-    six = re.fullmatch(r"4KiB Q(\d{1,4})T(\d{1,4})", plain, re.IGNORECASE)
-    if six:
-        return _test_name("RND", 4096, six.group(1), six.group(2))
-    fixed = _FIXED_LABELS.get(plain.casefold())
-    return _test_name(*fixed) if fixed else None
-
-
-def _table_columns(line):
-    """The ops of a header line of the window's table, in column order ("Read [MB/s]  Write [MB/s]"
-    -> ["read", "write"]), or None when the line is not such a header."""
-    if ":" in line or _DIGIT.search(line.replace("MB/s", "").replace("GB/s", "")):
-        return None  # a footer line, a result line
-    ops = [_OP_OF_WORD[m.group(0).casefold()] for m in _TABLE_WORD.finditer(line)]
-    return ops if "read" in ops and "write" in ops and len(ops) == len(set(ops)) else None
 
 
 def _split(text):
     """(first line number, lines) of every export in the text."""
     lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if _HEADER.match(line)]
+    starts = [i for i, line in enumerate(lines) if HEADER.match(line)]
     if not starts:
         return [(1, lines)]
     # Take the dashes line above a header with it.
@@ -247,7 +149,7 @@ def _parse_one(first, lines, tool):
             continue
         if _read_result(export, line, line_no, raw):
             continue
-        if _LOOSE.match(line):
+        if LOOSE_RESULT.match(line):
             raise ParseError(tool, "result line not understood (cut off?)", line=line_no, text=raw)
         _read_footer(export, line, line_no)
     last = first + len(lines) - 1
@@ -267,19 +169,19 @@ def _parse_one(first, lines, tool):
 def _read_heading(export, line, line_no, raw):
     """Header, fio version, unit line, section or table header: True when the line was one."""
     out = export.out
-    header = _HEADER.match(line)
+    header = HEADER.match(line)
     if header:
         out["tool"], out["version"] = header.group(1), header.group(2)
         return True
-    fio = _FIO.search(line)
+    fio = FIO_VERSION.search(line)
     if fio:
         out["fio_version"] = fio.group(1)  # KDiskMark runs fio
         return True
-    unit = _UNIT_LINE.match(line)
+    unit = UNIT_LINE.match(line)
     if unit:
         out["unit"] = "MiB/s" if unit.group("bytes").replace(",", "").replace(".", "") == "1048576" else "MB/s"
         return True
-    sec = _SECTION.match(line)
+    sec = SECTION.match(line)
     if sec:
         export.section = sec.group(1).lower()
         if export.section in export.sections:
@@ -287,10 +189,10 @@ def _read_heading(export, line, line_no, raw):
         export.sections.append(export.section)
         if export.section == "mix":
             out["mix_ratio"] = sec.group(2).strip() or None
-            share = _MIX_SHARE.search(sec.group(2))
+            share = MIX_SHARE.search(sec.group(2))
             out["mix_read_percent"] = int(share.group(1)) if share and int(share.group(1)) <= 100 else None
         return True
-    columns = _table_columns(line.replace("|", " ")) if export.table is None else None
+    columns = table_columns(line.replace("|", " ")) if export.table is None else None
     if columns:
         export.table = columns  # the window's layout once a row below it is read
         if re.search(r"GB/s|IOPS|[μµ]s\b", line) and "MB/s" not in line:
@@ -302,28 +204,29 @@ def _read_heading(export, line, line_no, raw):
 def _read_result(export, line, line_no, raw):
     """A result line of any layout, or a row of the window's table: True when the line was one."""
     tool = export.tool
-    new = _NEW.match(line)
+    new = NEW_RESULT.match(line)
     if new:
         if export.section is None:
             raise ParseError(tool, "result line outside a [Read]/[Write]/[Mix] section", line=line_no, text=raw)
-        export.add(_new_style(new), export.section, _figure(new.group("mbs"), line_no, raw, tool),
+        export.add(new_style_name(new), export.section, _figure(new.group("mbs"), line_no, raw, tool),
                    _figure(new.group("iops"), line_no, raw, tool), _figure(new.group("lat"), line_no, raw, tool),
                    line_no, raw)
         return True
-    old = _OLD.match(line)
+    old = OLD_RESULT.match(line)
     if old:
-        export.add(_old_style(old), old.group("op").lower(), _figure(old.group("mbs"), line_no, raw, tool),
+        export.add(old_style_name(old), old.group("op").lower(), _figure(old.group("mbs"), line_no, raw, tool),
                    _figure(old.group("iops"), line_no, raw, tool), None, line_no, raw)
         return True
-    labelled = _LABEL_LINE.match(line)
+    labelled = LABEL_LINE.match(line)
     if labelled:
         export.out["layout"] = "window"
-        export.add(window_test_name(labelled.group("label")), _OP_OF_WORD[labelled.group("op").casefold()],
-                   _figure(labelled.group("mbs"), line_no, raw, tool), _figure(labelled.group("iops"), line_no, raw, tool),
+        export.add(window_test_name(labelled.group("label")), OP_OF_WORD[labelled.group("op").casefold()],
+                   _figure(labelled.group("mbs"), line_no, raw, tool),
+                   _figure(labelled.group("iops"), line_no, raw, tool),
                    _figure(labelled.group("lat"), line_no, raw, tool), line_no, raw)
         return True
     if export.table is not None:
-        row = _TABLE_ROW.match(line.replace("|", " "))
+        row = TABLE_ROW.match(line.replace("|", " "))
         if row:
             values = row.group("values").split()
             if len(values) != len(export.table):
@@ -343,7 +246,7 @@ def _read_result(export, line, line_no, raw):
 
 def _read_footer(export, line, line_no):
     out = export.out
-    footer = _FOOTER.match(line)
+    footer = FOOTER.match(line)
     if not footer:
         return
     key, value = footer.group(1).lower(), footer.group(2).strip()

@@ -11,7 +11,7 @@ from ..fields import SessionFields
 
 
 def cdm_fio_session(parsed, tool):
-    """cdm_fio.sh runs (parsers.cdm_fio.parse) -> session fields: every run one run of each subtest,
+    """cdm_fio.sh runs (cdm_fio.parse) -> session fields: every run one run of each subtest,
     in MiB/s, with the run's Size; `tool` names the script in errors."""
     runs = parsed["runs"]
     sizes = {run["config"]["size"] for run in runs}
@@ -66,7 +66,7 @@ def _cdm_fio_notes(runs):
 
 
 def exports_session(exports, default_tool):
-    """CrystalDiskMark or KDiskMark exports (parsers.crystaldiskmark.parse_all) -> session fields: each
+    """CrystalDiskMark or KDiskMark exports (crystaldiskmark.parse_all) -> session fields: each
     export one run of every subtest, in the unit it states; default_tool names the tool an export
     does not name."""
     first = exports[0]
@@ -89,7 +89,8 @@ def exports_session(exports, default_tool):
     tools = [{"name": tool, "version": first["version"]} if first["version"] else {"name": tool}]
     if first.get("fio_version"):
         tools.append({"name": "fio", "version": first["fio_version"]})
-    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports), notes=_export_notes(tool, exports),
+    return SessionFields(tools=tools, measurements={"results": results}, runs=len(exports),
+                         notes=_export_notes(tool, exports),
                          date=first["date"], host=first["os"][:200] if first["os"] else None)
 
 

@@ -10,7 +10,7 @@ A command whose card side is a pseudo-device (/dev/null written, /dev/zero read,
 has no card side at all (if=/dev/zero of=/dev/null) measured no card: no_card() says why.
 place() tells where a file is: on a mounted card, in the working folder (a relative path, taken
 as the card's, as in `cd /media/user/CARD; dd of=test`), or elsewhere (/var/log/test, /tmp/x:
-the card only when it holds the system, as a Raspberry Pi's does; parsers.dd_session decides from the
+the card only when it holds the system, as a Raspberry Pi's does; dd/session.py decides from the
 rest of the log).
 """
 

@@ -2,7 +2,7 @@
 
 dd_command(line, shell) -> the arguments of a logged dd command (Looped, Repeated for loops), or None.
 described(args, line, op, block_size, known) -> {"op", "block_size", "count", "flags", "target",
-    "source", "sink", "no_card"}: read or write (parsers.dd_card says which side is the card), the
+    "source", "sink", "no_card"}: read or write (dd/card.py says which side is the card), the
     block size (bs=, or obs= / ibs= on the card's side), count= (with dd's suffixes: count=10k is
     10240) and the flags that change what is measured (iflag/oflag direct, dsync, sync, nocache,
     fullblock; conv=fdatasync, fsync); `no_card` says why a command measured no card.

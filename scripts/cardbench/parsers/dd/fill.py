@@ -4,7 +4,7 @@ SLC cache shows as a step down (the card page's fill chart and its cache finding
 is_fill(series) -> whether dd_fills makes fills of them.
 dd_fills(series, op, flags, command, first_line) -> (entries, notes), or None: the `fill` entries of one
     logged dd command whose status=progress updates (parsers.dd.progress) make a series of at least
-    MIN_PROGRESS_UPDATES; parsers.dd_session hands each command's output over before reading its summary.
+    MIN_PROGRESS_UPDATES; dd/session.py hands each command's output over before reading its summary.
 with_fills(fields, fills, notes) -> the SessionFields of a dd log with those fills added.
 
 A dd run that becomes a fill gives no `dd` entry: its summary is the mean of the whole series, cache

@@ -1,4 +1,4 @@
-"""dd transfer summaries, line by line: what parsers.dd (the tool module) and parsers.dd_session read dd's output with.
+"""dd transfer summaries, line by line: what dd/tool.py (the tool module) and dd/session.py read dd's output with.
 
 parse(text) -> {"runs": [{"bytes": int, "seconds": float, "rate": float,
                           "rate_unit": "B/s"|"kB/s"|"MB/s"|"GB/s"|"TB/s"|"KiB/s"|"MiB/s"|"GiB/s"|"TiB/s",

@@ -9,7 +9,7 @@ to_session(parsed, op=None, block_size=None) -> SessionFields: the entries, fill
 from_dd(text, op=None, block_size=None) -> both in one.
 
 What each command says (read or write, whether the card is the device or holds a file, block size,
-count, flags) is read by parsers.dd_command, which side is the card by parsers.dd_card. Runs that
+count, flags) is read by dd/command.py, which side is the card by dd/card.py. Runs that
 measured no card never reach the card's figures: a copy without a card (if=/dev/zero of=/dev/null),
 and a file outside the card's mount points and working folder (of=/var/log/test) when the log's
 other runs are surely on the card; each is named in the session's notes. Such a file alone in the
@@ -19,7 +19,7 @@ A log without its dd command (output alone, `2>&1 | tail -1`) needs read or writ
 (`op`: OP= on make import, --op on cardbench import); its block size comes from `block_size`
 (BS=, --bs) or from the "N+0 records out" line above each summary. A logged attempt that failed
 before copying (no summary, a dd error message) is skipped. A command whose status=progress
-updates make a long series (a write over a whole card) is a sustained fill instead (parsers.dd_fill).
+updates make a long series (a write over a whole card) is a sustained fill instead (dd/fill.py).
 """
 
 from ...errors import ParseError
@@ -67,7 +67,7 @@ def _failed_attempt(output):
 
 def _progress_fills(args, start, output, op, block_size):
     """(fill entries, notes) of a logged dd command whose status=progress updates make a series long
-    enough to chart (parsers.dd_fill), or None: a shorter copy is a dd entry like any other."""
+    enough to chart (dd/fill.py), or None: a shorter copy is a dd entry like any other."""
     try:
         series = dd_parser.progress(output)
     except ParseError as exc:

@@ -1,7 +1,7 @@
-"""dd: the tool module. Its summary lines are read by parsers.dd_lines (parse, progress, failure,
-detect: see there), a log of dd commands and their output by parsers.dd_session.
+"""dd: the tool module. Its summary lines are read by dd/lines.py (parse, progress, failure,
+detect: see there), a log of dd commands and their output by dd/session.py.
 
-parse_file(text) -> the log's runs, each with the command that printed it (parsers.dd_session).
+parse_file(text) -> the log's runs, each with the command that printed it (dd/session.py).
 to_session(parsed, op=None, block_size=None) -> SessionFields.
 """
 

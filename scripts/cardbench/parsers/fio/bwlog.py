@@ -7,7 +7,8 @@ with priorities, a sixth column. time is milliseconds since the job started; val
 bandwidth over the interval that ends then, in KiB/s (1024 bytes per second); direction is 0
 read, 1 write, 2 trim. Blank lines are skipped; anything else is an error naming the line.
 
-to_session(parsed, totals=None, command=None, raw=None, max_points=…) -> SessionFields: one `fill` entry (parsers.entries.bwlog_spans, fill_entry) for each
+to_session(parsed, totals=None, command=None, raw=None, max_points=…) -> SessionFields: one `fill` entry
+    (card_entries.bwlog_spans, fill_entry) for each
     direction the log holds: a sustained fill, throughput against data written over a whole card.
 
 detect(text) -> SHAPED when every non-blank line of the first ones has that shape, else NOT_MINE.

@@ -1,4 +1,4 @@
-"""The figures of one direction of a fio JSON job (fio_json's): which unit io_bytes is in, and the checks that
+"""The figures of one direction of a fio JSON job (json_output.py's): which unit io_bytes is in, and the checks that
 refuse figures no device gives or that contradict each other.
 
 io_bytes_of(section, version) -> bytes moved: fio 2.21 and later print io_bytes in bytes with io_kbytes

@@ -1,4 +1,4 @@
-"""The figures of one read/write line of fio's normal output, checked against each other (fio_text's).
+"""The figures of one read/write line of fio's normal output, checked against each other (text_output.py's).
 
 fio 3 prints "read: IOPS=85, BW=85.1MiB/s (89.3MB/s)(1024MiB/12026msec)": the bandwidth binary, the
 same decimal in brackets, and the bytes moved over the runtime. fio 2.x prints "read : io=1024.0MB,

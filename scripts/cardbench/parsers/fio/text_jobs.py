@@ -1,4 +1,4 @@
-"""fio's normal output as job entries (fio_text's): each job report (or group summary) with fio's first line
+"""fio's normal output as job entries (text_output.py's): each job report (or group summary) with fio's first line
 for the job, or, when the paste leaves that line out, the logged fio command that ran it, or neither: then its
 figures are kept with the block size and depth not stated.
 

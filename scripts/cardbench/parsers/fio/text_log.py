@@ -1,4 +1,4 @@
-"""What a pasted log shows around fio's normal output (fio_text's): the fio command that ran and a job file
+"""What a pasted log shows around fio's normal output (text_output.py's): the fio command that ran and a job file
 shown above it, for the options fio's text output does not print (a mixed job's read share) or that a paste
 left out (the job's first line, with its rw, bs and iodepth).
 

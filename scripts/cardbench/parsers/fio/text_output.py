@@ -10,7 +10,7 @@ still the one kept. fio 2.x prints "bw=22528KB/s": its "KB/s" is KiB/s and "MB/s
 
 parse(text) -> {"fio_version": "fio-3.33" or None, "date": "YYYY-MM-DD" or None, "notes": [...], "jobs": [{
     "name", "rw", "op": "read"|"write", "bs_bytes", "iodepth", "numjobs",
-    "test": CrystalDiskMark-style name (parsers.fio_naming), "mix_read_percent": None or the share
+    "test": CrystalDiskMark-style name (fio/naming.py), "mix_read_percent": None or the share
     of reads of a randrw/rw job, "value", "unit": "MiB/s"|"KiB/s", "iops", "lat_us": mean or None,
     "line"}]} — every job report in the text in order; several runs of the same jobs give the same
     test several times. A job's block size, rw and iodepth come from fio's first line for it
@@ -21,11 +21,11 @@ parse(text) -> {"fio_version": "fio-3.33" or None, "date": "YYYY-MM-DD" or None,
     else from the I/Os fio issued ("issued rwts: total=785920,262656", to the nearest 5 %, with a note).
 
 Pasted without fio's first line for a job (from its report line on, or only the "Run status group"
-summary): the job's rw, bs and iodepth come from the fio command logged above it (fio_text_log), else its
+summary): the job's rw, bs and iodepth come from the fio command logged above it (text_log.py), else its
 figures are kept as fio tool results with the block size and depth not stated ("fio read (block size and
-depth not stated)", never a named subtest; fio_text_jobs). A group summary alone gives no IOPS.
+depth not stated)", never a named subtest; text_jobs.py). A group summary alone gives no IOPS.
 A figure fio before 3.25 misprinted one unit low ("BW=10.0MiB/s (11.5MB/s)(54.9MiB/5003msec)") is taken
-from io ÷ runtime with a note (fio_text_figures).
+from io ÷ runtime with a note (text_figures.py).
 
 Refused, naming the line: a block size range, figures that contradict each other (other than fio's
 misprint), a cut-off line or a job line with no report after it (cut-off output).

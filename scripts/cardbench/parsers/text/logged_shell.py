@@ -8,7 +8,7 @@ Shell(programs).read(line) -> the commands a logged line ran ([Command(program, 
     counts as a command line, and so does a line without a prompt that starts with one of
     `programs`; sudo, time, nice, stdbuf and the like are taken off; a for loop over words,
     {1..8} or $(seq ..) gives its body once per value, in order (a loop inside it too). Nothing is run or evaluated:
-    arithmetic (parsers.shell_words) reads integers and operators only.
+    arithmetic (shell_words.py) reads integers and operators only.
 command_lines(text) -> [(first line number, logical line)]: logical_lines() with a for loop typed
     over several lines ("for n in 2 3; do" / "> …" / "> done") joined into one.
 """

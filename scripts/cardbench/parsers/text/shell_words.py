@@ -9,7 +9,7 @@ split_commands(line) -> the commands of one line, split at ; && || | & outside q
 split_words(command) -> argv as the shell splits and unquotes it; without_redirections(argv); unwrapped(argv):
     the words from the program on (sudo, time, nice … taken off).
 variable_references(text) -> {'$DEV': 'DEV'}.
-The shell around them (variables, loops) is parsers.logged_shell's.
+The shell around them (variables, loops) is logged_shell.py's.
 """
 
 import ast
