@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..parsers import card_entries
 from ..core.paths import raw_refs
-from ..core.units import size_arg_from_bytes
+from ..core.units import gb_from_bytes, mb_from_gb, s_from_ms, size_arg_from_bytes
 from ..parsers.dd import tool as dd_parser
 from ..parsers import f3probe as f3probe_parser
 from ..parsers.fio import json_output as fio_json
@@ -165,7 +165,7 @@ def run_f3probe(ctx, step):
                else "real capacity")
     usable = entry.get("usable_bytes")
     return Outcome(entries=[("f3probe", entry)],
-                   summary=verdict + (f", {usable / 1e9:.2f} GB usable" if usable else ""))
+                   summary=verdict + (f", {gb_from_bytes(usable):.2f} GB usable" if usable else ""))
 
 
 def run_fill(ctx, step):
@@ -173,12 +173,12 @@ def run_fill(ctx, step):
     span = step.span(ctx.device_bytes)
     argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key, step.log_ms, name)
     (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
-    ctx.run_tool(argv, detail=f"{span / 1e9:.1f} GB", check_output=name)
+    ctx.run_tool(argv, detail=f"{gb_from_bytes(span):.1f} GB", check_output=name)
     job = next((j for j in fio_json.parse(_read(ctx.raw_dir / name))["jobs"] if j["op"] == "write"), None)
     if job is None:
         raise ValueError(f"fill: no write job in {name}")
     log = fio_bwlog.parse(_read(ctx.raw_dir / step.log_name))
-    spans = card_entries.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=job["runtime_ms"] / 1000.0)
+    spans = card_entries.bwlog_spans(log["samples"], total_bytes=job["io_bytes"], total_seconds=s_from_ms(job["runtime_ms"]))
     try:
         entry = card_entries.fill_entry("write", spans, command=ctx.display(argv),
                                     raw=[ctx.rel(name), ctx.rel(step.log_name)], max_points=step.max_points)
@@ -189,7 +189,7 @@ def run_fill(ctx, step):
     written, seconds = points[-1]["written_gb"], points[-1]["seconds"]
     return Outcome(entries=[("fill", entry)],
                    summary=f"{points[0]['value']:.1f} MB/s at first, {low:.1f} MB/s lowest, "
-                           f"{written:.1f} GB in {seconds:.0f} s", rates={"write": written * 1e3 / seconds})
+                           f"{written:.1f} GB in {seconds:.0f} s", rates={"write": mb_from_gb(written) / seconds})
 
 
 RUNNERS = {FioStep: run_fio, DdStep: run_dd, DdSweepStep: run_dd_sweep, FlashAlignStep: run_flash_align,

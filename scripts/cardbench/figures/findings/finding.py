@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...core.units import gb_from_bytes
 from ..formatting import format_by_size
 
 LABELS = {
@@ -62,7 +63,7 @@ def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
 
 
 def gb_text(size_bytes):
-    gb = size_bytes / 1e9
+    gb = gb_from_bytes(size_bytes)
     return f"{gb:.2f} GB" if gb < 10 else f"{gb:.1f} GB" if gb < 100 else f"{gb:.0f} GB"
 
 
