@@ -3,7 +3,7 @@ the ones that miss it."""
 
 import datetime
 
-KB = 1000  # page weights in kB = 1000 bytes, as browsers' network panels show them
+from ..core.units import KB_BYTES, MB_BYTES, mb_from_bytes, ms_from_s
 
 TARGETS = {
     "ratio": 3.0,            # full build ÷ plain-page floor (the aim: 2×)
@@ -30,11 +30,11 @@ def _mib(mib):
 
 
 def _kb(n):
-    return f"{n / KB:,.1f} kB"
+    return f"{n / KB_BYTES:,.1f} kB"  # page weights in kB, as browsers' network panels show them
 
 
 def _mb(n):
-    return f"{n / 1e6:,.1f} MB"
+    return f"{mb_from_bytes(n):,.1f} MB"
 
 
 def _met(ok):
@@ -79,7 +79,7 @@ def summary_rows(r):
                      "not measured: " + (preview.failed if preview else "skipped"), f"≤ {t['incremental_s']:g} s", "–"))
     card_total = sum(p.gzip for p in r["card_parts"])
     rows.append(("Card page, everything it loads (gzip)", _kb(card_total), f"≤ {t['card_page_kb']:g} kB",
-                 _met(card_total <= t["card_page_kb"] * KB)))
+                 _met(card_total <= t["card_page_kb"] * KB_BYTES)))
     for name, label in (("card", "First chart drawn, card page"),
                         ("card, second page of a visit", "First chart drawn, card page, scripts cached"),
                         ("compare", "First chart drawn, comparison page")):
@@ -149,11 +149,11 @@ def _limits(r):
     notes = []
     agg = r["aggregate"]
     if agg["cold"].seconds > t["cold_aggregate_s"]:
-        per_card = agg["cold"].seconds / r["cards"] * 1000
+        per_card = ms_from_s(agg["cold"].seconds / r["cards"])
         phases = r.get("phases") or {}
         split = "; ".join(f"{name} {ms:.1f} ms" for name, ms in phases.items())
         largest = max(phases, key=phases.get) if phases else None
-        budget = t["cold_aggregate_s"] * r["workers"] / r["cards"] * 1000
+        budget = ms_from_s(t["cold_aggregate_s"] * r["workers"] / r["cards"])
         notes.append(
             f"- **Aggregation without the cache** takes {_s(agg['cold'].seconds)} ({per_card:.1f} ms per card on "
             f"{r['workers']} worker processes), {agg['cold'].seconds / t['cold_aggregate_s']:.0f}× the target. One "
@@ -192,7 +192,7 @@ def _limits(r):
             "(header, footer and scripts rendered once, `partialCached`) and writes it, not minified again: the size of "
             "the pages is most of what remains. Each card's JSON twin is written whole by `cardbench aggregate`, "
             "not rendered by Hugo. Meeting 2× would leave "
-            f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
+            f"{ms_from_s((t['ratio'] - 1) * floor / r['cards']):.2f} ms per card beyond a plain page for all of it."
             + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
     if preview and not preview.failed and max(preview.rebuilds) > t["incremental_s"]:
@@ -212,7 +212,7 @@ def _limits(r):
             "after that rebuild, since the page is made from the card index; an edited card's page is rendered "
             "from its new text when it is next visited." + floor_text)
     card_total = sum(p.gzip for p in r["card_parts"])
-    if card_total > t["card_page_kb"] * KB:
+    if card_total > t["card_page_kb"] * KB_BYTES:
         notes.append(f"- **Card page weight** {_kb(card_total)}: Plotly alone is "
                      f"{_kb(max(p.gzip for p in r['card_parts'] if p.kind == 'script'))}.")
     for name, label in (("card", "card page"), ("compare", "comparison page")):
@@ -405,8 +405,10 @@ def _details(r):
                 "collector moved.", "",
                 _table(["", ""], [
                     ("Wall time", _s(collector.seconds)),
-                    ("Read", f"{collector.read_bytes / 1e6:,.0f} MB ÷ 30 MB/s = {collector.read_bytes / 30e6:.1f} s"),
-                    ("Written", f"{collector.written_bytes / 1e6:,.0f} MB ÷ 15 MB/s = {collector.written_bytes / 15e6:.1f} s"),
+                    ("Read", f"{mb_from_bytes(collector.read_bytes):,.0f} MB ÷ 30 MB/s = "
+                             f"{collector.read_bytes / (30 * MB_BYTES):.1f} s"),
+                    ("Written", f"{mb_from_bytes(collector.written_bytes):,.0f} MB ÷ 15 MB/s = "
+                                f"{collector.written_bytes / (15 * MB_BYTES):.1f} s"),
                     ("Ratio", f"{collector.ratio:.3f}×"),
                 ]), ""]
     else:

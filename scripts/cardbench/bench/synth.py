@@ -12,7 +12,7 @@ import json
 import random
 from pathlib import Path
 
-from ..core.units import MIB_PER_S_IN_MB_PER_S
+from ..core.units import MIB_PER_S_IN_MB_PER_S, mib_from_bytes
 
 DEFAULT_SEED = 2024
 
@@ -48,7 +48,7 @@ def slug_for(index):
 
 def _ramp(size, top, rng):
     """Throughput at a block size: small writes are slow, from 1 MiB on near the top speed."""
-    share = min(1.0, (size / (1 << 20)) ** 0.45)
+    share = min(1.0, mib_from_bytes(size) ** 0.45)
     return round(max(0.1, top * share * rng.uniform(0.93, 1.0)), 2)
 
 

@@ -143,6 +143,16 @@ def bytes_from_kib(size_kib):
     return size_kib * KIB_BYTES
 
 
+def mib_from_kib(size_kib):
+    """KiB (a process's peak memory as Linux reports it, 'kB') in MiB."""
+    return size_kib / KIB_BYTES
+
+
+def gib_from_kib(size_kib):
+    """KiB (/proc/meminfo's 'kB') in GiB."""
+    return size_kib / MIB_BYTES
+
+
 def us_from_ns(ns):
     return ns / NS_IN_US
 
