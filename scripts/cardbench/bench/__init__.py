@@ -198,7 +198,7 @@ def _build_folder(base):
     if _in_memory(base):
         yield base  # the project is in memory: its build output and the site share one file system
         return
-    if not _memory_room(4 << 30):
+    if not _memory_room(4 * GIB_BYTES):
         yield base
         return
     out = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=MEMORY_DIR))

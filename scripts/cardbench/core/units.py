@@ -86,13 +86,13 @@ def mb_s_from_rate(value, unit):
     return None if factor is None else value * factor
 
 
-def binary_prefix_bytes(index):
-    """Bytes in the binary unit `index` prefixes up from a byte: 0 → 1, 1 → KiB, 2 → MiB ... (a tool's 'KMGT')."""
+def binary_prefix(index):
+    """The factor of the `index`-th binary prefix: 0 → 1, 1 → Ki (1024), 2 → Mi ... (a tool's 'KMGT')."""
     return BINARY_STEP**index
 
 
-def decimal_prefix_bytes(index):
-    """Bytes in the decimal unit `index` prefixes up from a byte: 0 → 1, 1 → kB, 2 → MB ..."""
+def decimal_prefix(index):
+    """The factor of the `index`-th decimal prefix: 0 → 1, 1 → k (1000), 2 → M ... (of bytes or of counts)."""
     return DECIMAL_STEP**index
 
 
@@ -102,6 +102,7 @@ def mb_from_bytes(size_bytes):
 
 
 MB_IN_GB, GB_IN_TB = GB_BYTES // MB_BYTES, TB_BYTES // GB_BYTES
+KIB_IN_MIB = MIB_BYTES // KIB_BYTES
 
 
 def tb_from_gb(size_gb):

@@ -44,6 +44,7 @@ import datetime
 import json
 import re
 
+from ...core.units import bytes_from_kib, kib_from_bytes, mb_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE
 from ..text import safejson
@@ -242,7 +243,7 @@ def _entries(group, options, line, locators, version=None):
         if "bw_bytes" in sections[0]:
             bw_bytes = sum(float(s.get("bw_bytes", 0)) for s in sections)
         else:  # fio before 3.x reports only "bw" in KiB/s
-            bw_bytes = sum(float(s.get("bw", 0)) * 1024 for s in sections)
+            bw_bytes = sum(bytes_from_kib(float(s.get("bw", 0))) for s in sections)
         bs = read_bs if op == "read" else write_bs
         out.append({
             "name": name,
@@ -254,7 +255,7 @@ def _entries(group, options, line, locators, version=None):
             "test": test_name(rw, bs, iodepth, numjobs),
             "mix_read_percent": mix,
             "bw_bytes": bw_bytes,
-            "mb_s": bw_bytes / 1e6,
+            "mb_s": mb_from_bytes(bw_bytes),
             "iops": sum(float(s.get("iops", 0)) for s in sections),
             "lat_us": merged_latency([thread_latency(s) for s in sections]),
             "runtime_ms": max(int(s.get("runtime", 0)) for s in sections),
@@ -282,10 +283,12 @@ def _not_stated(group, line, locators, version):
             moved.append((op, sections, io_bytes))
     out = []
     for op, sections, io_bytes in moved:
-        bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else float(s.get("bw", 0)) * 1024 for s in sections)
+        bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else bytes_from_kib(float(s.get("bw", 0)))
+                       for s in sections)
         out.append({"name": name, "rw": None, "op": op, "bs_bytes": None, "iodepth": None, "numjobs": len(group),
                     "test": not_stated_test(op, len(moved) > 1), "stated": False, "mix_read_percent": None,
-                    "bw_bytes": bw_bytes, "mb_s": bw_bytes / 1e6, "iops": sum(float(s.get("iops", 0)) for s in sections),
+                    "bw_bytes": bw_bytes, "mb_s": mb_from_bytes(bw_bytes),
+                    "iops": sum(float(s.get("iops", 0)) for s in sections),
                     "lat_us": merged_latency([thread_latency(s) for s in sections]),
                     "runtime_ms": max(int(s.get("runtime", 0)) for s in sections), "io_bytes": io_bytes,
                     "threads": len(group), "error": max(int(job.get("error", 0) or 0) for job in group),
@@ -308,7 +311,7 @@ def to_session(parsed, **hints):
         for job in doc["jobs"]:
             if not job.get("stated", True):
                 unstated.setdefault((job["test"], job["op"]), []).append(job)
-    tool_results = [tool_result_entry("fio", test, op, "KiB/s", [job["bw_bytes"] / 1024 for job in jobs],
+    tool_results = [tool_result_entry("fio", test, op, "KiB/s", [kib_from_bytes(job["bw_bytes"]) for job in jobs],
                                       threads=jobs[0]["threads"]) for (test, op), jobs in unstated.items()]
     shares = {(job["test"], job["op"]): job["mix_read_percent"] for doc in named for job in doc["jobs"]
               if job.get("mix_read_percent") is not None}
