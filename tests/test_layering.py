@@ -4,7 +4,8 @@ core (units, sizes, buses, titles, paths) → parsers → card → collect and i
 arithmetic) → pages (what each page shows) → publish (the files Hugo reads, the build, the preview); cli and
 bench sit on top.
 A module that reaches upwards (a parser importing the site, the card importing the collector) would tie a low
-floor to a high one, and the tree would stop telling a newcomer where things are."""
+floor to a high one, and the tree would stop telling a newcomer where things are. Which floors may convert units
+(pages/ and publish/ none) is tests/test_one_home.py's rule."""
 
 import shutil
 from pathlib import Path

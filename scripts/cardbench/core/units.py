@@ -21,15 +21,14 @@ MB_PER_S_IN_MIB_PER_S = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # 1 
 # The one home of every unit factor (tests/test_one_home.py): other modules name these, never the numbers.
 KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES, PIB_BYTES = 1024, 1024**2, 1024**3, 1024**4, 1024**5  # binary sizes
 KB_BYTES, MB_BYTES, GB_BYTES, TB_BYTES, PB_BYTES = 10**3, 10**6, 10**9, 10**12, 10**15  # decimal sizes (GB as marketed)
-BINARY_STEP, DECIMAL_STEP = KIB_BYTES, KB_BYTES  # one prefix to the next: K → M → G → T
 NS_IN_US = US_IN_MS = MS_IN_S = 1000  # one time unit to the next: ns → µs → ms → s
+NS_IN_MS = NS_IN_US * US_IN_MS
 HZ_IN_MHZ = 10**6  # a card's bus clock
-NS_IN_MS, US_IN_S, NS_IN_S = NS_IN_US * US_IN_MS, US_IN_MS * MS_IN_S, NS_IN_US * US_IN_MS * MS_IN_S
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
                    "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
-_STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
+_STEPS = ((GIB_BYTES, "G"), (MIB_BYTES, "M"), (KIB_BYTES, "K"))
 # A CrystalDiskMark-style subtest name, as the card schema spells it: 'SEQ1M Q8T1', 'RND4K Q1T1 mix 35/65'.
 _CDM_TEST = re.compile(r"^(?:SEQ|RND)([0-9]+[KMG]) Q[0-9]+T[0-9]+(?: mix [0-9]{1,3}/[0-9]{1,3})?$")
 
@@ -88,12 +87,12 @@ def mb_s_from_rate(value, unit):
 
 def binary_prefix(index):
     """The factor of the `index`-th binary prefix: 0 → 1, 1 → Ki (1024), 2 → Mi ... (a tool's 'KMGT')."""
-    return BINARY_STEP**index
+    return KIB_BYTES**index
 
 
 def decimal_prefix(index):
     """The factor of the `index`-th decimal prefix: 0 → 1, 1 → k (1000), 2 → M ... (of bytes or of counts)."""
-    return DECIMAL_STEP**index
+    return KB_BYTES**index
 
 
 def mb_from_bytes(size_bytes):
