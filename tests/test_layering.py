@@ -4,14 +4,15 @@ core (units, sizes, buses, titles, paths) → parsers → card → collect and i
 arithmetic) → pages (what each page shows) → publish (the files Hugo reads, the build, the preview); cli and
 bench sit on top.
 A module that reaches upwards (a parser importing the site, the card importing the collector) would tie a low
-floor to a high one, and the tree would stop telling a newcomer where things are."""
+floor to a high one, and the tree would stop telling a newcomer where things are. Which floors may convert units
+(pages/ and publish/ none) is tests/test_one_home.py's rule."""
 
-import ast
+import shutil
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+from importgraph import PACKAGE, imported_modules, module_name
 
 # Which folders (or top-level modules) each part of the package may import besides itself.
 ALLOWED = {
@@ -38,47 +39,60 @@ def part_of(module):
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def module_name(path):
-    """cardbench.x.y for x/y.py, cardbench.x for x/__init__.py."""
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
+def sources(package):
+    return sorted(p for p in Path(package).rglob("*.py") if "__pycache__" not in p.parts)
 
 
-def _is_module(name):
-    """Whether cardbench.<name> is a folder or module of the package (else a name its __init__ defines)."""
-    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+def reaches_above(path, package=PACKAGE):
+    """'line N: module' for each import of a file that reaches above its part's floor."""
+    own = part_of(module_name(path, package))
+    allowed = ALLOWED.get(own, set()) | {own}
+    return [f"line {line}: {target}" for target, line in imported_modules(path, package)
+            if part_of(target) not in allowed]
 
 
-def imported_modules(path):
-    """The cardbench modules a file imports, with their lines; relative imports resolved."""
-    name = module_name(path).split(".")
-    package = name if path.name == "__init__.py" else name[:-1]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            # `from . import x` and `from cardbench import x` name modules: each one counts; a name that is no
-            # module (`from cardbench import __version__`) is the package's own __init__
-            targets = ([f"{target}.{a.name}" if _is_module(a.name) else target for a in node.names]
-                       if target.count(".") < 1 else [target])
-        else:
-            continue
-        yield from ((t, node.lineno) for t in targets if t.split(".")[0] == "cardbench")
+def unplaced_parts(package):
+    """Folders and top-level modules the order has no floor for."""
+    return {part_of(module_name(path, package)) for path in sources(package)} - set(ALLOWED)
 
 
-SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+SOURCES = sources(PACKAGE)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_imports_only_lower_floors(path):
-    own = part_of(module_name(path))
-    allowed = ALLOWED[own] | {own}
-    wrong = [f"line {line}: {target}" for target, line in imported_modules(path) if part_of(target) not in allowed]
-    assert not wrong, f"{path.relative_to(PACKAGE)} ({own}) reaches above its floor: {wrong}"
+    wrong = reaches_above(path)
+    assert not wrong, f"{path.relative_to(PACKAGE)} ({part_of(module_name(path))}) reaches above its floor: {wrong}"
 
 
 def test_every_part_has_a_floor():
-    parts = {part_of(module_name(path)) for path in SOURCES}
-    assert parts <= set(ALLOWED), f"folders with no place in the order: {parts - set(ALLOWED)}"
+    assert not unplaced_parts(PACKAGE), f"folders with no place in the order: {unplaced_parts(PACKAGE)}"
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    copy = tmp_path / "cardbench"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+@pytest.mark.parametrize("where, line, reached", [
+    ("parsers/planted.py", "from ..pages import pagemodel", "cardbench.pages.pagemodel"),
+    ("parsers/fio/planted.py", "from ...figures.stats import entry_stats", "cardbench.figures.stats"),
+    ("card/planted.py", "from .. import collect", "cardbench.collect"),
+    ("core/planted.py", "import cardbench.parsers.registry", "cardbench.parsers.registry"),
+    ("figures/planted.py", "from cardbench.publish import sitedata", "cardbench.publish.sitedata"),
+    ("pages/__init__.py", "from ..publish import serve", "cardbench.publish.serve"),
+])
+def test_an_import_from_above_planted_in_a_copy_is_reported(package_copy, where, line, reached):
+    planted = package_copy / where
+    planted.write_text((planted.read_text(encoding="utf-8") if planted.exists() else "") + line + "\n",
+                       encoding="utf-8")
+    wrong = reaches_above(planted, package_copy)
+    assert wrong and wrong[-1].endswith(reached)
+
+
+def test_a_folder_with_no_floor_planted_in_a_copy_is_reported(package_copy):
+    (package_copy / "plugins").mkdir()
+    (package_copy / "plugins" / "__init__.py").write_text("", encoding="utf-8")
+    assert unplaced_parts(package_copy) == {"plugins"}

@@ -1,73 +1,179 @@
-"""A throughput becomes MB/s, MiB/s or IOPS in one place: figures/stats.py (its unit factors named in
-core/units.py). Every other module of the site, and the card's entry builders, read the figures stats
-computed and convert nothing: two conversions of one figure drift apart (one left excluded runs in its
-mean, the other did not).
+"""Every unit factor has one home, core/units.py, and every figure the site shows is computed in one place,
+figures/stats.py: two copies of a factor or of a conversion drift apart (one left excluded runs in its mean,
+the other did not).
 
-The check reads each module's syntax tree, so a conversion inside an f-string is seen and one named in
-a docstring or comment is not."""
+What counts as a unit factor, anywhere in scripts/cardbench but core/units.py:
+- a number of bytes in a decimal or binary unit, or a time factor (ns → µs → ms → s), used to multiply,
+  divide, take a remainder or raise: 1000, 1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9, 1e12 and 1024, 2**10, 1 << 20,
+  1_048_576, 1024**3 ... in any spelling, written as a number or as a power or shift of numbers;
+- a power of 1000 or 1024 (`1024 ** index`: a table of unit suffixes), a shift by 10, 20, 30 ... bits;
+- a name that says it holds a unit (KB, MiB, NS_IN_US) given one of those numbers;
+- the rate factors between MB/s, MiB/s, kKiB/s and KiB/s (1.048576, 1.024, 0.001024, 1_024_000 and the
+  reciprocals), and a whole binary size of a MiB or more (1_048_576, 1 << 30), wherever they are written.
+Each is a named constant or a small conversion in core/units.py (MIB_BYTES, GB_BYTES, NS_IN_US, us_from_ns,
+iops_from_mb_s ...), which parsers, card, collect, imports, bench and the figures import: a fixture size such
+as 64 GB in a collector profile is 64 * GB_BYTES. Other numbers (a percent, a count, a limit of 1000 lines
+compared, not multiplied) are no unit factor.
+
+Which module may convert a stored figure: in figures/, only stats.py converts a rate (MB/s, MiB/s, IOPS); the
+other figures modules read its figures and use core/units.py only to name sizes and times (a 4 MiB erase
+block, a latency in ms). The page models (pages/) and the files Hugo reads (publish/) place figures: they
+import nothing from core/units.py but the spellings of a size ('4K', '4 KiB'), and none of stats.py's
+conversions of one figure into another unit.
+
+The check reads each module's syntax tree, so a conversion inside an f-string is seen and one named in a
+docstring or comment is not."""
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
-HOME = PACKAGE / "figures" / "stats.py"
-CHECKED = sorted(p for part in ("figures", "pages", "publish") for p in (PACKAGE / part).rglob("*.py"))
+UNITS = Path("core") / "units.py"
+STATS = Path("figures") / "stats.py"
+PLACING = ("pages", "publish")  # folders that place figures and convert nothing
 
-# Unit factors: bytes in a MB (10^6), a MiB (2^20), a kKiB (1000 × 1024), a KiB (1024); MiB/s ÷ MB/s
-# (1.048576) and back; kKiB/s and KiB/s in MB/s. Used to multiply or divide, each is a conversion.
-FACTORS = {1e6, 1e-6, 1_048_576, 1.048576, 1 / 1.048576, 1_024_000, 1.024, 0.001024, 1024}
-SHIFTS = {10, 20}  # 1 << 10, 1 << 20: KiB and MiB
-ARITHMETIC = (ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
-# core/units.py's rate factors and its rate conversion, by name (imported, called or read as an attribute).
-UNIT_NAMES = re.compile(r"^(?:(?:MIB|MB|KIB|KKIB)_PER_S_IN_\w+|RATE_TO_MB_S|RATE_UNIT_BYTES|mb_s_from_rate)$")
+ARITHMETIC = (ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+# Factors that convert only when multiplied or divided by: bytes and time in decimal and binary units.
+OPERAND_FACTORS = {10**3, 10**6, 10**9, 10**12, 1e-3, 1e-6, 1e-9, 1e-12, 2**10, 1 / 2**10, 1 / 2**20, 1 / 2**30}
+# Factors that are conversions wherever written: rate factors, whole binary sizes of a MiB or more.
+RATE_FACTORS = {1.048576, 1 / 1.048576, 1.024, 1 / 1.024, 0.001024, 1_024_000, 2**20, 2**30, 2**40, 2**50}
+UNIT_BASES = {2: {10, 20, 30, 40, 50}, 10: {3, 6, 9, 12}}  # 2**20, 10**9
+# A name that says it holds a unit (KB, MiB, NS_IN_MS, GB_BYTES): given a factor, it copies core/units.py.
+UNIT_NAME = re.compile(r"^(?:[KMGTP]I?B|[KMGTP]I?B_BYTES|(?:NS|US|MS|S|KIB|MIB|KB|MB|GB)_(?:IN|PER)_\w+)$", re.I)
+# core/units.py's rate factors and conversions, by name (stats.py calls them for the rest of figures/).
+RATE_CONVERTERS = re.compile(r"^(?:(?:MIB|MB|KIB|KKIB|KB)_PER_S_IN_\w+|RATE_TO_MB_S|RATE_UNIT_BYTES|mb_s_from_rate"
+                             r"|iops_from_mb_s)$")
+# What pages/ and publish/ may import from core/units.py: a size's spelling, no figure changed.
+SIZE_SPELLINGS = {"size_label_from_bytes", "size_arg_from_bytes", "size_text_from_bytes"}
+# stats.py's conversions pages/ still calls to show a figure in MiB/s as well as MB/s: the card data carries no
+# MiB/s figure for a vendor's claim or a sweep's curve yet. This list only shrinks.
+PAGES_MIB_S = {Path("pages") / "chartmodel.py": {"mib_s_of", "curve_mb_s"},
+               Path("pages") / "pagemodel.py": {"mib_s_of"}}
+STATS_CONVERTERS = {"mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"}
 
 
 def _number(node):
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    value = getattr(node, "value", None) if isinstance(node, ast.Constant) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _number(node.operand)
+        return -value if value is not None and isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.LShift)):
+        base, power = _number(node.left), _number(node.right)
+        if isinstance(base, int) and isinstance(power, int) and 0 <= power <= 64:
+            return base ** power if isinstance(node.op, ast.Pow) else base << power
+        return None
+    value = node.value if isinstance(node, ast.Constant) else None
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _is_factor(node):
-    value = _number(node)
-    return value is not None and any(abs(value - factor) <= 1e-12 * abs(factor) for factor in FACTORS)
+def _among(value, factors):
+    return value is not None and value != 0 and any(abs(abs(value) - f) <= 1e-12 * f for f in factors)
 
 
-def conversions(source):
-    """(line, what) of every unit conversion in a module's source."""
-    found = []
+def _spelled_as_unit(node):
+    """A power or shift that spells a unit whatever its value: 2**20, 1 << 30, 10**9, 1024 ** index."""
+    if not isinstance(node, ast.BinOp):
+        return False
+    base, power = _number(node.left), _number(node.right)
+    if isinstance(node.op, ast.Pow):
+        return base in (1000, 1024) or power in UNIT_BASES.get(base, ())
+    return isinstance(node.op, ast.LShift) and power in UNIT_BASES[2]
+
+
+def unit_factors(source):
+    """(line, code) of every unit factor written in a module's source."""
+    found = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, (ast.BinOp, ast.AugAssign)):
-            op = node.op
-            operands = (node.left, node.right) if isinstance(node, ast.BinOp) else (node.target, node.value)
-            if isinstance(op, ARITHMETIC) and any(_is_factor(o) for o in operands):
-                found.append((node.lineno, ast.unparse(node)))
-            elif isinstance(op, ast.LShift) and _number(operands[1]) in SHIFTS:
-                found.append((node.lineno, ast.unparse(node)))
-        elif isinstance(node, ast.Name) and UNIT_NAMES.match(node.id):
-            found.append((node.lineno, node.id))
-        elif isinstance(node, ast.Attribute) and UNIT_NAMES.match(node.attr):
-            found.append((node.lineno, node.attr))
+        if isinstance(node, ast.BinOp) and _spelled_as_unit(node):
+            found.add((node.lineno, ast.unparse(node)))
+        elif isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ARITHMETIC):
+            operands = (node.left, node.right) if isinstance(node, ast.BinOp) else (node.value,)
+            if any(_among(_number(o), OPERAND_FACTORS | RATE_FACTORS) for o in operands):
+                found.add((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Constant) and _among(_number(node), RATE_FACTORS):
+            found.add((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Assign) and _among(_number(node.value), OPERAND_FACTORS) and any(
+                isinstance(target, ast.Name) and UNIT_NAME.match(target.id) for target in node.targets):
+            found.add((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+def _imported_from(tree, ending):
+    """Names a module imports from a module whose dotted name ends with `ending` (core.units, figures.stats),
+    and the names it reads as attributes of that module imported whole."""
+    names, whole = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module.split(".")[-1] == ending:
+                names |= {(node.lineno, alias.name) for alias in node.names}
+            elif ending in {alias.name for alias in node.names}:
+                whole |= {alias.asname or alias.name for alias in node.names if alias.name == ending}
+    names |= {(node.lineno, node.attr) for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+              and isinstance(node.value, ast.Name) and node.value.id in whole}
+    return names
+
+
+def rate_conversions(source):
+    """(line, name) of every rate factor or conversion of one figure a module names."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if name and RATE_CONVERTERS.match(name):
+            found.add((node.lineno, name))
         elif isinstance(node, ast.ImportFrom):
-            found += [(node.lineno, f"import {alias.name}") for alias in node.names if UNIT_NAMES.match(alias.name)]
-    return sorted(set(found))
+            found |= {(node.lineno, a.name) for a in node.names if RATE_CONVERTERS.match(a.name)}
+    return sorted(found)
 
 
-@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME], ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_unit_conversion_outside_the_statistics(path):
-    found = conversions(path.read_text(encoding="utf-8"))
-    assert not found, f"{path.relative_to(PACKAGE)} converts units itself; read figures/stats.py's figures: {found}"
+def conversions_placing(source, allowed_from_stats=frozenset()):
+    """(line, name) of each unit name (but a size's spelling) and each stats.py conversion a page or published
+    file's module imports."""
+    tree = ast.parse(source)
+    units = {(line, name) for line, name in _imported_from(tree, "units") if name not in SIZE_SPELLINGS}
+    stats = {(line, name) for line, name in _imported_from(tree, "stats")
+             if name in STATS_CONVERTERS - set(allowed_from_stats)}
+    return sorted(units | stats)
 
 
-def test_the_statistics_module_is_where_conversions_are():
-    assert conversions(HOME.read_text(encoding="utf-8"))  # else the check above has lost its target
+def findings(package=PACKAGE):
+    """{module path: [(line, what)]} of every breach of the rules above in a copy of the package."""
+    found = {}
+    for path in sorted(Path(package).rglob("*.py")):
+        where = path.relative_to(package)
+        if where == UNITS or "__pycache__" in where.parts:
+            continue
+        source = path.read_text(encoding="utf-8")
+        breaches = unit_factors(source)
+        if where.parts[0] == "figures" and where != STATS:
+            breaches += rate_conversions(source)
+        if where.parts[0] in PLACING:
+            breaches += conversions_placing(source, PAGES_MIB_S.get(where, ()))
+        if breaches:
+            found[str(where)] = sorted(set(breaches))
+    return found
 
 
-# Conversions the site's modules once made themselves: each must be caught.
+def test_no_unit_factor_or_conversion_outside_its_home():
+    assert findings() == {}
+
+
+def test_the_homes_are_where_the_factors_and_conversions_are():
+    assert unit_factors((PACKAGE / UNITS).read_text(encoding="utf-8"))  # else the check has lost its target
+    assert rate_conversions((PACKAGE / STATS).read_text(encoding="utf-8"))
+
+
+def test_the_pages_still_converting_to_mib_s_do():
+    """Each pending use of stats.py's conversions in pages/ is still there (else it leaves the list)."""
+    for where, names in PAGES_MIB_S.items():
+        used = {name for _, name in _imported_from(ast.parse((PACKAGE / where).read_text(encoding="utf-8")), "stats")}
+        assert names <= used, where
+
+
+# Conversions modules once made themselves: each must be caught.
 PAST_OFFENDERS = [
     "mib = value * MB_PER_S_IN_MIB_PER_S",
     "from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_TO_MB_S",
@@ -84,15 +190,77 @@ PAST_OFFENDERS = [
     "size = 1 << 20",
     "value *= 1.024",
     'text = f"{value / 1e6:.1f} MB/s"',
+    "mib = x * 2**20",
+    "seconds = ms / 1000",
+    "us = ns / 1e3",
+    "gb = size / 1e9",
+    "delay.append(p['delay_ns'] / 1000.0)",
+    "text = f'{fmt(value / 1000)} ms'",
+    "fixture = 64 * 1024**3",
+    "card_bytes = 64 * 10**9",
+    "KiB, MiB, GiB = 1024, 1024**2, 1024**3",
+    "size = float(number) * 1024 ** ' KMGT'.index(suffix)",
+    "SUFFIXES = {'K': 2 ** 10, 'M': 2 ** 20}",
+    "kib = bw_bytes // 1024",
+    "kib_left = kb % 1024",
+    "elapsed_ms = (time.perf_counter() - start) * 1000",
+    "mb = size * 1e-06",
+    "FACTOR = 1_048_576",
+    "rate = value * 0.001024",
+    "KB = 1000",
+    "MiB = 1048576",
+    "NS_IN_US = 1000",
+    "room = cards * (1 << 20) + (8 << 30)",
 ]
 
 
 @pytest.mark.parametrize("line", PAST_OFFENDERS)
 def test_past_conversions_are_caught(line):
-    assert conversions(line)
+    assert unit_factors(line) or rate_conversions(line)
 
 
-@pytest.mark.parametrize("line", ['"""MB/s ÷ 1.048576 is MiB/s"""', "# bw_bytes / 1e6", "gb = size_bytes / 1e9",
-                                  "ms = latency_us / 1000", "ticks = [2 ** p for p in powers]"])
-def test_words_and_other_quantities_are_not_conversions(line):
-    assert not conversions(line)
+@pytest.mark.parametrize("line", ['"""MB/s ÷ 1.048576 is MiB/s"""', "# bw_bytes / 1e6", "share = 100 * part / whole",
+                                  "ticks = [2 ** p for p in powers]", "if lines > 1000: stop()", "MAX_LINES = 1000",
+                                  "half = count // 2", "from ..core.units import GB_BYTES\ngb = size / GB_BYTES",
+                                  "RETRIES = 1024", "flags = 1 << 3"])
+def test_words_and_other_quantities_are_not_unit_factors(line):
+    assert not unit_factors(line) and not rate_conversions(line)
+
+
+@pytest.mark.parametrize("source", [
+    "from ..core.units import mb_s_from_rate",
+    "from ..core.units import GB_BYTES",
+    "from ..core import units\nx = units.us_from_ns(value)",
+    "from ..figures.stats import iops_of_mb_s",
+    "from ..figures import stats\nmib = stats.mib_s_of(mb)",
+])
+def test_a_page_converting_a_figure_is_caught(source):
+    assert conversions_placing(source)
+
+
+def test_a_page_spelling_a_size_is_no_conversion():
+    assert not conversions_placing("from ..core.units import size_arg_from_bytes, size_text_from_bytes")
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    copy = tmp_path / "cardbench"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+@pytest.mark.parametrize("where, line", [
+    ("collect/profiles.py", "FIXTURE_BYTES = 64 * 1024 ** 3"),
+    ("parsers/fio/planted.py", "ms = runtime_us / 1e3"),
+    ("bench/planted.py", "mib = rss_kib / 1024"),
+    ("pages/gridmodel.py", "ms = latency_us / 1000"),
+    ("pages/chartmodel.py", "from ..core.units import us_from_ns"),
+    ("publish/sitedata.py", "from ..figures.stats import mib_s_of"),
+    ("figures/headlines.py", "from ..core.units import RATE_TO_MB_S"),
+    ("bench/report_page.py", "KB = 1000"),
+])
+def test_a_unit_factor_planted_in_a_copy_is_reported(package_copy, where, line):
+    planted = package_copy / where
+    planted.write_text((planted.read_text(encoding="utf-8") if planted.exists() else "") + line + "\n",
+                       encoding="utf-8")
+    assert list(findings(package_copy)) == [where]

@@ -16,6 +16,7 @@ from cardbench.imports.transcript import unwrap
 from cardbench.parsers import NAMED, NOT_MINE, SHAPED, registry
 from cardbench.parsers.fields import SessionFields
 from cardbench.parsers.tool import ToolInfo
+from importgraph import imports_in_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PACKAGE = Path(registry.__file__).resolve().parents[1]
@@ -53,39 +54,65 @@ def test_every_format_makes_a_session_through_its_tool_module(fmt):
     assert made and all(isinstance(fields, SessionFields) and fields.entries > 0 for fields in made)
 
 
-def _imported(module):
-    """The cardbench modules a module imports (relative imports resolved to their folder)."""
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = "cardbench.imports." if node.level == 1 else "cardbench." if node.level == 2 else ""
-            names |= {f"{base}{node.module}" if node.module else f"{base}{alias.name}" for alias in node.names}
-    return names
+IMPORTS_OWN_HELPERS = {f"cardbench.imports.{own}" for own in ("figure_check", "logdate", "naming", "read", "result",
+                                                                 "several_tools", "transcript")}
+
+
+def format_tables(source):
+    """Where an importer's source reads a format other than through the registry: (line, what) for each mapping
+    keyed by format names and each handler named from_<format>."""
+    names, found = set(registry.NAMES), []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            keys = {key.value for key in node.keys if isinstance(key, ast.Constant)}
+            if keys & names:
+                found.append((node.lineno, "a table of formats"))
+        if isinstance(node, (ast.FunctionDef, ast.Name)) and getattr(node, "name", getattr(node, "id", "")).startswith(
+                "from_"):
+            found.append((node.lineno, "a handler of one format"))
+    return found
+
+
+def imports_around_the_registry(source, name, package=PACKAGE):
+    """(line, module) for each tool module, and each module of imports/ beyond the importer's own helpers, that
+    the source of module `name` imports."""
+    tool_modules = {fmt.module.__name__ for fmt in registry.FORMATS + registry.NAMED_ONLY}
+    return [(line, target) for target, line in imports_in_source(source, name, package=package)
+            if target in tool_modules or (target.startswith("cardbench.imports.") and target not in IMPORTS_OWN_HELPERS)]
 
 
 def test_the_importer_holds_no_table_of_formats():
     """import_file() reads every format through its tool module: the importer imports no module of a
     tool, names no handler of one, and holds no mapping keyed by format names; a log of several tools
     is cut apart from the registry alone."""
-    tree = ast.parse(Path(importer.__file__).read_text(encoding="utf-8"))
-    names = set(registry.NAMES)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            keys = {key.value for key in node.keys if isinstance(key, ast.Constant)}
-            assert not keys & names, f"a table of formats on line {node.lineno}"
-        if isinstance(node, (ast.FunctionDef, ast.Name)):
-            assert not getattr(node, "name", getattr(node, "id", "")).startswith("from_"), node.lineno
+    assert not format_tables(Path(importer.__file__).read_text(encoding="utf-8"))
     assert not hasattr(importer, "HANDLERS")
-    tool_modules = {fmt.module.__name__ for fmt in registry.FORMATS}
     for module in (importer, several_tools):
-        imported = _imported(module)
-        assert not imported & tool_modules, module.__name__
-        assert not {name for name in imported if name.startswith("cardbench.imports.")} - {
-            f"cardbench.imports.{own}" for own in ("figure_check", "logdate", "naming", "read", "result",
-                                                    "several_tools", "transcript")}, module.__name__
+        assert not imports_around_the_registry(Path(module.__file__).read_text(encoding="utf-8"), module.__name__)
     assert not [p.name for p in Path(importer.__file__).parent.glob("*.py")
-                if p.stem.replace("_", "-") in names], "a per-tool module left in imports/"
+                if p.stem.replace("_", "-") in registry.NAMES], "a per-tool module left in imports/"
+
+
+@pytest.mark.parametrize("line, reached", [
+    ("from ..parsers.cdm import cdm_fio", "cardbench.parsers.cdm.cdm_fio"),
+    ("from ..parsers import sysbench, registry", "cardbench.parsers.sysbench"),
+    ("from ..parsers.fio import json_output as fio_json", "cardbench.parsers.fio.json_output"),
+    ("import cardbench.parsers.dd.tool", "cardbench.parsers.dd.tool"),
+    ("from . import submission", "cardbench.imports.submission"),
+])
+def test_a_tool_module_imported_by_the_importer_is_reported(line, reached):
+    source = Path(importer.__file__).read_text(encoding="utf-8") + line + "\n"
+    assert imports_around_the_registry(source, importer.__name__)[-1][1] == reached
+
+
+def test_the_registrys_own_names_are_no_tool_module():
+    assert not imports_around_the_registry("from ..parsers import NAMED, registry\nfrom ..parsers.registry import "
+                                           "detect_format\n", importer.__name__)
+
+
+@pytest.mark.parametrize("line", ['HANDLERS = {"dd": read_dd}', "def from_fio(text): ...", "parse = from_sysbench"])
+def test_a_table_of_formats_in_the_importer_is_reported(line):
+    assert format_tables(line)
 
 
 @pytest.mark.parametrize("path", sorted(p for folder in FOLDER_FORMAT for p in (FIXTURES / folder).glob("*.out")),
@@ -119,9 +146,9 @@ def test_detect_answers_with_a_level():
             assert fmt.module.detect(text) in (NOT_MINE, SHAPED, NAMED)
 
 
-def _private_uses(path):
+def private_uses(source):
     """(line, name) where a module outside cardbench.parsers uses a parser's private name."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = ast.parse(source)
     modules, uses = set(), []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and "parsers" in (node.module or "").split("."):
@@ -138,8 +165,17 @@ def _private_uses(path):
 def test_only_a_parser_uses_its_private_names():
     outside = [p for p in PACKAGE.rglob("*.py") if "parsers" not in p.relative_to(PACKAGE).parts]
     assert len(outside) > 10
-    found = {str(p.relative_to(PACKAGE)): uses for p in outside if (uses := _private_uses(p))}
+    found = {str(p.relative_to(PACKAGE)): uses for p in outside if (uses := private_uses(p.read_text(encoding="utf-8")))}
     assert found == {}
+
+
+@pytest.mark.parametrize("source", [
+    "from ..parsers.dd.lines import _rate",
+    "from ..parsers.fio import json_output\nx = json_output._job_figures(job)",
+    "from ..parsers import sysbench as sb\nsb._size('1K', 1, 1)",
+])
+def test_a_private_name_used_outside_the_parsers_is_reported(source):
+    assert private_uses(source)
 
 
 # --- damaged lines: a NUL or another control character no tool prints -------------------------------

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..core.units import GIB_BYTES, MIB_BYTES
 from . import measure
 from .machine import describe, load_average
 from .phases import parser_floor, time_phases
@@ -59,7 +60,7 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
     from ..pages.pagemodel import DEFAULT_MEMBERS
 
     steps = {}
-    if work_dir is None and _memory_room(cards * (1 << 20) + (8 << 30)):
+    if work_dir is None and _memory_room(cards * MIB_BYTES + 8 * GIB_BYTES):
         work_dir = MEMORY_DIR  # the project, its build and the site on one file system, as `make site` has them
     base = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=work_dir))
     results = {"cards": cards, "seed": seed, "quick": quick, "date": datetime.date.today().isoformat(),
@@ -197,7 +198,7 @@ def _build_folder(base):
     if _in_memory(base):
         yield base  # the project is in memory: its build output and the site share one file system
         return
-    if not _memory_room(4 << 30):
+    if not _memory_room(4 * GIB_BYTES):
         yield base
         return
     out = Path(tempfile.mkdtemp(prefix="cardbench-bench-", dir=MEMORY_DIR))

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from importlib import metadata
 
+from ..core.units import gib_from_kib
+
 
 def _output(argv):
     try:
@@ -37,7 +39,7 @@ def _memory_gib():
         with open("/proc/meminfo", encoding="utf-8") as handle:
             for line in handle:
                 if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) / 1024 / 1024
+                    return gib_from_kib(int(line.split()[1]))
     except OSError:
         pass
     return None

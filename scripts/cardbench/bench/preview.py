@@ -17,6 +17,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.units import mib_from_kib
+
 from .measure import PYTHON, code_env
 
 
@@ -71,7 +73,7 @@ def _peak_mib(pid, name):
             continue
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
         if fields.get("Name", "").strip() == name and "VmHWM" in fields:
-            return int(fields["VmHWM"].split()[0]) / 1024
+            return mib_from_kib(int(fields["VmHWM"].split()[0]))
     return None
 
 

@@ -3,6 +3,7 @@ the ones that miss them, the machine, and the details of every measurement."""
 
 import datetime
 
+from ..core.units import MB_BYTES, mb_from_bytes
 from .report_text import kb_text, markdown_table, mb_text, mib_text, ms_text, seconds_text
 from .targets import limits, summary_rows
 
@@ -180,9 +181,10 @@ def _details(r):
                 "collector moved.", "",
                 markdown_table(["", ""], [
                     ("Wall time", seconds_text(collector.seconds)),
-                    ("Read", f"{collector.read_bytes / 1e6:,.0f} MB ÷ 30 MB/s = {collector.read_bytes / 30e6:.1f} s"),
-                    ("Written",
-                     f"{collector.written_bytes / 1e6:,.0f} MB ÷ 15 MB/s = {collector.written_bytes / 15e6:.1f} s"),
+                    ("Read", f"{mb_from_bytes(collector.read_bytes):,.0f} MB ÷ 30 MB/s = "
+                             f"{collector.read_bytes / (30 * MB_BYTES):.1f} s"),
+                    ("Written", f"{mb_from_bytes(collector.written_bytes):,.0f} MB ÷ 15 MB/s = "
+                                f"{collector.written_bytes / (15 * MB_BYTES):.1f} s"),
                     ("Ratio", f"{collector.ratio:.3f}×"),
                 ]), ""]
     else:

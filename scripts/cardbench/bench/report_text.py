@@ -1,6 +1,6 @@
 """Figures of the benchmark report as text: seconds, milliseconds, sizes, and Markdown tables."""
 
-KB = 1000  # page weights in kB = 1000 bytes, as browsers' network panels show them
+from ..core.units import KB_BYTES, mb_from_bytes
 
 
 def seconds_text(seconds):
@@ -16,11 +16,11 @@ def mib_text(mib):
 
 
 def kb_text(n):
-    return f"{n / KB:,.1f} kB"
+    return f"{n / KB_BYTES:,.1f} kB"  # page weights in kB, as browsers' network panels show them
 
 
 def mb_text(n):
-    return f"{n / 1e6:,.1f} MB"
+    return f"{mb_from_bytes(n):,.1f} MB"
 
 
 def _row(cells):

@@ -12,7 +12,7 @@ import json
 import random
 from pathlib import Path
 
-from ..core.units import MIB_PER_S_IN_MB_PER_S
+from ..core.units import MIB_BYTES, MIB_PER_S_IN_MB_PER_S, mib_from_bytes
 
 DEFAULT_SEED = 2024
 
@@ -48,7 +48,7 @@ def slug_for(index):
 
 def _ramp(size, top, rng):
     """Throughput at a block size: small writes are slow, from 1 MiB on near the top speed."""
-    share = min(1.0, (size / (1 << 20)) ** 0.45)
+    share = min(1.0, mib_from_bytes(size) ** 0.45)
     return round(max(0.1, top * share * rng.uniform(0.93, 1.0)), 2)
 
 
@@ -104,7 +104,7 @@ def card_data(index, seed=DEFAULT_SEED):
           for op, top in (("read", read), ("write", write))]
     sweep = {"op": "write", "flags": ["direct"], "target": "device", "unit": "MB/s",
              "points": [{"block_size_bytes": size, "value": _ramp(size, write, rng)} for size in SWEEP_SIZES]}
-    erase = rng.choice([4, 8, 16]) << 20
+    erase = rng.choice([4, 8, 16]) * MIB_BYTES
     open_au = [{"mode": mode, "open_au": n, "erase_size_bytes": erase, "block_size_bytes": 4096, "unit": "MB/s",
                 "points": [{"block_size_bytes": size, "value": _ramp(size, write * (1.0 if n < 5 else 0.4), rng)}
                            for size in reversed(SWEEP_SIZES) if size <= erase],

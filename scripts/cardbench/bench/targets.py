@@ -1,6 +1,7 @@
 """The benchmark's targets, each figure measured against its target, and what limits those that miss it."""
 
-from .report_text import KB, kb_text, ms_text, seconds_text
+from ..core.units import KB_BYTES, ms_from_s
+from .report_text import kb_text, ms_text, seconds_text
 
 TARGETS = {
     "ratio": 3.0,            # full build ÷ plain-page floor (the aim: 2×)
@@ -52,7 +53,7 @@ def summary_rows(r):
                      "not measured: " + (preview.failed if preview else "skipped"), f"≤ {t['incremental_s']:g} s", "–"))
     card_total = sum(p.gzip for p in r["card_parts"])
     rows.append(("Card page, everything it loads (gzip)", kb_text(card_total), f"≤ {t['card_page_kb']:g} kB",
-                 met_text(card_total <= t["card_page_kb"] * KB)))
+                 met_text(card_total <= t["card_page_kb"] * KB_BYTES)))
     for name, label in (("card", "First chart drawn, card page"),
                         ("card, second page of a visit", "First chart drawn, card page, scripts cached"),
                         ("compare", "First chart drawn, comparison page")):
@@ -97,11 +98,11 @@ def limits(r):
     notes = []
     agg = r["aggregate"]
     if agg["cold"].seconds > t["cold_aggregate_s"]:
-        per_card = agg["cold"].seconds / r["cards"] * 1000
+        per_card = ms_from_s(agg["cold"].seconds / r["cards"])
         phases = r.get("phases") or {}
         split = "; ".join(f"{name} {ms:.1f} ms" for name, ms in phases.items())
         largest = max(phases, key=phases.get) if phases else None
-        budget = t["cold_aggregate_s"] * r["workers"] / r["cards"] * 1000
+        budget = ms_from_s(t["cold_aggregate_s"] * r["workers"] / r["cards"])
         notes.append(
             f"- **Aggregation without the cache** takes {seconds_text(agg['cold'].seconds)} ({per_card:.1f} ms per "
             f"card on {r['workers']} worker processes), {agg['cold'].seconds / t['cold_aggregate_s']:.0f}× the target. "
@@ -140,7 +141,7 @@ def limits(r):
             "places it in the site's frame (header, footer and scripts rendered once, `partialCached`) and writes it, "
             "not minified again: the size of the pages is most of what remains. Each card's JSON twin is written "
             "whole by `cardbench aggregate`, not rendered by Hugo. Meeting 2× would leave "
-            f"{(t['ratio'] - 1) * floor / r['cards'] * 1000:.2f} ms per card beyond a plain page for all of it."
+            f"{ms_from_s((t['ratio'] - 1) * floor / r['cards']):.2f} ms per card beyond a plain page for all of it."
             + _stub_verdict(stub, floor, t["ratio"]))
     preview = r["preview"]
     if preview and not preview.failed and max(preview.rebuilds) > t["incremental_s"]:
@@ -160,7 +161,7 @@ def limits(r):
             "exists only after that rebuild, since the page is made from the card index; an edited card's page is "
             "rendered from its new text when it is next visited." + floor_text)
     card_total = sum(p.gzip for p in r["card_parts"])
-    if card_total > t["card_page_kb"] * KB:
+    if card_total > t["card_page_kb"] * KB_BYTES:
         notes.append(f"- **Card page weight** {kb_text(card_total)}: Plotly alone is "
                      f"{kb_text(max(p.gzip for p in r['card_parts'] if p.kind == 'script'))}.")
     for name, label in (("card", "card page"), ("compare", "comparison page")):

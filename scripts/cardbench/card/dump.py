@@ -1,6 +1,8 @@
 """Card data as YAML text in the house layout: a new card file, a session (placed into an existing file by
 session_text.py), and single values for templates."""
 
+import sys
+
 import yaml
 
 from .number_form import EXPONENT_NUMBER
@@ -33,9 +35,9 @@ def yaml_scalar(value):
     if value is None:
         return "null"
     if isinstance(value, str):
-        text = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=2**30)
+        text = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=sys.maxsize)
     elif isinstance(value, (bool, int, float)):
-        text = yaml.safe_dump(value, allow_unicode=True, width=2**30)
+        text = yaml.safe_dump(value, allow_unicode=True, width=sys.maxsize)
     else:
         raise TypeError(f"cannot write a {type(value).__name__} as a YAML scalar")
     text = text.strip()

@@ -15,6 +15,7 @@ The title readers see (core/titles.py) needs nothing of the card's files, so the
 import re
 import unicodedata
 
+from ..core.units import GB_IN_TB, gb_from_bytes, tb_from_gb
 from ..errors import CardbenchError, quoted
 from .checks.schema_findings import schema_validator
 
@@ -77,7 +78,7 @@ def make_slug(brand, model, capacity_gb, form_factor, family, bus=None):
         model = model[len(brand) + 1:]  # 'Lexar' + 'Lexar Play' → lexar-play, not lexar-lexar-play
     if not slug_words(f"{brand} {model}"):
         return ""
-    capacity = f"{capacity_gb / 1000:g}tb" if capacity_gb >= 1000 else f"{capacity_gb:g}gb"
+    capacity = f"{tb_from_gb(capacity_gb):g}tb" if capacity_gb >= GB_IN_TB else f"{capacity_gb:g}gb"
     kind = ("micro" if form_factor == "microSD" else "") + ("sd-express" if bus == "SD Express" else family.lower())
     # A model that names its capacity ('Extreme 64GB') gives it once: sandisk-extreme-64gb-…, not …-64gb-64gb-…
     number, unit = capacity[:-2], capacity[-2:]
@@ -144,7 +145,7 @@ def model_without_capacity(model, capacity_gb):
 
 def marketed_capacity_gb(size_bytes):
     """Capacity as printed on the card, from the bytes it reports: 63864569856 → 64; else GB to 0.1."""
-    size_gb = size_bytes / 1e9
+    size_gb = gb_from_bytes(size_bytes)
     for capacity in STANDARD_CAPACITIES_GB:
         if 0.9 * capacity <= size_gb <= capacity * 1.001:
             return capacity

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import yaml
 
+from ..core.units import MIB_BYTES
 from ..errors import CardFileError
 from .number_form import EXPONENT_NUMBER, PLAIN_NUMBER, number_form_problem
 from .wording import shorten
 from .yaml_build import Declined, build_values, node_position, node_positions, plain_scalar_resolver
 from .yaml_errors import reader_error, yaml_error
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_FILE_BYTES = 2 * MIB_BYTES
 MAX_ALIASES = 100
 MAX_NODES = 100_000
 MAX_DEPTH = 32

@@ -17,6 +17,7 @@ import yaml
 
 from confusable_homoglyphs import categories, confusables
 
+from ..core.units import KIB_BYTES
 from .checks.schema_findings import hidden_words, identity_guard, schema_validator
 from .wording import SURROGATE, lone_surrogate, surrogate_words
 
@@ -214,7 +215,7 @@ def field_pattern(path):
     return tuple("*" if isinstance(part, int) else part for part in path)
 
 
-BRAND_WINDOW = 64 * 1024  # the brand is among a card's first lines; a huge file is not read whole
+BRAND_WINDOW = 64 * KIB_BYTES  # the brand is among a card's first lines; a huge file is not read whole
 _BRAND_LINE = re.compile(r"^brand:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 

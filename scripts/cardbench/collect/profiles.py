@@ -34,8 +34,7 @@ Time-based fio runs keep durations fixed on slow cards; SEQ1G (one 1 GiB I/O) an
 from dataclasses import dataclass, field
 
 from ..core.subtest_names import cdm_test_name
-
-KiB, MiB, GiB = 1024, 1024**2, 1024**3
+from ..core.units import GB_BYTES, GIB_BYTES as GiB, KIB_BYTES as KiB, MB_BYTES, MIB_BYTES as MiB
 
 # Speeds assumed before anything is measured (MB/s = 10^6 B/s); measured ones replace them.
 DEFAULT_RATES = {"read": 40.0, "write": 20.0}
@@ -43,7 +42,7 @@ FIO_START_SECONDS = 1.0  # fio start-up and file layout check per run
 
 
 def _seconds(nbytes, rates, op):
-    return nbytes / (rates[op] * 1e6)
+    return nbytes / (rates[op] * MB_BYTES)
 
 
 @dataclass(frozen=True)
@@ -291,7 +290,7 @@ class FillStep(Step):
         total = device_bytes if self.limit_bytes is None else min(device_bytes, self.limit_bytes)
         return total // self.bs * self.bs
 
-    def estimate(self, rates, device_bytes=64 * 10**9):
+    def estimate(self, rates, device_bytes=64 * GB_BYTES):
         return FIO_START_SECONDS + _seconds(self.span(device_bytes), rates, "write")
 
 
@@ -303,7 +302,7 @@ class Profile:
     mode: str = "raw"  # raw: writes the device; filesystem: writes only a file on its mounted filesystem
     tools: tuple = field(default=())
 
-    def estimate_seconds(self, rates=None, device_bytes=64 * 10**9):
+    def estimate_seconds(self, rates=None, device_bytes=64 * GB_BYTES):
         rates = rates or DEFAULT_RATES
         total = 0.0
         for step in self.steps:

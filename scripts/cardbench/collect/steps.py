@@ -11,7 +11,7 @@ say (the command, the block size, read or write, the raw files), so both make th
 from dataclasses import dataclass, field
 
 from ..core.paths import raw_refs
-from ..core.units import size_arg_from_bytes
+from ..core.units import gb_from_bytes, mb_from_gb, s_from_ms, size_arg_from_bytes
 from ..parsers import card_entries
 from ..parsers.registry import format_named
 from . import tools
@@ -168,7 +168,7 @@ def run_f3probe(ctx, step):
                else "real capacity")
     usable = entry.get("usable_bytes")
     return Outcome(entries=[("f3probe", entry)],
-                   summary=verdict + (f", {usable / 1e9:.2f} GB usable" if usable else ""))
+                   summary=verdict + (f", {gb_from_bytes(usable):.2f} GB usable" if usable else ""))
 
 
 def run_fill(ctx, step):
@@ -176,14 +176,14 @@ def run_fill(ctx, step):
     span = step.span(ctx.device_bytes)
     argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key, step.log_ms, name)
     (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
-    ctx.run_tool(argv, detail=f"{span / 1e9:.1f} GB", check_output=name)
+    ctx.run_tool(argv, detail=f"{gb_from_bytes(span):.1f} GB", check_output=name)
     summary = FIO_JSON.parse_file(_read(ctx.raw_dir / name))["runs"][0]
     job = next((j for j in summary["jobs"] if j["op"] == "write"), None)
     if job is None:
         raise ValueError(f"fill: no write job in {name}")
     # the log and fio's summary of the same job: the summary adds the time after the log's last sample
     fields = FIO_BWLOG.read_session(_read(ctx.raw_dir / step.log_name),
-                                    totals={"write": (job["io_bytes"], job["runtime_ms"] / 1000.0)},
+                                    totals={"write": (job["io_bytes"], s_from_ms(job["runtime_ms"]))},
                                     command=ctx.display(argv), raw=[ctx.rel(name), ctx.rel(step.log_name)],
                                     max_points=step.max_points)
     entry = next((entry for entry in fields.measurements["fill"] if entry["op"] == "write"), None)
@@ -194,7 +194,7 @@ def run_fill(ctx, step):
     written, seconds = points[-1]["written_gb"], points[-1]["seconds"]
     return Outcome(entries=[("fill", entry)],
                    summary=f"{points[0]['value']:.1f} MB/s at first, {low:.1f} MB/s lowest, "
-                           f"{written:.1f} GB in {seconds:.0f} s", rates={"write": written * 1e3 / seconds})
+                           f"{written:.1f} GB in {seconds:.0f} s", rates={"write": mb_from_gb(written) / seconds})
 
 
 RUNNERS = {FioStep: run_fio, DdStep: run_dd, DdSweepStep: run_dd_sweep, FlashAlignStep: run_flash_align,

@@ -8,6 +8,7 @@ import signal
 import threading
 from pathlib import Path
 
+from ..core.units import MIB_BYTES
 from ..errors import CardFileError, ParseError
 from .errors import CollectInterrupted, DiskFullError, ToolFailedError
 
@@ -77,7 +78,7 @@ class CreatedFolders:
 
 
 # Less free space than this and a tool's output or the card file may not fit: the disk counts as full.
-FULL_BELOW_BYTES = 1024**2
+FULL_BELOW_BYTES = MIB_BYTES
 
 
 def _mount_point(path):

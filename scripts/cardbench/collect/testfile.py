@@ -12,6 +12,7 @@ import os
 import secrets
 import stat
 
+from ..core.units import MIB_BYTES
 from .errors import NotMountedError
 
 PREFIX = ".cardbench-test-"
@@ -72,7 +73,7 @@ class CardTestFile:
         except OSError as exc:
             self.remove()
             raise NotMountedError(self.device, f"the card's filesystem at {self.folder} cannot hold the "
-                                               f"{self.size_bytes // 1024**2} MiB test file ({exc.strerror}); "
+                                               f"{self.size_bytes // MIB_BYTES} MiB test file ({exc.strerror}); "
                                                "free some space on the card") from None
         return self
 

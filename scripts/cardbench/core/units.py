@@ -20,17 +20,20 @@ RATE_UNIT_BYTES = {"MB/s": 1_000_000, "MiB/s": 1_048_576, "KiB/s": 1024,
                    "kKiB/s": 1_024_000, "kB/s": 1000}  # bytes per second in one unit
 MB_PER_S_IN_MIB_PER_S = RATE_UNIT_BYTES["MB/s"] / RATE_UNIT_BYTES["MiB/s"]  # 1 MB/s = 0.9537 MiB/s
 
-KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES = 1024, 1024**2, 1024**3, 1024**4  # binary sizes in bytes
-GB_BYTES = 10**9  # a gigabyte as capacities are marketed
-NS_IN_MS = 1_000_000  # nanoseconds in a millisecond
+# The one home of every unit factor (tests/test_one_home.py): other modules name these, never the numbers.
+KIB_BYTES, MIB_BYTES, GIB_BYTES, TIB_BYTES, PIB_BYTES = 1024, 1024**2, 1024**3, 1024**4, 1024**5  # binary sizes
+KB_BYTES, MB_BYTES, GB_BYTES, TB_BYTES, PB_BYTES = 10**3, 10**6, 10**9, 10**12, 10**15  # decimal sizes (GB as marketed)
+NS_IN_US = US_IN_MS = MS_IN_S = 1000  # one time unit to the next: ns → µs → ms → s
+NS_IN_MS = NS_IN_US * US_IN_MS
+HZ_IN_MHZ = 10**6  # a card's bus clock
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
                    "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}
 _SIZE_TEXT = re.compile(r"^(\d{1,12}(?:\.\d{1,6})?)\s*([KMGT]i?B|[KMGT]|B)?$", re.IGNORECASE)
-_STEPS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"))
+_STEPS = ((GIB_BYTES, "G"), (MIB_BYTES, "M"), (KIB_BYTES, "K"))
 
 
-_DECIMAL_FACTORS = {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}  # dd's bs=1MB: 10^6 bytes
+_DECIMAL_FACTORS = {"KB": KB_BYTES, "MB": MB_BYTES, "GB": GB_BYTES, "TB": TB_BYTES}  # dd's bs=1MB: 10^6 bytes
 
 
 def bytes_from_size_text(text):
@@ -80,3 +83,92 @@ def mb_s_from_rate(value, unit):
     """A stored rate in MB/s (10^6 bytes/s); None for a unit that is not a rate."""
     factor = RATE_TO_MB_S.get(unit)
     return None if factor is None else value * factor
+
+
+def binary_prefix(index):
+    """The factor of the `index`-th binary prefix: 0 → 1, 1 → Ki (1024), 2 → Mi ... (a tool's 'KMGT')."""
+    return KIB_BYTES**index
+
+
+def decimal_prefix(index):
+    """The factor of the `index`-th decimal prefix: 0 → 1, 1 → k (1000), 2 → M ... (of bytes or of counts)."""
+    return KB_BYTES**index
+
+
+def mb_from_bytes(size_bytes):
+    """Bytes (or bytes per second) in MB (MB/s), 10^6 bytes."""
+    return size_bytes / MB_BYTES
+
+
+MB_IN_GB, GB_IN_TB = GB_BYTES // MB_BYTES, TB_BYTES // GB_BYTES
+KIB_IN_MIB = MIB_BYTES // KIB_BYTES
+
+
+def tb_from_gb(size_gb):
+    """A capacity in GB in TB (1 TB = 1000 GB, as marketed)."""
+    return size_gb / GB_IN_TB
+
+
+
+def mb_from_gb(size_gb):
+    """GB in MB (GB written per second in MB/s)."""
+    return size_gb * MB_IN_GB
+
+
+def gb_from_bytes(size_bytes):
+    """Bytes in GB, 10^9 bytes (a card's capacity as marketed, data written in a fill)."""
+    return size_bytes / GB_BYTES
+
+
+def bytes_from_gb(size_gb):
+    return size_gb * GB_BYTES
+
+
+def mib_from_bytes(size_bytes):
+    """Bytes (or bytes per second) in MiB (MiB/s), 2^20 bytes."""
+    return size_bytes / MIB_BYTES
+
+
+def gib_from_bytes(size_bytes):
+    return size_bytes / GIB_BYTES
+
+
+def kib_from_bytes(size_bytes):
+    """Bytes (or bytes per second) in KiB (KiB/s)."""
+    return size_bytes / KIB_BYTES
+
+
+def bytes_from_kib(size_kib):
+    """KiB (or KiB/s, fio's `bw`) in bytes (bytes per second)."""
+    return size_kib * KIB_BYTES
+
+
+def mib_from_kib(size_kib):
+    """KiB (a process's peak memory as Linux reports it, 'kB') in MiB."""
+    return size_kib / KIB_BYTES
+
+
+def gib_from_kib(size_kib):
+    """KiB (/proc/meminfo's 'kB') in GiB."""
+    return size_kib / MIB_BYTES
+
+
+def us_from_ns(ns):
+    return ns / NS_IN_US
+
+
+def ms_from_us(us):
+    return us / US_IN_MS
+
+
+def s_from_ms(ms):
+    return ms / MS_IN_S
+
+
+def ms_from_s(seconds):
+    return seconds * MS_IN_S
+
+
+def iops_from_mb_s(mb_s, block_bytes):
+    """I/O operations per second of a bandwidth in MB/s whose every I/O is `block_bytes` long."""
+    return mb_s * MB_BYTES / block_bytes

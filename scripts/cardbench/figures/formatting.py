@@ -4,6 +4,8 @@ rounded as Hugo rounds them, a dash for a figure that is missing, a raw file as 
 import functools
 import math
 
+from ..core.units import US_IN_MS, ms_from_us
+
 DASH = "–"
 
 
@@ -80,6 +82,11 @@ def mib_text(value, printed=None):
     return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else format_by_size(value)
 
 
+def latency_text(us, fmt=format_by_size):
+    """A latency recorded in µs for reading: in ms from 10 ms on, else in µs."""
+    return f"{fmt(ms_from_us(us))} ms" if us >= 10 * US_IN_MS else f"{fmt(us)} µs"
+
+
 def derived_iops_text(iops, printed=None):
     """IOPS computed from a bandwidth, only as precise as the bandwidth was printed (≈3,300 from 13 MiB/s)."""
     if printed and printed.get("mean") and printed.get("decimals") is not None:
@@ -92,5 +99,5 @@ def raw_link(ref):
     return {"name": ref.rsplit("/", 1)[-1], "path": ref}
 
 
-__all__ = ["DASH", "format_number", "format_by_size", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text",
+__all__ = ["DASH", "format_number", "format_by_size", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text", "latency_text",
            "derived_iops_text", "raw_link"]

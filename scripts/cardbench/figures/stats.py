@@ -7,7 +7,8 @@ or the JSON twin shows is computed here, with pandas, over the runs a source did
 This is the one module where a throughput becomes MB/s, MiB/s or IOPS (tests/test_one_home.py holds
 every other module to that): the headlines, class checks, findings, page and chart models read the
 figures computed here (CardFigures for one card's runs; mb_s_of, mib_s_of, curve_mb_s and
-iops_of_mb_s for figures outside the runs, such as sweeps, fills and a source's stated figures).
+iops_of_mb_s for figures outside the runs, such as sweeps, fills and a source's stated figures;
+random_4k_iops, align_access_us and written_gb for the figures the pages show in IOPS, µs and GB).
 
 Units: a stored rate × RATE_TO_MB_S[unit] is MB/s (10^6 B/s); MB/s ÷ 1.048576 is MiB/s (2^20 B/s).
 IOPS are the recorded figures when the tool recorded them (fio, CrystalDiskMark), otherwise derived:
@@ -25,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.subtest_names import dd_test_name, is_mixed
-from ..core.units import MIB_PER_S_IN_MB_PER_S, RATE_UNIT_BYTES, block_size_bytes, is_rate_unit, mb_s_from_rate
+from ..core.units import (KIB_BYTES, MIB_PER_S_IN_MB_PER_S, block_size_bytes, gb_from_bytes,
+                          iops_from_mb_s, is_rate_unit, mb_s_from_rate, us_from_ns)
 
 # fio latency statistics kept per run (the card file's `latency_us` lists).
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
@@ -120,7 +122,38 @@ def mib_s_of(mb_s):
 
 def iops_of_mb_s(mb_s, block_bytes):
     """I/O operations per second of a bandwidth in MB/s whose every I/O is `block_bytes` long."""
-    return mb_s * RATE_UNIT_BYTES["MB/s"] / block_bytes
+    return iops_from_mb_s(mb_s, block_bytes)
+
+
+RANDOM_BLOCK_BYTES = 4 * KIB_BYTES  # random 4K subtests: every I/O 4 KiB long
+
+
+def random_4k_iops(pick):
+    """(IOPS, derived) of a random 4 KiB headline: as recorded, else its bandwidth ÷ 4 KiB."""
+    recorded = (pick.get("iops") or {}).get("mean")
+    if recorded is not None:
+        return recorded, bool(pick["iops"].get("derived"))
+    return iops_of_mb_s(pick["mb_s"], RANDOM_BLOCK_BYTES), True
+
+
+def align_access_us(scan):
+    """A flashbench -a scan's points as charted: (offsets in bytes, access times in µs, differences in µs); a point
+    gives an access time from its `delay_ns` or `on_ns`, and a difference (on − mean of pre, post) from `diff_ns`."""
+    offsets, access, diff = [], [], []
+    for p in scan["points"]:
+        offsets.append(p["offset_bytes"])
+        if p.get("delay_ns"):
+            access.append(us_from_ns(p["delay_ns"]))
+        if p.get("on_ns"):
+            access.append(us_from_ns(p["on_ns"]))
+        if "diff_ns" in p:
+            diff.append(us_from_ns(p["diff_ns"]))
+    return offsets, access, diff
+
+
+def written_gb(finding):
+    """Where a finding about a fill (the end of its SLC cache) lies, in GB written (10^9 bytes)."""
+    return gb_from_bytes(finding["value"])
 
 
 def curve_mb_s(points, unit):
@@ -395,4 +428,5 @@ def tool_result_stats(entries):
 __all__ = ["is_spi", "tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
            "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name",
            "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS", "CardFigures", "mb_s_of",
-           "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"]
+           "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures", "random_4k_iops", "RANDOM_BLOCK_BYTES",
+           "align_access_us", "written_gb"]

@@ -42,8 +42,8 @@ from ..card.store.transaction import card_change
 from ..core.paths import RAW_TYPES, unportable_name
 from ..core.subtest_names import dd_test_name
 from ..errors import CardFileError, ParseError, quoted
-from ..parsers.cdm import cdm_fio
-from ..parsers.registry import NAMED_ONLY, NAMES, detect_format, format_claims, format_named, logged_tools
+from ..parsers.registry import (NAMED_ONLY, NAMES, detect_format, format_claims, format_named, logged_tools,
+                                undecided_line)
 from ..parsers.text.terminal import printable
 from .figure_check import check_bandwidth_iops, check_plausible
 from .logdate import date_in_log
@@ -205,7 +205,7 @@ def _format_of(text, fmt, found):
         if fmt not in NAMES + tuple(f.name for f in NAMED_ONLY):
             raise ParseError("import", f"unknown format {quoted(str(fmt))}; one of: auto, {', '.join(NAMES)}")
         return fmt
-    undecided = cdm_fio.undecided_line(text) if found is not None and found.name in ("cdm-fio", "crystaldiskmark") else None
+    undecided = undecided_line(text, found)
     if undecided:
         reason = ("this result line could be cdm_fio.sh's (its 'MB/s' is MiB/s) or CrystalDiskMark 2 to 4's (MB/s = "
                   "10^6 bytes/s), and no line of the file says which")

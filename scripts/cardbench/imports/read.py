@@ -7,10 +7,11 @@ than MAX_LINES lines; printable(text) (parsers/text/terminal.py) escapes what a 
 import os
 import stat
 
+from ..core.units import MIB_BYTES
 from ..errors import ParseError
 from ..parsers.text.terminal import printable
 
-MAX_BYTES = 20 * 1024 * 1024
+MAX_BYTES = 20 * MIB_BYTES
 # Lines of a file, counted as str.splitlines() counts them. Tool output runs to a few thousand (fio
 # json+ with many jobs: tens of thousands); the parsers take a few microseconds a line.
 MAX_LINES = 200_000
@@ -90,7 +91,7 @@ def read_input(path, limit=MAX_BYTES):
             raise _not_regular(path, info.st_mode)
         chunks, total = [], 0
         while total <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            chunk = os.read(fd, min(MIB_BYTES, limit + 1 - total))
             if not chunk:
                 break
             chunks.append(chunk)

@@ -19,7 +19,7 @@ import math
 from ..core.units import size_arg_from_bytes
 from ..figures.formatting import DASH, format_by_size, mib_text, raw_link
 from .plottext import figure_json, plain_figure
-from ..figures.stats import curve_mb_s, mib_s_of
+from ..figures.stats import align_access_us, curve_mb_s, mib_s_of, written_gb
 
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 MIB_S_AXIS = "MiB/s (2²⁰ bytes/s)"
@@ -224,15 +224,7 @@ def align_figure(card):
     traces = []
     for s in card["sessions"]:
         for scan in s.get("flashbench_align") or []:
-            x, delay, diff = [], [], []
-            for p in scan["points"]:
-                x.append(p["offset_bytes"])
-                if p.get("delay_ns"):
-                    delay.append(p["delay_ns"] / 1000.0)
-                if p.get("on_ns"):
-                    delay.append(p["on_ns"] / 1000.0)
-                if "diff_ns" in p:
-                    diff.append(p["diff_ns"] / 1000.0)
+            x, delay, diff = align_access_us(scan)
             label = s["label"]
             if delay:
                 traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}: access time", "x": x,
@@ -275,10 +267,10 @@ def fill_figure(card):
     # Evidence of the SLC-cache finding: where the change point puts the cache's end.
     ends = [f for f in card.get("findings") or [] if f["id"] == "slc_cache"]
     if ends:
-        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": f["value"] / 1e9,
-                             "x1": f["value"] / 1e9, "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": written_gb(f),
+                             "x1": written_gb(f), "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}
                             for f in ends]
-        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": f["value"] / 1e9, "y": 1, "yanchor": "top",
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": written_gb(f), "y": 1, "yanchor": "top",
                                   "xanchor": "left", "xshift": 3, "showarrow": False,
                                   "text": f"SLC cache ends: {f['text']}"} for f in ends]
     return {"data": traces, "layout": layout}

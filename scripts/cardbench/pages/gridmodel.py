@@ -7,7 +7,7 @@ figure computed from another rather than recorded). Only formats: every figure c
 """
 
 from .figurehtml import rate_html
-from ..figures.formatting import DASH, derived_iops_text, in_printed_unit, mib_text
+from ..figures.formatting import DASH, derived_iops_text, in_printed_unit, latency_text, mib_text
 
 OPS = ("read", "write")
 
@@ -42,9 +42,7 @@ def _cell(cell, fmt):
         out["iops"] = {"text": text, "derived": derived}
     latency = cell.get("latency_us")
     if _mean(latency) is not None:
-        value = _mean(latency)
-        text = f"{fmt(value / 1000)} ms" if value >= 10_000 else f"{fmt(value)} µs"
-        out["latency"] = {"text": text, "derived": _derived(cell, "latency_us")}
+        out["latency"] = {"text": latency_text(_mean(latency), fmt), "derived": _derived(cell, "latency_us")}
     if cell["run_count"]:
         out["runs"] = cell["run_count"]
     return out

@@ -17,7 +17,7 @@ from ..core.measurement_kinds import CURVE_KINDS, LEADERBOARD_WORDS, SINGLE_BLOC
 from .gridmodel import grid_model
 from ..figures.headlines import HEADLINE_KEYS, stated_only
 from .paths_table import card_paths
-from ..figures.stats import iops_of_mb_s, mib_s_of
+from ..figures.stats import mib_s_of, random_4k_iops
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
@@ -226,15 +226,6 @@ def card_page(card):
 
 
 IOPS_KEYS = {"rnd4k_read", "rnd4k_write"}  # random 4K is read in IOPS, as the A1/A2 classes state it
-RANDOM_BLOCK_BYTES = 4096
-
-
-def random_4k_iops(pick):
-    """(IOPS, derived) of a random 4 KiB headline: as recorded, else its bandwidth ÷ 4 KiB."""
-    recorded = (pick.get("iops") or {}).get("mean")
-    if recorded is not None:
-        return recorded, bool(pick["iops"].get("derived"))
-    return iops_of_mb_s(pick["mb_s"], RANDOM_BLOCK_BYTES), True
 def _iops_text(iops, derived, pick):
     """IOPS as the home page writes them; derived ones marked '*' and only as precise as the bandwidth
     they come from (cdm_fio.sh's whole MiB/s: ≈3,300* from 13 MiB/s)."""

@@ -23,6 +23,7 @@ left as None are left out. Pure functions: the tool modules' to_session() and th
 
 import math
 
+from ..core.units import bytes_from_kib, gb_from_bytes, mb_from_bytes, s_from_ms
 from ..errors import ParseError
 
 
@@ -163,12 +164,12 @@ def bwlog_spans(samples, op="write", total_bytes=None, total_seconds=None):
     for sample in samples:
         if sample["op"] != op or sample["ms"] <= previous_ms:
             continue
-        seconds = (sample["ms"] - previous_ms) / 1000.0
-        spans.append((sample["kib_s"] * 1024.0 * seconds, seconds))
+        seconds = s_from_ms(sample["ms"] - previous_ms)
+        spans.append((bytes_from_kib(sample["kib_s"]) * seconds, seconds))
         previous_ms = sample["ms"]
     written = sum(b for b, _ in spans)
     if total_bytes is not None and total_seconds is not None:
-        rest_bytes, rest_seconds = total_bytes - written, total_seconds - previous_ms / 1000.0
+        rest_bytes, rest_seconds = total_bytes - written, total_seconds - s_from_ms(previous_ms)
         if rest_bytes > 0 and rest_seconds > 0:
             spans.append((float(rest_bytes), rest_seconds))
     return spans
@@ -200,9 +201,10 @@ def fill_points(spans, max_points=FILL_MAX_POINTS):
         chunk_bytes, chunk_seconds = sum(b for b, _ in chunk), sum(s for _, s in chunk)
         done_bytes += chunk_bytes
         done_seconds += chunk_seconds
-        if round(done_bytes / 1e9, 4) <= 0:
+        if round(gb_from_bytes(done_bytes), 4) <= 0:
             continue  # nothing written yet (a stall at the start): no point at 0 GB
-        points.append({"written_gb": round(done_bytes / 1e9, 4), "value": round(chunk_bytes / chunk_seconds / 1e6, 3),
+        points.append({"written_gb": round(gb_from_bytes(done_bytes), 4),
+                       "value": round(mb_from_bytes(chunk_bytes / chunk_seconds), 3),
                        "seconds": round(done_seconds, 3)})
     return points
 

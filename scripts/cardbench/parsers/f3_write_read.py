@@ -22,6 +22,7 @@ The files' sector counts must add up to f3read's totals; where file lines are le
 
 import re
 
+from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, TIB_BYTES
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import capacity_check_entry, tool_result_entry
@@ -36,9 +37,10 @@ INFO = ToolInfo(name="f3rw", programs=("f3write", "f3read"), family="capacity",
                 units={"MB/s": "MiB/s (F3 divides by 1024)", "KB/s": "KiB/s", "GB": "GiB", "sectors": "512 bytes"},
                 past_cache=True)
 SECTOR = 512
-SIZE_UNITS = {"Byte": 1, "KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40, "PB": 2**50}
+SIZE_UNITS = {"Byte": 1, "KB": KIB_BYTES, "MB": MIB_BYTES, "GB": GIB_BYTES, "TB": TIB_BYTES, "PB": PIB_BYTES}
 # The printed speed unit -> (the unit kept, the factor to it): MB/s is MiB/s, KB/s is KiB/s.
-RATE_UNITS = {"Byte/s": ("KiB/s", 1 / 1024), "KB/s": ("KiB/s", 1), "MB/s": ("MiB/s", 1), "GB/s": ("MiB/s", 1024)}
+RATE_UNITS = {"Byte/s": ("KiB/s", 1 / KIB_BYTES), "KB/s": ("KiB/s", 1), "MB/s": ("MiB/s", 1),
+              "GB/s": ("MiB/s", GIB_BYTES // MIB_BYTES)}
 
 _VERSION = re.compile(r"^F3 (write|read) (\d[\w.]{0,10})$")
 _CREATING = re.compile(r"^Creating file (\d{1,9}\.h2w) \.\.\. .{0,400}?OK!")

@@ -25,6 +25,7 @@ line, with the device name in `…', '…', ‘…’ or "…" quotes. The last 
 
 import re
 
+from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, TIB_BYTES, mb_from_bytes
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import f3probe_entry
@@ -55,7 +56,8 @@ _PROBE_TIME = re.compile(_LEAD + r"Probe time:(.+)$")  # parse_duration() strips
 _VERSION = re.compile(_LEAD + r"F3 probe (\S++)")
 _COMMAND = re.compile(r"^[ \t]*+\$[ \t]++(?:\S*+[ \t]++){0,6}?(?:\S*/)?+f3probe(?:[ \t]|$)")
 
-BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4, "PB": 1024**5}
+BINARY_UNITS = {"Byte": 1, "Bytes": 1, "KB": KIB_BYTES, "MB": MIB_BYTES, "GB": GIB_BYTES, "TB": TIB_BYTES,
+                "PB": PIB_BYTES}
 
 
 def _verdict(line):
@@ -135,7 +137,7 @@ def parse(text):
             factor = BINARY_UNITS.get(m.group(3))
             if factor is None:
                 raise ParseError(TOOL, f"unknown speed unit {m.group(3)}/s", line=number_, text=line)
-            out["speeds"][name] = {"value": round(float(m.group(2)) * factor / 1e6, 3), "unit": "MB/s"}
+            out["speeds"][name] = {"value": round(mb_from_bytes(float(m.group(2)) * factor), 3), "unit": "MB/s"}
         elif (m := _PROBE_TIME.match(line)):
             seconds = parse_duration(m.group(1))
             if seconds is None:
@@ -158,7 +160,7 @@ def to_session(parsed, raw=None, **hints):
     """The session's f3probe block; raw: the paths of the raw files it was read from (the collector's)."""
     tool = {"name": TOOL, "version": parsed["version"]} if parsed["version"] else {"name": TOOL}
     verdict = parsed["verdict"] + (f" ({parsed['fake_type']})" if parsed["fake_type"] else "")
-    gib = 1024**3
+    gib = GIB_BYTES
     note = (f"f3probe verdict: {verdict}; {parsed['usable_bytes'] / gib:.2f} GiB usable of "
             f"{parsed['announced_bytes'] / gib:.2f} GiB announced.")
     return SessionFields(tools=[tool], measurements={"f3probe": f3probe_entry(parsed, raw=raw)}, runs=1, notes=[note])

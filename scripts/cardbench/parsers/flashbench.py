@@ -47,7 +47,7 @@ to_session(parsed) -> SessionFields: the flashbench_align, flashbench_open_au, f
 
 import re
 
-from ..core.units import bytes_from_size_text
+from ..core.units import MIB_BYTES, bytes_from_size_text
 from ..core.measurement_kinds import FLASHBENCH_KINDS
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
@@ -65,7 +65,7 @@ INFO = ToolInfo(name="flashbench", programs=("flashbench",), family="device fact
                 units={"M/s": "MB/s (10^6 bytes a second)", "ns, µs, ms, s": "times, kept in ns",
                        "KiB, MiB, GiB": "binary sizes"})
 DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none
-DEFAULT_ERASE_BYTES = 4 * 1024 * 1024  # its -e
+DEFAULT_ERASE_BYTES = 4 * MIB_BYTES  # its -e
 DEFAULT_OPEN_AU = 2  # its --open-au-nr
 
 TIME_NS = {"ns": 1, "n": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "µ": 1e3, "μ": 1e3, "Âµ": 1e3, "ms": 1e6,

@@ -21,6 +21,7 @@ the import reads one card's report, and keeping one silently would lose the othe
 
 import re
 
+from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, TIB_BYTES
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import capacity_check_entry, tool_result_entry
@@ -35,7 +36,7 @@ INFO = ToolInfo(name="h2testw", programs=("h2testw",), family="capacity",
                 units={"MByte/s": "MiB/s", "KByte/s": "KiB/s", "GByte": "GiB (2^30 bytes)", "sectors": "512 bytes"},
                 past_cache=True)
 SECTOR = 512
-UNITS = {"Byte": 1, "KByte": 2**10, "MByte": 2**20, "GByte": 2**30, "TByte": 2**40}
+UNITS = {"Byte": 1, "KByte": KIB_BYTES, "MByte": MIB_BYTES, "GByte": GIB_BYTES, "TByte": TIB_BYTES}
 RATE_UNITS = {"MByte/s": "MiB/s", "KByte/s": "KiB/s"}
 
 _GOOD = re.compile(r"^(Test finished without errors\.|Test ohne Fehler beendet\.)")
@@ -143,7 +144,7 @@ def to_session(parsed, **hints):
         ok, lost = sectors["ok"] * SECTOR, sectors["lost"] * SECTOR
         written = ok + lost
     else:
-        written = parsed["tested_mib"] * 2**20 if parsed["tested_mib"] is not None else None
+        written = parsed["tested_mib"] * MIB_BYTES if parsed["tested_mib"] is not None else None
         ok = written
         lost = 0 if written is not None else None
     check = capacity_check_entry(TOOL, "data lost" if parsed["verdict"] == "defective" else "ok",

@@ -33,6 +33,7 @@ detect(text) -> NAMED with iozone's banner, SHAPED with its table header, else N
 
 import re
 
+from ..core.units import KIB_BYTES, KIB_IN_MIB
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import results_from_table, tool_result_entry
@@ -152,7 +153,8 @@ def _all_rows(run):
     if any(set(row["values"]) != columns for row in run["rows"]):
         return False  # a row cut short
     rows = {(row["kb"], row["reclen"]) for row in run["rows"]}
-    return rows == {(fio_size(size) // 1024, fio_size(record) // 1024) for size in sizes for record in records}
+    return rows == {(fio_size(size) // KIB_BYTES, fio_size(record) // KIB_BYTES)
+                    for size in sizes for record in records}
 
 
 # iozone -i N: the columns each test fills
@@ -216,7 +218,7 @@ def measurements(parsed):
                                    command=_one(set().union(*(commands[key] for key in keys))))[0]
         if len(sizes) == 1:
             kb = sizes.pop()
-            entry["size"] = f"{kb // 1024}M" if kb % 1024 == 0 else f"{kb}K"
+            entry["size"] = f"{kb // KIB_IN_MIB}M" if kb % KIB_IN_MIB == 0 else f"{kb}K"
         out.setdefault("results", []).append(entry)
     for key, values in figures.items():
         column, kb, reclen, direct = key

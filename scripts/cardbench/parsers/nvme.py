@@ -31,6 +31,7 @@ parse_file(text) -> the outputs of a log read together: a file may hold several 
 import json
 import re
 
+from ..core.units import gb_from_bytes
 from ..errors import ParseError
 from . import NOT_MINE, SHAPED
 from .text import safejson
@@ -211,7 +212,7 @@ def _json_list(data):
         if not isinstance(device, dict) or not device.get("ModelNumber"):
             continue
         used, size = device.get("UsedBytes"), device.get("PhysicalSize")
-        usage = f"{used / 1e9:.2f} GB / {size / 1e9:.2f} GB" if all(
+        usage = f"{gb_from_bytes(used):.2f} GB / {gb_from_bytes(size):.2f} GB" if all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in (used, size)) else ""
         devices.append({"node": str(device.get("DevicePath", "")), "serial": str(device.get("SerialNumber", "")).strip(),
                         "model": str(device["ModelNumber"]).strip(), "namespace": str(device.get("NameSpace", "")),

@@ -153,6 +153,15 @@ def format_claims(text):
     return [(candidate, candidate.module.detect(text)) for candidate in FORMATS]
 
 
+def undecided_line(text, found):
+    """(line number, line) of a result line that the detected format `found` shares with another format
+    and no other line of the text tells apart (cdm_fio.sh's MiB/s or CrystalDiskMark 2 to 4's MB/s);
+    None when the text says which."""
+    if found is None or found.name not in ("cdm-fio", "crystaldiskmark"):
+        return None
+    return cdm_fio.undecided_line(text)
+
+
 def detect_format(text, claims=None):
     """The Format whose parser claims text most surely (the earlier in FORMATS on a tie); None
     when none claims it. claims: format_claims(text), when the caller has them."""

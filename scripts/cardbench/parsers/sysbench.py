@@ -28,7 +28,7 @@ flight); every other run (sequential, r/w, buffered, asynchronous) is kept as to
 
 import re
 
-from ..core.units import size_label_from_bytes
+from ..core.units import binary_prefix, mib_from_bytes, size_label_from_bytes
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import results_from_table, tool_result_entry
@@ -84,7 +84,7 @@ def _size(text, line, number):
     match = re.fullmatch(r"(\d{1,15}(?:\.\d{1,6})?)([KMGT]?)", text)
     if not match:
         raise ParseError(TOOL, f"size {quoted(text)} not understood", line=number, text=line)
-    return float(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " ")
+    return float(match.group(1)) * binary_prefix(" KMGT".index(match.group(2) or " "))
 
 
 def _precision(text):
@@ -155,7 +155,7 @@ def _read_line(run, line, number, version=None):
             run["direct"] = "directio" in flags.split()
     elif _BLOCK.match(line):
         match = _BLOCK.match(line)
-        run["block_size_bytes"] = int(float(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " "))
+        run["block_size_bytes"] = int(float(match.group(1)) * binary_prefix(" KMGT".index(match.group(2) or " ")))
     elif _DOING.match(line):
         mode = _DOING.match(line).group(1)
         if mode not in MODES:
@@ -220,7 +220,8 @@ def _check_requests_against_rate(out, figures, number, line):
         return
     for count_key, rate_key in (("reads/s", "read, MiB/s"), ("writes/s", "written, MiB/s")):
         rate = float(figures[rate_key])
-        if rate >= 1 and abs(float(figures[count_key]) * block / 2 ** 20 / rate - 1) > _precision(figures[rate_key]) + SLACK:
+        if rate >= 1 and abs(mib_from_bytes(float(figures[count_key]) * block) / rate - 1) > \
+                _precision(figures[rate_key]) + SLACK:
             raise ParseError(TOOL, f"{count_key} {figures[count_key]} × {block} bytes is not {rate_key} {rate}",
                              line=number, text=line)
 
@@ -229,14 +230,14 @@ def _v04(out, figures):
     (read, written, total, rate), line, number = figures["bytes"]
     reads, writes, _ = figures["ops"]
     read_bytes, written_bytes = _size(read, line, number), _size(written, line, number)
-    mib_s = _size(rate, line, number) / 2 ** 20
+    mib_s = mib_from_bytes(_size(rate, line, number))
     seconds = figures.get("seconds")
-    if seconds and abs((read_bytes + written_bytes) / seconds / 2 ** 20 / mib_s - 1) > _precision(rate) + SLACK:
+    if seconds and abs(mib_from_bytes((read_bytes + written_bytes) / seconds) / mib_s - 1) > _precision(rate) + SLACK:
         raise ParseError(TOOL, f"{total}b in {seconds} s is not {rate}b/sec", line=number, text=line)
     if reads and writes:  # 0.4 prints one rate for both: each direction's bytes over the run's time
         if not seconds:
             raise ParseError(TOOL, "a r/w run without its total time: the output is cut off", line=number, text=line)
-        out.update(read_mib_s=read_bytes / seconds / 2 ** 20, write_mib_s=written_bytes / seconds / 2 ** 20,
+        out.update(read_mib_s=mib_from_bytes(read_bytes / seconds), write_mib_s=mib_from_bytes(written_bytes / seconds),
                    read_iops=None, write_iops=None)
         return
     requests = float(figures["requests/s"]) if "requests/s" in figures else None

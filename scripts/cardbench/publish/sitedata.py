@@ -214,6 +214,8 @@ def site_texts(parts):
     compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite,
                "in_no_suite_count": in_no_suite_count, "chart": chart_frame()}
     check_model("compare", compare, "site/compare.json")
+    readers = readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order)
+    check_model("readers", readers, "site/readers.json")
     return {CARD_INDEX: titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
             "site/spi.html": "\n".join(p["spi_row"] for p in sorted((p for p in by_title if p.get("spi_row")),
@@ -223,8 +225,7 @@ def site_texts(parts):
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker,
             "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
-            "site/readers.json": dumps(readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts],
-                                                    text_order)),
+            "site/readers.json": dumps(readers),
             STANDING: standing_text(parts), PREVIEWS: dumps([p["preview"] for p in parts if p.get("preview")])}
 
 

@@ -9,11 +9,12 @@ import re
 from pathlib import Path
 
 from ...errors import CardFileError
+from ...core.units import MIB_BYTES
 from .atomicfile import atomic_write_text
 from ..wording import shorten
 
 SUMS_NAME = "SHA256SUMS"
-MAX_SUMS_BYTES = 4 * 1024 * 1024  # some 40 000 lines: far more raw files than any card has
+MAX_SUMS_BYTES = 4 * MIB_BYTES  # some 40 000 lines: far more raw files than any card has
 _SUMS_LINE = re.compile(r"^([0-9a-f]{64}) [ *](\S(?:.*\S)?)$")
 
 
@@ -21,7 +22,7 @@ def sha256_file(path):
     """Hex SHA-256 of a file's bytes."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
+        for block in iter(lambda: handle.read(MIB_BYTES), b""):
             digest.update(block)
     return digest.hexdigest()
 

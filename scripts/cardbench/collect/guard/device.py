@@ -9,6 +9,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ...core.units import HZ_IN_MHZ, gb_from_bytes, gib_from_bytes
 from ...core.sd_registers import SD_MANUFACTURERS, decode_cid, manufacturer_name  # noqa: F401 (the collector's names)
 from .sysfs import BlockTree, read_attr
 
@@ -55,7 +56,7 @@ class DeviceInfo:
 
     def description(self):
         """'Generic STORAGE DEVICE, 63.9 GB (59.5 GiB), USB 3.x 5 Gb/s reader'."""
-        text = f"{self.title()}, {self.size_bytes / 1e9:.1f} GB ({self.size_bytes / 2**30:.1f} GiB)"
+        text = f"{self.title()}, {gb_from_bytes(self.size_bytes):.1f} GB ({gib_from_bytes(self.size_bytes):.1f} GiB)"
         return f"{text}, {self.reader()}"
 
     def reader(self):
@@ -69,7 +70,7 @@ class DeviceInfo:
             host = ", ".join(p for p in (self.sd.get("controller"), self.sd.get("driver")) if p)
             mode = [self.sd.get("timing")]
             if self.sd.get("clock_hz"):
-                mode.append(f"{self.sd['clock_hz'] / 1e6:g} MHz")
+                mode.append(f"{self.sd['clock_hz'] / HZ_IN_MHZ:g} MHz")
             if self.sd.get("bus_width"):
                 mode.append(f"{self.sd['bus_width']}-bit")
             mode = ", ".join(p for p in mode if p)
@@ -298,6 +299,6 @@ def session_notes(profile_name, info):
         if info.sd.get("fwrev") or cid.get("product_revision"):
             bits.append(f"revision {cid.get('product_revision') or info.sd.get('fwrev')}")
         parts.append(", ".join(bits) + ".")
-    parts.append(f"Device size {info.size_bytes} bytes ({info.size_bytes / 1e9:.2f} GB), logical/physical sector "
+    parts.append(f"Device size {info.size_bytes} bytes ({gb_from_bytes(info.size_bytes):.2f} GB), logical/physical sector "
                  f"{info.logical_block_size}/{info.physical_block_size} bytes.")
     return " ".join(parts)[:5000]

@@ -29,6 +29,7 @@ from ..errors import (CardChangedError, CardInUseError, DeviceVanishedError, Gua
 from .loopinfo import block_node
 from .shared_storage import check_open_elsewhere, check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
+from ...core.units import MIB_BYTES, mib_from_bytes
 from ...errors import quoted
 
 # Mount points whose disk is the running system's. A disk holding any of them (or anything below
@@ -39,7 +40,7 @@ SYSTEM_PREFIXES = ("/usr/", "/var/", "/boot/")
 
 # The smallest device taken for a card. SD cards sold since about 2005 hold at least 64 MiB; anything
 # smaller is an empty reader (0 bytes), a wrong device, or a test image too small for the profiles.
-MIN_CARD_BYTES = 64 * 1024**2
+MIN_CARD_BYTES = 64 * MIB_BYTES
 
 BLKGETSIZE64 = 0x80081272  # _IOR(0x12, 114, size_t): a block device's size in bytes
 
@@ -118,7 +119,7 @@ def check_disk(device, majmin, mode=RAW, root="/"):
     size = _sectors(node) * 512
     if size < MIN_CARD_BYTES:
         what = "0 bytes: no card in the reader?" if size == 0 else \
-            f"only {size / 1024**2:.1f} MiB, smaller than any card (at least {MIN_CARD_BYTES // 1024**2} MiB)"
+            f"only {mib_from_bytes(size):.1f} MiB, smaller than any card (at least {MIN_CARD_BYTES // MIB_BYTES} MiB)"
         raise TooSmallError(device, f"is {what}; check the device name with lsblk")
 
     if mode == RAW:

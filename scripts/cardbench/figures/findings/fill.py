@@ -3,6 +3,7 @@ throughput against data written."""
 
 import numpy as np
 
+from ...core.units import bytes_from_gb
 from ..stats import curve_mb_s
 from . import thresholds as t
 from .finding import finding, gb_text, rate_text, robust_sd
@@ -117,7 +118,7 @@ def fill_findings(card):
 
 
 def _fill_findings(session, fill, x, raw, levels):
-    total = gb_text(x[-1] * 1e9)
+    total = gb_text(bytes_from_gb(x[-1]))
     source = f"sustained write of {total} ({raw.size} samples)"
     first_lo, first_hi, first = levels[0]
     dropped = len(levels) > 1 and levels[1][2] < first and x[first_hi - 1] < t.FILL_CACHE_END_SHARE * x[-1]
@@ -133,18 +134,18 @@ def _fill_findings(session, fill, x, raw, levels):
     after_lo, after_hi, after = levels[1]
     out = [
         finding("write_in_cache", round(first, 2), "MB/s",
-                f"{source}: mean of the first {gb_text(cache_gb * 1e9)} (highest and lowest tenth of samples left out)", session, rate_text(first)),
-        finding("slc_cache", int(round(cache_gb * 1e9, -6)), "bytes",
+                f"{source}: mean of the first {gb_text(bytes_from_gb(cache_gb))} (highest and lowest tenth of samples left out)", session, rate_text(first)),
+        finding("slc_cache", int(round(bytes_from_gb(cache_gb), -6)), "bytes",
                 f"{source}: throughput falls from {rate_text(first)} to {rate_text(after)} after "
-                f"{gb_text(cache_gb * 1e9)} written (change point)", session, gb_text(cache_gb * 1e9)),
+                f"{gb_text(bytes_from_gb(cache_gb))} written (change point)", session, gb_text(bytes_from_gb(cache_gb))),
         finding("write_after_cache", round(after, 2), "MB/s",
-                f"{source}: mean from {gb_text(x[after_lo] * 1e9)} to {gb_text(x[after_hi - 1] * 1e9)} written, "
+                f"{source}: mean from {gb_text(bytes_from_gb(x[after_lo]))} to {gb_text(bytes_from_gb(x[after_hi - 1]))} written, "
                 f"after the cache", session, rate_text(after)),
     ]
     for lo, hi, level in levels[2:]:
         start = float(x[lo - 1])
         out.append(finding("write_later", round(level, 2), "MB/s",
-                           f"{source}: another change point; mean from {gb_text(start * 1e9)} to "
-                           f"{gb_text(x[hi - 1] * 1e9)} written", session,
-                           f"{rate_text(level)} from {gb_text(start * 1e9)}", from_bytes=int(round(start * 1e9, -6))))
+                           f"{source}: another change point; mean from {gb_text(bytes_from_gb(start))} to "
+                           f"{gb_text(bytes_from_gb(x[hi - 1]))} written", session,
+                           f"{rate_text(level)} from {gb_text(bytes_from_gb(start))}", from_bytes=int(round(bytes_from_gb(start), -6))))
     return out

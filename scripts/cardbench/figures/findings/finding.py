@@ -4,6 +4,7 @@ import statistics
 
 import numpy as np
 
+from ...core.units import gb_from_bytes
 from ..formatting import format_by_size
 
 LABELS = {
@@ -65,7 +66,7 @@ def finding(fid, value, unit, basis, session, text, at_least=False, **extra):
 
 def gb_text(size_bytes):
     """A size in GB (10^9 bytes) as a reader sees it, rounded as every figure is (formatting.format_by_size)."""
-    return f"{format_by_size(size_bytes / 1e9)} GB"
+    return f"{format_by_size(gb_from_bytes(size_bytes))} GB"
 
 
 def rate_text(mb_s):

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from . import thresholds as t
-from ...core.units import NS_IN_MS, size_text_from_bytes
+from ...core.units import NS_IN_MS, size_text_from_bytes, us_from_ns
 from .finding import finding, robust_sd
 
 
@@ -69,7 +69,7 @@ def _level_text(series, lo, hi, layout):
     chunk = series[lo:hi]
     if layout == "ratio":
         return f"{math.exp(float(np.median(chunk))) / NS_IN_MS:.2f} ms"
-    return f"{float(np.median(chunk)) / 1e3:.0f} µs"
+    return f"{us_from_ns(float(np.median(chunk))):.0f} µs"
 
 
 def scan_structure(scan):

@@ -52,7 +52,7 @@ import re
 
 from ...core.figure_agreement import bandwidth_iops_apart
 from ...core.subtest_names import cdm_test_name
-from ...core.units import size_label_from_bytes
+from ...core.units import KIB_BYTES, MIB_BYTES, RATE_UNIT_BYTES, binary_prefix, size_label_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
 from . import crystaldiskmark
@@ -70,9 +70,8 @@ UNIT = "MiB/s"
 # Its fiomark variant (hddtest.sh, from unix.stackexchange answer 480191) prints "487MB/s [   14 IOPS]": fio's
 # bw in KiB/s ÷ 1000, floored, as KDiskMark's MB/s.
 FIOMARK_UNIT = "kKiB/s"
-RATE_BYTES = {UNIT: 1024 ** 2, FIOMARK_UNIT: 1024 * 1000}
+RATE_BYTES = {UNIT: RATE_UNIT_BYTES[UNIT], FIOMARK_UNIT: RATE_UNIT_BYTES[FIOMARK_UNIT]}
 DEFAULT_SIZE = "1024m"
-MIB = 1024**2
 # Sizes tried when the log does not state one: powers of two, 16 MiB to 64 GiB (in MiB).
 CANDIDATE_SIZES_MIB = tuple(2**n for n in range(4, 17))
 
@@ -94,7 +93,7 @@ _TARGET = re.compile(r"^(?:Testing in|Defaulting to)\s+(?P<target>\S+)")
 # name -> (kind, how to get the block size, queue depth, threads)
 NAMES = {
     "Sequential": ("SEQ", "size", 1, 1),
-    "512KB": ("SEQ", 512 * 1024, 1, 1),
+    "512KB": ("SEQ", 512 * KIB_BYTES, 1, 1),
     "Sequential Q32T1": ("SEQ", "size/32", 32, 1),
     "4KB": ("RND", 4096, 1, 1),
     "4KB Q1T1": ("RND", 4096, 1, 1),
@@ -126,7 +125,7 @@ def size_bytes(size):
     match = re.fullmatch(r"(\d+)([kmgt]?)(?:i?b)?", size.strip().lower())
     if not match:
         return None
-    return int(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " ")
+    return int(match.group(1)) * binary_prefix(" kmgt".index(match.group(2) or " "))
 
 
 def block_bytes(name, size):
@@ -139,7 +138,7 @@ def block_bytes(name, size):
     if block == "size/32":
         if not total:
             return None
-        return (total // MIB // 32) * MIB if total % MIB == 0 else total // 32
+        return (total // MIB_BYTES // 32) * MIB_BYTES if total % MIB_BYTES == 0 else total // 32
     return block
 
 
@@ -152,7 +151,7 @@ def test_name(name, size):
     return cdm_test_name(kind, label, queue, threads)
 
 
-def _fits(result, size_mib, unit_bytes=MIB):
+def _fits(result, size_mib, unit_bytes=MIB_BYTES):
     """Whether a Sequential line's figures can come from a run of this Size: some bandwidth in
     [printed, printed + 1) units (MiB/s, or the variant's 1000 KiB/s) equals some IOPS in
     [printed, printed + 1) times the block."""
@@ -167,7 +166,7 @@ def _sizes_text(sizes):
     return " to ".join((sizes[0], sizes[-1])) if len(sizes) > 3 else " and ".join(sizes)
 
 
-def size_from_figures(results, unit_bytes=MIB):
+def size_from_figures(results, unit_bytes=MIB_BYTES):
     """(size, how, basis) for a run without a Configuration line: see the module's description. `how`
     is "inferred" or "assumed", `basis` says why; a ParseError when no size, or several sizes but not
     the default, fit."""
@@ -180,7 +179,7 @@ def size_from_figures(results, unit_bytes=MIB):
                       for r in sorted(telling, key=lambda r: r["iops_printed"] == 0)[:2])
     if len(fitting) == 1:
         return f"{fitting[0]}m", "inferred", f"bandwidth ÷ IOPS of {shown}"
-    default_mib = size_bytes(DEFAULT_SIZE) // MIB
+    default_mib = size_bytes(DEFAULT_SIZE) // MIB_BYTES
     others = [f"{s}m" for s in fitting if s != default_mib]
     if default_mib in fitting:
         return DEFAULT_SIZE, "assumed", f"{shown} fit it, and {_sizes_text(others)} too"
@@ -329,7 +328,7 @@ def parse(text):
     return {**parsed, "variant": "fiomark"} if "bracketed" in shapes else parsed
 
 
-def _finish(run, wanted, unit_bytes=MIB):
+def _finish(run, wanted, unit_bytes=MIB_BYTES):
     """A run's results in CrystalDiskMark names; every subtest of `wanted` must be in it."""
     missing = sorted(wanted - run["_seen"])
     if missing:

@@ -7,7 +7,7 @@ crystaldiskmark.py reads an export line by line with these; cdm_fio.py asks is_r
 import re
 
 from ...core.subtest_names import cdm_test_name
-from ...core.units import size_label_from_bytes
+from ...core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, size_label_from_bytes
 
 # The words for reading and writing in the window's column headers: English and the window's translations.
 READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",
@@ -48,10 +48,10 @@ FOOTER = re.compile(r"^\s*+(Profile|Test|Date|OS|Mode|Time|Comment|Target)\s*+:(
 UNIT_LINE = re.compile(r"^\s*+\*\s*+MB/s\s*+=\s*+(?P<bytes>[\d,.]++)\s*+byte")
 FIO_VERSION = re.compile(r"Flexible I/O Tester \((fio-[^()]*+)\)")
 MIX_SHARE = re.compile(r"Read\s*+(\d{1,3})\s*+%")
-_UNITS = {"KiB": 1024, "KB": 1024, "MiB": 1024**2, "MB": 1024**2, "GiB": 1024**3}
+_UNITS = {"KiB": KIB_BYTES, "KB": KIB_BYTES, "MiB": MIB_BYTES, "MB": MIB_BYTES, "GiB": GIB_BYTES}
 # The window's fixed labels of versions 3 to 6 -> (kind, block bytes, queue depth, threads).
-_FIXED_LABELS = {"seq q32t1": ("SEQ", 128 * 1024, 32, 1), "seq": ("SEQ", 1024**2, 1, 1),
-                 "512k": ("RND", 512 * 1024, 1, 1), "4k": ("RND", 4096, 1, 1), "4kib": ("RND", 4096, 1, 1),
+_FIXED_LABELS = {"seq q32t1": ("SEQ", 128 * KIB_BYTES, 32, 1), "seq": ("SEQ", MIB_BYTES, 1, 1),
+                 "512k": ("RND", 512 * KIB_BYTES, 1, 1), "4k": ("RND", 4096, 1, 1), "4kib": ("RND", 4096, 1, 1),
                  "4k qd32": ("RND", 4096, 32, 1), "4k q32t1": ("RND", 4096, 32, 1)}
 
 NAMED_HEADER = re.compile(r"^\s*CrystalDiskMark \d")
@@ -79,9 +79,9 @@ def old_style_name(match):
     if match.group("size"):
         size = int(match.group("size")) * _UNITS[match.group("unit")]
     elif kind == "SEQ" and match.group("q"):
-        size = 128 * 1024  # CrystalDiskMark 5/6 "Seq Q32T1" used 128 KiB blocks
+        size = 128 * KIB_BYTES  # CrystalDiskMark 5/6 "Seq Q32T1" used 128 KiB blocks
     else:
-        size = 1024**2
+        size = MIB_BYTES
     return _test_name(kind, size, match.group("q") or match.group("qd") or "1", match.group("t") or "1")
 
 
@@ -92,7 +92,7 @@ def window_test_name(label):
     named = re.fullmatch(r"(SEQ|RND) ?(\d{1,6}) ?(KiB|MiB|K|M) Q(\d{1,4}) ?T(\d{1,4})", plain, re.IGNORECASE)
     if named:
         kind, size, unit, queue, threads = named.groups()
-        block = int(size) * (1024 if unit[0] in "Kk" else 1024**2)
+        block = int(size) * (KIB_BYTES if unit[0] in "Kk" else MIB_BYTES)
         return _test_name(kind.upper(), block, queue, threads)
     six = re.fullmatch(r"4KiB Q(\d{1,4})T(\d{1,4})", plain, re.IGNORECASE)
     if six:

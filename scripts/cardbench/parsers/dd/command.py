@@ -10,6 +10,7 @@ described(args, line, op, block_size, known) -> {"op", "block_size", "count", "f
 
 import re
 
+from ...core.units import GB_BYTES, GIB_BYTES, KB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, TB_BYTES, TIB_BYTES
 from ...errors import ParseError, quoted
 from .card import card_side, no_card, unexpanded
 from ..text.shell_words import MAX_COMMAND, command_words, variable_references
@@ -50,10 +51,10 @@ def without_command(op_unknown, block_unknown):
             f"{' and '.join(options)} on cardbench import; " + PUT_THE_COMMAND)
 
 # dd's multiplicative suffixes (GNU, BSD and BusyBox spellings), for bs=, count= and --bs.
-_SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "KB": 1000, "kD": 1000, "k": 1024, "K": 1024, "KiB": 1024,
-           "MB": 10**6, "MD": 10**6, "m": 1024**2, "M": 1024**2, "MiB": 1024**2,
-           "GB": 10**9, "GD": 10**9, "g": 1024**3, "G": 1024**3, "GiB": 1024**3,
-           "TB": 10**12, "t": 1024**4, "T": 1024**4, "TiB": 1024**4}
+_SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": KB_BYTES, "KB": KB_BYTES, "kD": KB_BYTES, "k": KIB_BYTES,
+           "K": KIB_BYTES, "KiB": KIB_BYTES, "MB": MB_BYTES, "MD": MB_BYTES, "m": MIB_BYTES, "M": MIB_BYTES,
+           "MiB": MIB_BYTES, "GB": GB_BYTES, "GD": GB_BYTES, "g": GIB_BYTES, "G": GIB_BYTES, "GiB": GIB_BYTES,
+           "TB": TB_BYTES, "t": TIB_BYTES, "T": TIB_BYTES, "TiB": TIB_BYTES}
 _FACTOR = re.compile(r"([0-9]{1,18}+)([A-Za-z]{0,3}+)")
 _REDIRECTION = re.compile(r"[0-9]{0,2}+(?:>>?+|<|&>>?+|>&)(\S*+)")
 _SCHEMA_BLOCK = re.compile(r"[0-9]{1,15}+(?:\.[0-9]{1,4}+)?+[KMGT]?+i?+B?+")
@@ -143,7 +144,7 @@ def block_text(size):
 
 def block_from_bytes(count):
     """4194304 -> '4M', 65536 -> '64K', 1000 -> '1000': the largest binary unit that divides it, as dd's bs= takes it."""
-    for unit, factor in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+    for unit, factor in (("G", GIB_BYTES), ("M", MIB_BYTES), ("K", KIB_BYTES)):
         if count % factor == 0:
             return f"{count // factor}{unit}"
     return str(count)

@@ -13,6 +13,7 @@ sequential-write headline) it would be compared with short runs that never leave
 collector's fill keeps no fio result for the same reason. The summary's figure goes into the notes.
 """
 
+from ...core.units import gb_from_bytes, mb_from_bytes
 from ...errors import ParseError
 from ..card_entries import fill_entry, progress_spans
 from ..fields import SessionFields
@@ -57,9 +58,9 @@ def dd_fills(series, op, flags, command, first_line):
 
 def _dd_note(series, count, op, flags, line, first_line):
     last = series["points"][-1]
-    mean = last["bytes"] / last["seconds"] / 1e6 if last["seconds"] else 0.0
+    mean = mb_from_bytes(last["bytes"] / last["seconds"]) if last["seconds"] else 0.0
     note = (f"dd progress from line {line}: {count} status=progress updates kept as a sustained {op} of "
-            f"{last['bytes'] / 1e9:.3g} GB in {last['seconds']:g} s ({mean:.3g} MB/s on average, dd's "
+            f"{gb_from_bytes(last['bytes']):.3g} GB in {last['seconds']:g} s ({mean:.3g} MB/s on average, dd's "
             f"{'summary' if last['final'] else 'last update'}), not as a dd entry.")
     if series["error"] is not None:
         error_line, message = series["error"]

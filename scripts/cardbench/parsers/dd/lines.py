@@ -57,13 +57,15 @@ import math
 import re
 from functools import lru_cache
 
+from ...core.units import GIB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, TIB_BYTES, mb_from_bytes
 from ...errors import ParseError, quoted
 from .. import NOT_MINE, SHAPED
 from ..text.numbers import number, refuse_long_numbers
 
 TOOL = "dd"
 TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6,
-           "KiB/s": 1024 / 1e6, "MiB/s": 1024**2 / 1e6, "GiB/s": 1024**3 / 1e6, "TiB/s": 1024**4 / 1e6}
+           "KiB/s": KIB_BYTES / MB_BYTES, "MiB/s": MIB_BYTES / MB_BYTES, "GiB/s": GIB_BYTES / MB_BYTES,
+           "TiB/s": TIB_BYTES / MB_BYTES}
 _BINARY_UNIT = {"": "B/s", "K": "KiB/s", "M": "MiB/s", "G": "GiB/s", "T": "TiB/s"}
 
 # Possessive quantifiers (*+, ++, ?+) never give back what they matched, and the searches start only
@@ -246,7 +248,7 @@ def _elapsed(piece, run):
     rate = number(tail.group("rate")) if tail else None
     if rate:
         half_rate = _half_step(tail.group("rate")) or 0.0
-        scale = TO_MB_S[run["rate_unit"]] * 1e6
+        scale = TO_MB_S[run["rate_unit"]] * MB_BYTES
         low = max(low, run["bytes"] / ((rate + half_rate) * scale))
         if rate > half_rate:
             high = min(high, run["bytes"] / ((rate - half_rate) * scale))
@@ -268,7 +270,7 @@ def _parse_line(line, line_no):
         rate = float(bsd.group("rate"))
         _check_rate(int(bsd.group("bytes")), bsd.group("seconds"), bsd.group("rate"), "B/s", line, line_no)
         return {"bytes": int(bsd.group("bytes")), "seconds": number(bsd.group("seconds")), "rate": rate,
-                "rate_unit": "B/s", "mb_s": rate / 1e6, "line": line_no, "seconds_text": bsd.group("seconds")}
+                "rate_unit": "B/s", "mb_s": mb_from_bytes(rate), "line": line_no, "seconds_text": bsd.group("seconds")}
     busybox = _BUSYBOX.match(line) or _TOYBOX.match(line)
     if busybox:
         bytes_, seconds = int(busybox.group("bytes")), number(busybox.group("seconds"))
@@ -276,7 +278,7 @@ def _parse_line(line, line_no):
             raise ParseError(TOOL, "0 seconds: the copy took no measurable time", line=line_no, text=line)
         unit = _BINARY_UNIT[busybox.group("prefix")]
         _check_rate(bytes_, busybox.group("seconds"), busybox.group("rate"), unit, line, line_no)
-        mb_s = float(f"{bytes_ / seconds / 1e6:.4g}")
+        mb_s = float(f"{mb_from_bytes(bytes_ / seconds):.4g}")
         return {"bytes": bytes_, "seconds": seconds, "rate": number(busybox.group("rate")), "rate_unit": unit,
                 "mb_s": mb_s, "line": line_no, "seconds_text": busybox.group("seconds")}
     tail = _GNU_TAIL.search(line)
@@ -322,7 +324,7 @@ def _check_rate(bytes_, seconds_text, rate_text, unit, line, line_no):
     half_s, half_r = _half_step(seconds_text), _half_step(rate_text)
     if None in (half_s, half_r) or not (math.isfinite(seconds) and math.isfinite(rate)):
         raise ParseError(TOOL, "seconds or rate out of range", line=line_no, text=line)
-    scale = TO_MB_S[unit] * 1e6  # printed unit -> B/s
+    scale = TO_MB_S[unit] * MB_BYTES  # printed unit -> B/s
     slowest = bytes_ / (seconds + half_s)
     fastest = bytes_ / (seconds - half_s) if seconds > half_s else math.inf
     low, high = (rate - half_r) * scale, (rate + half_r) * scale

@@ -9,6 +9,7 @@ check_figures(section, op, name, locate, version) -> None, or ParseError naming 
 import math
 import re
 
+from ...core.units import MS_IN_S, bytes_from_kib, kib_from_bytes
 from ...errors import ParseError, quoted
 
 TOOL = "fio"
@@ -18,6 +19,7 @@ TOOL = "fio"
 PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "io_kbytes": 1e15, "runtime": 1e10}
 BYTES_SINCE = (2, 21)  # the first fio whose JSON io_bytes is bytes (io_kbytes added beside it)
 BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
+BW_RELATIVE_SLACK = 1e-6  # or a millionth of bw_bytes, when that is more
 RATE_SLACK = 0.01  # io_bytes ÷ runtime against bw: fio divides the same two counters
 
 
@@ -33,10 +35,10 @@ def io_bytes_of(section, version):
     io_kbytes, or bw_bytes (fio 3.2 on), says io_bytes is bytes; without them the "fio version" decides."""
     io_bytes = section.get("io_bytes")
     if io_bytes is None:
-        return None if section.get("io_kbytes") is None else section["io_kbytes"] * 1024
+        return None if section.get("io_kbytes") is None else bytes_from_kib(section["io_kbytes"])
     in_bytes = ("io_kbytes" in section or "bw_bytes" in section
                 or (_version(version) is not None and _version(version) >= BYTES_SINCE))
-    return io_bytes if in_bytes else io_bytes * 1024
+    return io_bytes if in_bytes else bytes_from_kib(io_bytes)
 
 
 def check_figures(section, op, name, locate, version=None):
@@ -57,9 +59,10 @@ def check_figures(section, op, name, locate, version=None):
                              line=locate(op, key))
         figures[key] = value
     bw, bw_bytes = figures.get("bw"), figures.get("bw_bytes")
-    if bw is not None and bw_bytes is not None and abs(bw * 1024 - bw_bytes) > max(BW_KIB_SLACK, bw_bytes * 1e-6):
+    if bw is not None and bw_bytes is not None and \
+            abs(bytes_from_kib(bw) - bw_bytes) > max(BW_KIB_SLACK, bw_bytes * BW_RELATIVE_SLACK):
         raise ParseError(TOOL, f"{job}: bw {_shown_number(bw)} KiB/s contradicts bw_bytes {_shown_number(bw_bytes)} "
-                               f"B/s (= {bw_bytes / 1024:.0f} KiB/s)", line=locate(op, "bw"))
+                               f"B/s (= {kib_from_bytes(bw_bytes):.0f} KiB/s)", line=locate(op, "bw"))
     io_bytes, runtime = io_bytes_of(figures, version), figures.get("runtime")
     if io_bytes is None or runtime is None:
         return
@@ -69,16 +72,16 @@ def check_figures(section, op, name, locate, version=None):
             raise ParseError(TOOL, f"{job}: runtime 0 ms, yet {_shown_number(io_bytes)} bytes moved",
                              line=locate(op, "runtime"))
         return
-    rate = bw_bytes if bw_bytes is not None else (bw * 1024 if bw is not None else None)
+    rate = bw_bytes if bw_bytes is not None else (bytes_from_kib(bw) if bw is not None else None)
     if rate is None:
         return
-    low, high = io_bytes * 1000 / (runtime + 1), io_bytes * 1000 / max(runtime - 1, 0.5)  # runtime's ms rounded
+    low, high = io_bytes * MS_IN_S / (runtime + 1), io_bytes * MS_IN_S / max(runtime - 1, 0.5)  # runtime's ms rounded
     if not low * (1 - RATE_SLACK) <= rate <= high * (1 + RATE_SLACK):
         moved = "" if io_bytes == figures[key] else f" KiB ({_shown_number(io_bytes)} bytes)"
         said = "" if bw_bytes is not None else f" (bw {_shown_number(bw)} KiB/s)"
         raise ParseError(TOOL, f"{job}: {key} {_shown_number(figures[key])}{moved} in runtime {_shown_number(runtime)} ms "
-                               f"is {io_bytes * 1000 / runtime:.6g} B/s, but the bandwidth says {_shown_number(rate)} "
-                               f"B/s{said}", line=locate(op, key))
+                               f"is {io_bytes * MS_IN_S / runtime:.6g} B/s, but the bandwidth says "
+                               f"{_shown_number(rate)} B/s{said}", line=locate(op, key))
 
 
 def _shown_number(value):

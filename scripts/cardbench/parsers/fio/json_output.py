@@ -44,6 +44,7 @@ import datetime
 import json
 import re
 
+from ...core.units import bytes_from_kib, kib_from_bytes, mb_from_bytes
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE
 from ..text import safejson
@@ -269,8 +270,8 @@ def job_bandwidth(sections):
     """A job's bandwidth over its threads' sections of one direction: (bytes a second, MB/s). The one place a
     fio job's MB/s is worked out: the card's results entries take it as it is. fio before 3.x reports only
     "bw", in KiB/s."""
-    bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else float(s.get("bw", 0)) * 1024 for s in sections)
-    return bw_bytes, bw_bytes / 1e6
+    bw_bytes = sum(float(s["bw_bytes"]) if "bw_bytes" in s else bytes_from_kib(float(s.get("bw", 0))) for s in sections)
+    return bw_bytes, mb_from_bytes(bw_bytes)
 
 
 def _not_stated(group, line, locators, version):
@@ -315,8 +316,9 @@ def to_session(parsed, command=None, raw=None, **hints):
         for job in doc["jobs"]:
             if not job.get("stated", True):
                 unstated.setdefault((job["test"], job["op"]), []).append(job)
-    tool_results = [tool_result_entry("fio", test, op, "KiB/s", [job["bw_bytes"] / 1024 for job in jobs],
-                                      threads=jobs[0]["threads"], command=command, raw=raw) for (test, op), jobs in unstated.items()]
+    tool_results = [tool_result_entry("fio", test, op, "KiB/s", [kib_from_bytes(job["bw_bytes"]) for job in jobs],
+                                      threads=jobs[0]["threads"], command=command, raw=raw)
+                    for (test, op), jobs in unstated.items()]
     shares = {(job["test"], job["op"]): job["mix_read_percent"] for doc in named for job in doc["jobs"]
               if job.get("mix_read_percent") is not None}
     for result in results:

@@ -6,6 +6,7 @@ merged_latency(threads) -> {"mean", "p50", …, "max"}: the I/O-weighted mean, a
     exactly from json+ histogram bins when every thread has them, else weighted means (an approximation).
 """
 
+from ...core.units import us_from_ns
 from .json_keys import PERCENTILES
 
 
@@ -58,8 +59,8 @@ def _bins_percentile(bins, wanted):
     for value in sorted(bins):
         running += bins[value]
         if running >= target:
-            return round(value / 1000.0, 3)
-    return round(max(bins) / 1000.0, 3)
+            return round(us_from_ns(value), 3)
+    return round(us_from_ns(max(bins)), 3)
 
 
 def merged_latency(threads):

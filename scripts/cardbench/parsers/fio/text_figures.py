@@ -15,14 +15,16 @@ fio3_figures(match, line, number) / fio2_figures(...) -> (value, unit, iops, not
 unit kept: MiB/s or KiB/s as printed (GiB/s, TiB/s and B/s converted exactly).
 """
 
+from ...core.units import (GB_BYTES, GIB_BYTES, KB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, MS_IN_S, PB_BYTES, PIB_BYTES,
+                           TB_BYTES, TIB_BYTES, decimal_prefix, kib_from_bytes, mb_from_bytes)
 from ...errors import ParseError, quoted
 
 TOOL = "fio"
 
-BINARY = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4, "PiB": 1024 ** 5}
-DECIMAL = {"B": 1, "kB": 1000, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4, "PB": 1000 ** 5}
-FIO2_UNITS = {"B": 1, "KB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3, "TB": 1024 ** 4, "PB": 1024 ** 5}
-_COUNT = {"": 1, "k": 1000, "K": 1000, "M": 1000 ** 2, "G": 1000 ** 3}
+BINARY = {"B": 1, "KiB": KIB_BYTES, "MiB": MIB_BYTES, "GiB": GIB_BYTES, "TiB": TIB_BYTES, "PiB": PIB_BYTES}
+DECIMAL = {"B": 1, "kB": KB_BYTES, "KB": KB_BYTES, "MB": MB_BYTES, "GB": GB_BYTES, "TB": TB_BYTES, "PB": PB_BYTES}
+FIO2_UNITS = {"B": 1, "KB": KIB_BYTES, "MB": MIB_BYTES, "GB": GIB_BYTES, "TB": TIB_BYTES, "PB": PIB_BYTES}
+_COUNT = {"": 1, "k": decimal_prefix(1), "K": decimal_prefix(1), "M": decimal_prefix(2), "G": decimal_prefix(3)}
 SLACK = 0.01  # beyond the printed precision of two figures fio works out from the same counters
 
 
@@ -45,7 +47,7 @@ def rate(value, unit, line, number):
     if unit in ("GiB", "TiB", "PiB"):
         return float(value) * BINARY[unit] / BINARY["MiB"], "MiB/s"
     if unit == "B":
-        return float(value) / 1024, "KiB/s"
+        return kib_from_bytes(float(value)), "KiB/s"
     raise ParseError(TOOL, f"bandwidth unit {quoted(unit)}/s not understood", line=number, text=line)
 
 
@@ -77,7 +79,7 @@ def fio3_figures(match, line, number, groups=(3, 4, 5, 6, 7, 8), iops="iops"):
     runtime_ms = int(match.group("run"))
     if runtime_ms <= 0:
         raise ParseError(TOOL, "a runtime of 0 ms", line=number, text=line)
-    per_ms = 1000 / runtime_ms
+    per_ms = MS_IN_S / runtime_ms
     bw_bytes, dec_bytes = float(bw) * BINARY[bw_unit], float(dec) * DECIMAL[dec_unit]
     io_rate = float(io_text) * io_scale * per_ms
     value, unit = rate(bw, bw_unit, line, number)
@@ -121,7 +123,7 @@ def fio2_figures(match, line, number, groups=(2, 3, 4, 5), iops="iops"):
 def check_io_runtime(bw_bytes, io_bytes, runtime_ms, allowed, line, number):
     if runtime_ms <= 0:
         raise ParseError(TOOL, "a runtime of 0 ms", line=number, text=line)
-    measured = io_bytes * 1000 / runtime_ms
+    measured = io_bytes * MS_IN_S / runtime_ms
     if measured and abs(bw_bytes / measured - 1) > allowed + SLACK:
-        raise ParseError(TOOL, f"the bandwidth ({bw_bytes / 1e6:.6g} MB/s) is not io ÷ runtime "
-                               f"({measured / 1e6:.6g} MB/s)", line=number, text=line)
+        raise ParseError(TOOL, f"the bandwidth ({mb_from_bytes(bw_bytes):.6g} MB/s) is not io ÷ runtime "
+                               f"({mb_from_bytes(measured):.6g} MB/s)", line=number, text=line)

@@ -36,6 +36,7 @@ are taken off before by the importer.
 import datetime
 import re
 
+from ...core.units import binary_prefix
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
 from ..card_entries import results_from_table, tool_result_entry
@@ -123,7 +124,7 @@ def _size(text, line, where):
     match = re.fullmatch(r"(\d{1,12}(?:\.\d{1,6})?)([KMGT]?)(i?B)?", text.strip())
     if not match:
         raise ParseError(TOOL, f"block size {quoted(text)} not understood", line=where, text=line)
-    return round(float(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " "))
+    return round(float(match.group(1)) * binary_prefix(" KMGT".index(match.group(2) or " ")))
 
 
 def _block_size(line, number):

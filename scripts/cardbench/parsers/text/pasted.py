@@ -9,6 +9,8 @@ lines(text, starts=None, complete=None) -> [(line number, bare line)]: every lin
 
 import re
 
+from ...core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, TIB_BYTES
+
 _LEAD = re.compile(r"^[ \t]{0,64}+(?:>[ \t]{0,64}+){0,8}+")
 MAX_JOINED = 3  # a figure's line broken more often than this is not a wrapped line
 
@@ -35,7 +37,7 @@ def lines(text, starts=None, complete=None):
 
 
 def binary_size_text(size_bytes):
-    for factor, unit in ((2**40, "TiB"), (2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB")):
+    for factor, unit in ((TIB_BYTES, "TiB"), (GIB_BYTES, "GiB"), (MIB_BYTES, "MiB"), (KIB_BYTES, "KiB")):
         if size_bytes >= factor:
             return f"{size_bytes / factor:.2f} {unit}"
     return f"{size_bytes} bytes"
