@@ -61,19 +61,23 @@ def field_paths(value, path=()):
 
 @contextlib.contextmanager
 def hang_guard(seconds, what):
-    """Fails the test naming `what` if the block is still running after `seconds` (it would run for
-    minutes or forever): a guard against hangs in this process, not a speed target. A SIGALRM
-    reaches Python code and a running regular expression alike (the regex engine checks signals)."""
+    """Fails the test naming `what` if the block has used `seconds` of this process's CPU time (it would run
+    for minutes or forever), or is still waiting after ten times that: a guard against hangs in this
+    process, not a speed target. CPU time, so that a machine busy with other work does not fail it. A
+    signal reaches Python code and a running regular expression alike (the regex engine checks signals)."""
     def stop(signum, frame):
         pytest.fail(f"{what} still running after {seconds} s: it hangs", pytrace=False)
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, 10 * seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and

@@ -149,12 +149,37 @@ def _reads_bw_bytes(node):
     return False
 
 
+# core/units.py's conversions of a byte rate: scaling a job's bw_bytes by name is scaling it all the same.
+_RATE_CONVERTERS = re.compile(r"^(?:mb|kb|gb|kib|mib|gib)_from_bytes$")
+
+
+def _converts(node):
+    """Whether a node scales what it reads: arithmetic, or a call of a rate converter."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, (ast.Div, ast.Mult, ast.FloorDiv)), (node.left, node.right)
+    if isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        return bool(_RATE_CONVERTERS.match(name or "")), tuple(node.args)
+    return False, ()
+
+
 def fio_rates_worked_out(source):
-    """Lines where a fio job's bw_bytes is scaled (to MB/s, KiB/s): the job's figures carry its MB/s. (The
-    readers of fio's text check its printed figures against each other in local names: no job's rate.)"""
-    return sorted({node.lineno for node in ast.walk(ast.parse(source))
-                   if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.FloorDiv))
-                   and any(_reads_bw_bytes(side) for side in (node.left, node.right))})
+    """Lines where a fio job's bw_bytes is scaled (to MB/s, KiB/s), by arithmetic or by a core/units.py
+    converter: the job's figures carry its MB/s. (The readers of fio's text check its printed figures against
+    each other in local names: no job's rate.)"""
+    found = set()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        scales, operands = _converts(node)
+        if scales and any(_reads_bw_bytes(side) for side in operands):
+            found.add(node.lineno)
+    return sorted(found)
+
+
+def _converts_local_bw_bytes(source):
+    """Lines where a converter or arithmetic scales the local name bw_bytes (the home's own way)."""
+    return sorted({node.lineno for node in ast.walk(ast.parse(source)) if _converts(node)[0]
+                   and any(isinstance(side, ast.Name) and side.id == "bw_bytes" for side in _converts(node)[1])})
 
 
 @pytest.mark.parametrize("path", [p for p in MODULES if p != FIO_RATE_HOME], ids=_relative)
@@ -165,13 +190,15 @@ def test_a_fio_jobs_rate_is_worked_out_in_one_place(path):
 
 
 def test_the_fio_rate_home_works_it_out():
-    assert fio_rates_worked_out(FIO_RATE_HOME.read_text(encoding="utf-8"))
+    assert _converts_local_bw_bytes(FIO_RATE_HOME.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("planted", [
     'runs = [_num(job["bw_bytes"] / 1e6) for _, job in jobs]',
     "mb_s = sections[0]['bw_bytes'] / 1_000_000",
     'kib_s = job.get("bw_bytes") / 1024',
+    'runs = [_num(mb_from_bytes(job["bw_bytes"])) for _, job in jobs]',
+    'kib_s = units.kib_from_bytes(job.get("bw_bytes"))',
 ])
 def test_a_planted_fio_rate_is_caught(planted):
     assert fio_rates_worked_out(planted) == [1]

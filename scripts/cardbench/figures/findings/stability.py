@@ -91,7 +91,7 @@ def subtest_stability(name, entry, row=None):
         return None
     if row is None:
         row = CardFigures.of_card({"sessions": [{"results": [dict(entry, test=name, op=entry.get("op") or "")]}]}
-                                  ).entry(0, "fio", 0)
+                                  ).entry(0, "results", 0)
     mean, spread = row["value_mean"], row["value_std"]
     cv = spread / mean if mean else math.inf
     detail = {"subtest": name, "runs": used, "cv_pct": json_number(100 * cv, 1), "verdict": cv_verdict(cv)}
