@@ -110,7 +110,8 @@ def test_thomas_kaiser_iozone_excerpts():
     intenso = session_of("intenso-class-4-4gb-microsdhc", label)
     assert figure(intenso, "iozone write (102400 kB file, 16384 kB records)")["runs"] == [10607]
     assert figure(intenso, "iozone reread (102400 kB file, 16384 kB records)")["runs"] == [43963]
-    # "#### [SanDisk 'Ultra' 8GB](http://ix.io/1oQP)", row "102400      16     6261     5402    22981    22891    22608       84"
+    # "#### [SanDisk 'Ultra' 8GB](http://ix.io/1oQP)",
+    # row "102400      16     6261     5402    22981    22891    22608       84"
     ultra = session_of("sandisk-ultra-8gb-microsdhc", label)
     assert figure(ultra, "iozone random write (102400 kB file, 16 kB records)")["runs"] == [84]
     assert len(ultra["tool_results"]) == 48
