@@ -83,8 +83,8 @@ NEEDS = {
                 "test_readers_browser", "test_compare_paths_browser", "test_compare_browser"},  # Chromium
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_pinned", "test_collect_steps",
                "test_collect_stops", "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
-    "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench", "test_make_setup",
-              "test_make_variables"},  # Hugo, make, npm
+    "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench",
+              "test_make_setup", "test_make_variables"},  # Hugo, make, npm
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
 # Single tests that take seconds each (hang guards on the largest allowed inputs, many processes at once).

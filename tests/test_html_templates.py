@@ -79,7 +79,8 @@ def _values():
     page = _page()
     session = page["sessions"][0]
     return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"],
-            "grid": page["grid"], "paths": page["paths"], "nvme": session["nvme"], "source": page["source"], "row": _row(),
+            "grid": page["grid"], "paths": page["paths"], "nvme": session["nvme"], "source": page["source"],
+            "row": _row(),
             "p": {"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT},
             "spi": {"slug": CARD_TEXT, "title": CARD_TEXT, "hosts": CARD_TEXT, "clocks": CARD_TEXT,
                     "cells": [{"value": 1.0, "text": CARD_TEXT, "from": CARD_TEXT}, None]},

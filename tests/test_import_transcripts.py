@@ -68,8 +68,8 @@ SHAPES = {
     "markdown-list-item": lambda log: ("1. First run:\n\n"
                                        + _indented("```text\n" + _with_prompt(log, "# ") + "```\n", "   ")
                                        + "2. Done.\n"),
-    "rst-literal": lambda log: ("Results\n=======\n\nThe run::\n\n" + _indented(_with_prompt(log, "$ ", "sudo "), "    ")
-                                + "\nEnd.\n"),
+    "rst-literal": lambda log: ("Results\n=======\n\nThe run::\n\n"
+                                + _indented(_with_prompt(log, "$ ", "sudo "), "    ") + "\nEnd.\n"),
     "rst-code-block": lambda log: (".. code-block:: console\n   :linenos:\n\n"
                                    + _indented(_with_prompt(log, "[root@h ~]# "), "   ")),
     "indented-4": lambda log: _indented(_with_prompt(log, "$ "), "    "),
