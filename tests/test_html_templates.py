@@ -31,7 +31,8 @@ def _session():
     tool = {"tool": CARD_TEXT, "figure": CARD_TEXT, "count": 2, "figures": "", "printed": CARD_TEXT, "rate": False}
     return {"dom_id": CARD_TEXT, "label": CARD_TEXT, "complete": False, "compare": False, "date": CARD_TEXT,
             "host": CARD_TEXT, "reader": CARD_TEXT, "conditions": CARD_TEXT, "target": CARD_TEXT,
-            "tools": [{"name": CARD_TEXT, "version": CARD_TEXT}], "source": {"name": CARD_TEXT, "url": "https://example.org/?a=<b>&c='d'"},
+            "tools": [{"name": CARD_TEXT, "version": CARD_TEXT}],
+            "source": {"name": CARD_TEXT, "url": "https://example.org/?a=<b>&c='d'"},
             "notes": CARD_TEXT, "reading": [CARD_TEXT], "headline": [{"name": CARD_TEXT, "value": CARD_TEXT}],
             "chart": _chart(), "stats": [stats], "other_tools_chart": None, "other_tools": [tool],
             "nvme": {"model": CARD_TEXT, "firmware": CARD_TEXT, "pcie_link": CARD_TEXT,
@@ -99,7 +100,8 @@ def test_a_card_string_comes_out_escaped_from_every_template():
 
 
 def test_only_code_fragments_pass_as_html():
-    html = environment().get_template("card.html.j2").render(page=_page(), repo="https://git.example.org/c/commits/main")
+    html = environment().get_template("card.html.j2").render(page=_page(),
+                                                             repo="https://git.example.org/c/commits/main")
     assert RATE in html  # figure cells and rates: written and escaped by figurehtml
     assert "chart-figure" not in html and 'data-charts="charts.json"' in html and "data-figure" in html
     charts = json.loads(card_charts_text(_page()))  # the figures, in the file the page fetches
