@@ -66,7 +66,8 @@ def scroll_charts_into_view(page, selector=".chart"):
 def drawn_traces(page, selector=".chart"):
     """Trace count of every chart, drawn in turn, in page order (Plotly keeps the figure on the element)."""
     scroll_charts_into_view(page, selector)
-    return page.evaluate("s => [...document.querySelectorAll(s)].map(c => c.querySelector('svg.main-svg') ? c.data.length : -1)",
+    return page.evaluate("s => [...document.querySelectorAll(s)]"
+                         ".map(c => c.querySelector('svg.main-svg') ? c.data.length : -1)",
                          selector)
 
 

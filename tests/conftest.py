@@ -83,10 +83,12 @@ def hang_guard(seconds, what):
 # What a test needs beyond Python, by module: `make check` runs the quick rest (-m "not browser and
 # not device and not build and not slow"), `make test` runs everything.
 NEEDS = {
-    "browser": {"test_site_browser", "test_card_page_browser", "test_leaderboard_browser", "test_chart_text_browser", "test_readers_browser", "test_compare_paths_browser", "test_compare_browser"},  # Chromium
+    "browser": {"test_site_browser", "test_card_page_browser", "test_leaderboard_browser", "test_chart_text_browser",
+                "test_readers_browser", "test_compare_paths_browser", "test_compare_browser"},  # Chromium
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_pinned", "test_collect_steps",
                "test_collect_stops", "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
-    "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench", "test_make_setup", "test_make_variables"},  # Hugo, make, npm
+    "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench",
+              "test_make_setup", "test_make_variables"},  # Hugo, make, npm
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
 # Single tests that take seconds each (hang guards on the largest allowed inputs, many processes at once).

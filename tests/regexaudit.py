@@ -58,7 +58,8 @@ def _compiled_in(value, name, depth=0):
 def _re_calls(tree):
     """(call node, whether its pattern is spelled out) of every re.<function>(pattern, …) in a module's tree."""
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == "re" and node.func.attr in RE_CALLS and node.args):
             yield node, _spelled_out(node.args[0])
 

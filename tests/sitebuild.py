@@ -66,12 +66,14 @@ def hugo(project, *extra, destination=None):
     they are placed beside its pages (`cardbench publish`), as `make site` runs them. Returns Hugo's
     CompletedProcess, or the placing step's when that failed."""
     destination = destination or project / "public"
-    built = subprocess.run([hugo_binary(), *HUGO_FLAGS, "--source", str(project), "--destination", str(destination), *extra],
+    built = subprocess.run([hugo_binary(), *HUGO_FLAGS, "--source", str(project),
+                            "--destination", str(destination), *extra],
                            capture_output=True, text=True)
     if built.returncode != 0:
         return built
     env = dict(os.environ, PYTHONPATH=str(project / "scripts"))
-    placed = subprocess.run([str(BIN / "python"), "-m", "cardbench", "publish", "--out", str(project / "build" / "hugo-data"), "--public", str(destination)],
+    placed = subprocess.run([str(BIN / "python"), "-m", "cardbench", "publish",
+                             "--out", str(project / "build" / "hugo-data"), "--public", str(destination)],
                             capture_output=True, text=True, cwd=project, env=env)
     return built if placed.returncode == 0 else placed
 

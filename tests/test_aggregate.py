@@ -72,7 +72,8 @@ def test_headline_falls_back_to_the_largest_dd_sweep_block():
 
 
 def test_class_checks_use_sd_association_minimums():
-    out = aggregate([card(markings=["U3", "A1"], sessions=[fio_session(runs=[25.0], tests=("SEQ1M Q8T1", "RND4K Q1T1"))])])
+    sessions = [fio_session(runs=[25.0], tests=("SEQ1M Q8T1", "RND4K Q1T1"))]
+    out = aggregate([card(markings=["U3", "A1"], sessions=sessions)])
     checks = {c["marking"]: c for c in out["cards"]["acme-a"]["class_checks"]}
     assert checks["U3"]["meets"] is False  # 25 MB/s < 30 MB/s
     a1 = {p["what"]: p for p in checks["A1"]["parts"]}
@@ -202,7 +203,8 @@ def test_grid_rows_follow_the_suite_with_read_and_write_cells():
     card_json = out["cards"]["acme-a"]
     grid = card_json["grid"]
     assert (grid["suite"], grid["suite_name"]) == ("cdm8-default", "CrystalDiskMark 8 default set")
-    assert [r["test"] for r in grid["rows"]] == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1", "SEQ128K Q32T1"]
+    assert [r["test"] for r in grid["rows"]] == [
+        "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1", "SEQ128K Q32T1"]
     cell = grid["rows"][3]["write"]
     assert cell["mb_s"] == 40.96 and cell["iops"] == 10000 and cell["iops_derived"] is True
     assert cell["mib_s"] == pytest.approx(40.96 / MIB, abs=0.001) and cell["latency_us"] is None
@@ -253,7 +255,8 @@ def test_grid_shows_derived_iops_only_for_random_tests():
 
 
 def checks_of(markings, sessions):
-    return {c["marking"]: c for c in aggregate([card(markings=markings, sessions=sessions)])["cards"]["acme-a"]["class_checks"]}
+    out = aggregate([card(markings=markings, sessions=sessions)])
+    return {c["marking"]: c for c in out["cards"]["acme-a"]["class_checks"]}
 
 
 def test_a_mean_that_meets_a_minimum_some_runs_miss_is_not_a_plain_pass():

@@ -183,7 +183,8 @@ def test_bench_runs_at_a_small_size_and_reports_every_figure(tmp_path):
     assert "at 20 cards" in text and "## Machine" in text and "Load average" in text
     rows = {what: (measured, target) for what, measured, target, _ in summary_rows(results)}
     for what in ("Aggregation, unchanged cards (cached)", "Aggregation, every card (no cache)",
-                 "Full build (Hugo, then the files placed after it) ÷ plain-page floor", "Preview: new card file → its page served",
+                 "Full build (Hugo, then the files placed after it) ÷ plain-page floor",
+                 "Preview: new card file → its page served",
                  "Card page, everything it loads (gzip)", "First chart drawn, card page",
                  "First chart drawn, comparison page", "Collector wall ÷ (bytes moved ÷ throttle)"):
         assert what in rows and what in text

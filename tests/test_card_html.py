@@ -19,7 +19,8 @@ def _page(text=HOSTILE):
     return {"slug": "acme", "title": text, "brand": text, "model": text, "capacity_gb": 64.0, "form_factor": "microSD",
             "bus": "UHS-I", "markings": [text], "notes": text, "source": {"name": text, "author": text},
             "description": text, "claimed_rows": [], "class_checks": [], "grid": None, "paths": None,
-            "findings": [{"id": "x", "session": "s1", "label": text, "text": text, "basis": text, "session_label": text}],
+            "findings": [{"id": "x", "session": "s1", "label": text, "text": text, "basis": text,
+                          "session_label": text}],
             "findings_notes": [{"reason": text}], "sessions": [session], "curves": []}
 
 

@@ -57,7 +57,8 @@ def test_block_size_curves_are_split_so_each_chart_reads(site, browser):
     data = twin(public, LEXAR_16)
     named = {ref for s in data["sessions"] for key in ("flashbench_open_au", "flashbench_align", "flashbench_find_fat")
              for entry in s.get(key) or [] for ref in entry.get("raw") or []}
-    linked = set(page.evaluate("() => [...document.querySelectorAll('#curves .raw-list a')].map(a => new URL(a.href).pathname)"))
+    linked = set(page.evaluate("() => [...document.querySelectorAll('#curves .raw-list a')]"
+                               ".map(a => new URL(a.href).pathname)"))
     assert {"/data/" + ref for ref in named} <= linked
     # The reviewer's dashes read as words.
     assert "-----" not in page.locator("main").inner_text()
@@ -71,7 +72,8 @@ def test_charts_below_the_screen_wait_until_scrolled_near(site, browser):
     page.wait_for_function("() => document.querySelector('.chart[data-drawn]')")
     page.wait_for_timeout(500)
     # Drawn on load: charts starting within three screens of the top (the view and two below it).
-    tops = page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => [c.getBoundingClientRect().top, !!c.dataset.drawn])")
+    tops = page.evaluate("() => [...document.querySelectorAll('.chart')]"
+                         ".map(c => [c.getBoundingClientRect().top, !!c.dataset.drawn])")
     assert all(drawn == (top < 3 * 900) for top, drawn in tops), tops
     last = page.locator(".chart").last
     assert last.get_attribute("data-drawn") is None  # several screens down: not drawn yet
@@ -154,8 +156,10 @@ def test_dark_mode_darkens_page_and_charts(site, browser):
 def test_claimed_and_measured_rows_stay_compact_on_a_phone(site, browser):
     url, _ = site
     page, problems = open_page(browser, f"{url}/cards/{LEXAR}/", width=390)
-    heights = page.evaluate("() => [...document.querySelectorAll('#claimed-measured tbody tr')].map(r => r.getBoundingClientRect().height)")
-    assert heights and max(heights) < 110  # name, the test behind it and the figures: a few lines, not a column of words
+    heights = page.evaluate("() => [...document.querySelectorAll('#claimed-measured tbody tr')]"
+                            ".map(r => r.getBoundingClientRect().height)")
+    # name, the test behind it and the figures: a few lines, not a column of words
+    assert heights and max(heights) < 110
     assert problems.messages == []
 
 
@@ -167,7 +171,8 @@ def test_print_leaves_out_controls_and_shows_link_addresses(site, browser):
     page.wait_for_function("() => [...document.querySelectorAll('.chart')].every(c => c.dataset.drawn)")
     for selector in (".site-header nav", "[data-unit-switch]", ".skip-link"):
         assert all(not el.is_visible() for el in page.locator(selector).all()), selector
-    after = page.evaluate("() => getComputedStyle(document.querySelector('#sources a[href$=\"runs.csv\"]'), '::after').content")
+    after = page.evaluate("() => getComputedStyle(document.querySelector('#sources a[href$=\"runs.csv\"]'), '::after')"
+                          ".content")
     assert f"/cards/{LEXAR}/runs.csv" in after
     widths = page.evaluate("() => [...document.querySelectorAll('.chart')].map(c => c.getBoundingClientRect().right)")
     assert widths and max(widths) <= page.evaluate("() => document.documentElement.clientWidth")

@@ -13,7 +13,8 @@ pytestmark = NEEDS_CHROMIUM
 
 def restyled(element):
     """Whether any text under `element` took a style from card text (the 60 px span)."""
-    return element.evaluate("e => [...e.querySelectorAll('[style]')].some(t => t.getAttribute('style').includes('60px'))")
+    return element.evaluate("e => [...e.querySelectorAll('[style]')]"
+                            ".some(t => t.getAttribute('style').includes('60px'))")
 
 
 def hover_labels(page, chart, points):
@@ -58,7 +59,8 @@ def test_card_text_in_chart_hovers_shows_as_text(tmp_path, browser):
         assert not any("&amp;" in label for label in labels)
         assert_chart_text_only(chart)
         page.goto(f"{url}/compare/?cards=markup-runs,markup-summary")
-        page.wait_for_function("() => document.querySelector('#picked-charts figcaption')?.textContent.startsWith('Sequential')")
+        page.wait_for_function("() => document.querySelector('#picked-charts figcaption')"
+                               "?.textContent.startsWith('Sequential')")
         drawn_traces(page, "#picked-charts .chart")
         chart = page.locator("#picked-charts .chart")
         labels = hover_labels(page, chart, "g.trace.bars g.point path")

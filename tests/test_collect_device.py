@@ -112,7 +112,8 @@ def _pi_tree(root):
 
 def test_a_raspberry_pi_and_its_sd_slot_are_named(tmp_path):
     _pi_tree(tmp_path)
-    assert host_description(tmp_path).startswith("Raspberry Pi 5 Model B Rev 1.0, Debian GNU/Linux 12 (bookworm), Linux ")
+    assert host_description(tmp_path).startswith(
+        "Raspberry Pi 5 Model B Rev 1.0, Debian GNU/Linux 12 (bookworm), Linux ")
     info = identify("/dev/mmcblk0", "179:0", root=tmp_path)
     assert info.sd["clock_hz"] == 100_000_000 and info.sd["bus_width"] == 4
     assert info.reader() == "built-in SD host 1000fff000.mmc, sdhci-brcmstb: sd uhs SDR104, 100 MHz, 4-bit"

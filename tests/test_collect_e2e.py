@@ -32,7 +32,8 @@ class Collector:
     """`cardbench collect` as a subprocess in the card's cgroup, its stderr read as it comes."""
 
     def __init__(self, card, data_dir, profile="quick", slug=SLUG, name="Loop Test 16GB"):
-        argv = [sys.executable, "-m", "cardbench", "collect", card.device, "--card", slug, *(["--name", name] * bool(name)),
+        argv = [sys.executable, "-m", "cardbench", "collect", card.device, "--card", slug,
+                *(["--name", name] * bool(name)),
                 "--profile", profile, "--yes", "--data-dir", str(data_dir)]
         self.proc = card.popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)

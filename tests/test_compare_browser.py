@@ -27,7 +27,8 @@ def test_comparison_draws_one_ranked_chart_per_suite_with_every_member(site, bro
         assert means == sorted(means, reverse=True)  # fastest first
         assert page.locator(selector).evaluate("c => !!c.data[0].error_x")
         note = page.locator(f"#suite-{suite['id']} .members-note").inner_text()
-        assert note == f"All {len(suite['cards'])} cards of this suite are drawn." if len(suite["cards"]) <= 12 else "tick" in note
+        all_drawn = f"All {len(suite['cards'])} cards of this suite are drawn."
+        assert note == all_drawn if len(suite["cards"]) <= 12 else "tick" in note
     assert problems.messages == []
 
 
@@ -53,24 +54,28 @@ def test_reader_picks_cards_by_address(site, browser):
     assert picked_bars(page) == ([2], 2)
     assert page.locator("#picked li").count() == 2
     page.select_option("#picked-charts select", "RND4K Q1T1")  # one subtest at a time, picked from a menu
-    page.wait_for_function("() => document.querySelector('#picked-charts figcaption').textContent.startsWith('RND4K Q1T1')")
+    page.wait_for_function("() => document.querySelector('#picked-charts figcaption')"
+                           ".textContent.startsWith('RND4K Q1T1')")
     # MiB/s from the cards' own MiB/s figures, in the chart and its table.
     lexar = twin(public, LEXAR)["pooled"]["RND4K Q1T1 read"]
     page.locator("[data-unit-switch] input[value=mib]").check()
     chart = page.locator("#picked-charts .chart")
-    page.wait_for_function("c => c.dataset.drawn && c.layout.xaxis.title.text.startsWith('MiB/s')", arg=chart.element_handle())
+    page.wait_for_function("c => c.dataset.drawn && c.layout.xaxis.title.text.startsWith('MiB/s')",
+                           arg=chart.element_handle())
     assert lexar["mib_s"]["mean"] in chart.evaluate("c => c.data[0].x")
     assert "unit=mib" in page.url and f"cards={LEXAR}" in page.url
     # the figures as cdm_fio.sh printed them, in its whole MiB/s: mean, slowest–fastest
     shown = lexar["printed"]
     assert lexar["mib_s"]["mean"] == shown["mean"] and shown["unit"] == "MiB/s"
-    assert f"{shown['mean']} {shown['min']}–{shown['max']}" in page.locator("#picked-charts details table").text_content()
+    table_text = page.locator("#picked-charts details table").text_content()
+    assert f"{shown['mean']} {shown['min']}–{shown['max']}" in table_text
     assert problems.messages == []
 
 
 def test_one_bad_card_name_leaves_the_others_drawn(site, browser):
     url, _ = site
-    page, problems = open_page(browser, f"{url}/compare/?cards={LEXAR},no-such-card,adata-premier-extreme-256gb-microsd-express")
+    page, problems = open_page(browser,
+                               f"{url}/compare/?cards={LEXAR},no-such-card,adata-premier-extreme-256gb-microsd-express")
     assert picked_bars(page) == ([2], 2)
     assert "no-such-card" in page.locator("#pick-status").inner_text()
     assert "not found" in page.locator("#picked li", has_text="no-such-card").inner_text()
@@ -87,7 +92,8 @@ def test_address_names_that_are_no_card_slugs_are_named_and_the_rest_drawn(site,
     status = page.locator("#pick-status").inner_text()
     for name in ("constructor", "__proto__", ".."):
         assert f"“{name}”" in status
-        assert "(not found)" in page.locator("#picked li").filter(has_text=re.compile(rf"^{re.escape(name)} ")).inner_text()
+        picked = page.locator("#picked li").filter(has_text=re.compile(rf"^{re.escape(name)} "))
+        assert "(not found)" in picked.inner_text()
     assert "native code" not in page.locator("main").inner_text()
     fetched = page.evaluate("() => performance.getEntriesByType('resource').map(r => new URL(r.name).pathname)")
     assert "/index.json" not in fetched and not [p for p in fetched if "constructor" in p or "proto" in p]

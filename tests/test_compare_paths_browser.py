@@ -49,7 +49,8 @@ def test_one_path_is_picked_beside_another_card(site):
     assert "cards=acme-usb2-only,acme-two-readers@2" in unquote(page.url)
     drawn_traces(page, "#picked-charts .chart")
     labels = page.locator("#picked-charts .chart").evaluate("c => c.data[0].y")
-    assert labels == [f"Acme acme-two-readers 64 GB microSDXC: {UHS} on {PI} (n=3)", "Acme acme-usb2-only 64 GB microSDXC (n=2)"]
+    assert labels == [f"Acme acme-two-readers 64 GB microSDXC: {UHS} on {PI} (n=3)",
+                      "Acme acme-usb2-only 64 GB microSDXC (n=2)"]
     assert problems.messages == []
 
 

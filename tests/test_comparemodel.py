@@ -57,7 +57,8 @@ def test_headline_bars_name_the_figure_behind_them_and_have_no_whisker(shipped):
 
 def test_card_text_reaches_the_chart_as_plotly_plain_text_only():
     card = {"slug": "x-card", "title": "A & <b>B</b> %{x}", "pooled": {
-        "SEQ1M Q8T1 read": {"mb_s": {"mean": 10.0, "min": 9.0, "max": 11.0}, "mib_s": {"mean": 9.5, "min": 8.6, "max": 10.5},
+        "SEQ1M Q8T1 read": {"mb_s": {"mean": 10.0, "min": 9.0, "max": 11.0},
+                            "mib_s": {"mean": 9.5, "min": 8.6, "max": 10.5},
                             "run_count": 2}}, "headline": {}}
     piece = compare_piece(card)
     assert piece["label"] == "A &amp; &lt;b&gt;B&lt;/b&gt; %{x}"
@@ -175,8 +176,10 @@ def test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in(tmp_p
         env = {**os.environ, "PYTHONPATH": str(root / "scripts"), "PYTHONHASHSEED": seed}
         subprocess.run([sys.executable, "-m", "cardbench", "aggregate", "--no-cache", "--cards-dir", str(cards),
                         "--out", str(out)], cwd=root, env=env, check=True, capture_output=True)
-        texts.append({name: (out / name).read_text(encoding="utf-8") for name in ("site/compare.json", "static/compare/index.json")})
-    assert "its read: SEQ1M Q8T1, SEQ1M Q1T1, SEQ512K Q1T1, SEQ128K Q32T1, RND4K Q32T1, RND4K Q8T8;" in texts[0]["site/compare.json"]
+        texts.append({name: (out / name).read_text(encoding="utf-8")
+                      for name in ("site/compare.json", "static/compare/index.json")})
+    assert ("its read: SEQ1M Q8T1, SEQ1M Q1T1, SEQ512K Q1T1, SEQ128K Q32T1, RND4K Q32T1, RND4K Q8T8;"
+            in texts[0]["site/compare.json"])
     assert texts[0] == texts[1] == texts[2]
 
 
@@ -195,4 +198,5 @@ def test_a_long_list_of_cards_left_out_is_named_whole_on_its_own_page():
         assert suite["left_out_count"] == len(listed) and suite["left_out"] == listed[:LEFT_OUT_SHOWN]
     check_model("left-out", every, "site/left-out.json")
     with pytest.raises(PageModelError, match="left_out"):
-        check_model("left-out", {"suites": [{"id": "x", "name": "X", "left_out": []}], "in_no_suite": []}, "site/left-out.json")
+        check_model("left-out", {"suites": [{"id": "x", "name": "X", "left_out": []}], "in_no_suite": []},
+                    "site/left-out.json")

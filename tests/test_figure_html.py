@@ -30,7 +30,8 @@ def test_cells_follow_the_tables_markup():
 
 
 def test_a_charts_table_rows_hold_finished_cells_and_keep_their_heads():
-    chart = {"id": "c", "table": {"caption": "Every run", "head": [], "rows": [{"head": "SEQ <1M>", "cells": [{"text": "1"}], "raw": []}]}}
+    chart = {"id": "c", "table": {"caption": "Every run", "head": [],
+                                  "rows": [{"head": "SEQ <1M>", "cells": [{"text": "1"}], "raw": []}]}}
     row = with_table_html(chart)["table"]["rows"][0]
     assert row["head"] == "SEQ <1M>"  # a card's name: the template escapes it
     assert row["cells"] == '<td class="num">1</td>'

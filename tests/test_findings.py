@@ -178,8 +178,8 @@ def test_usb2_reader_and_pcie_link():
     usb2 = {"bus": "UHS-I", "claimed": {"read_mb_s": 90}, "sessions": [session_with(
         reader="USB 2.0 card reader", dd=[{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [38.1, 38.4, 38.0],
                                            "flags": ["direct"]},
-                                          {"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [19.6, 19.2, 19.5],
-                                           "flags": ["direct"]}])]}
+                                          {"op": "write", "block_size": "4M", "unit": "MB/s",
+                                           "runs": [19.6, 19.2, 19.5], "flags": ["direct"]}])]}
     (f,) = reader_findings(usb2)[0]
     assert f["op"] == "read" and "USB 2.0" in f["basis"] and "60 MB/s" not in f["basis"]
     # The SanDisk Ultra 64GB on its USB 2.0 reader writes 19.6 MB/s at most: the card's own figure.
@@ -270,7 +270,8 @@ def test_manufacturer_id_is_read_from_the_data_folder_the_site_is_built_from(tmp
 def test_v30_is_judged_on_the_speed_after_the_cache():
     fill = fill_from_levels([(0, 90), (20, 22)], total_gb=64, seconds_per_point=2.0)
     dd = {"op": "write", "block_size": "4M", "unit": "MB/s", "flags": ["direct"], "runs": [84.56]}
-    sample = {"slug": "x", "brand": "SanDisk", "markings": ["V30", "C10"], "sessions": [session_with(fill=[fill], dd=[dd])]}
+    sample = {"slug": "x", "brand": "SanDisk", "markings": ["V30", "C10"],
+              "sessions": [session_with(fill=[fill], dd=[dd])]}
     findings, _ = card_findings(sample)
     picks = {"seq_write": {"kind": "runs", "rule": "dd-large-direct", "subtest": "dd bs=4M write", "sessions": ["s1"],
                            "basis": "dd bs=4M write, mean of 1 run", "mb_s": 84.56},

@@ -43,7 +43,8 @@ def _parsers():
             if func.__module__ != module.__name__ or not (name == "parse" or name.startswith("parse_")):
                 continue
             required = [p for p in inspect.signature(func).parameters.values()
-                        if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+                        if p.default is inspect.Parameter.empty
+                        and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
             if len(required) == 1:
                 found.append((info.name.removeprefix("cardbench.parsers."), name, func))
     return found
@@ -111,7 +112,8 @@ def mutated_fixture(draw, module):
             del lines[i + 1:]
         elif action == "number":
             swap = draw(st.sampled_from(NUMBER_SWAPS))
-            lines[i] = re.sub(r"\d+(\.\d+)?", lambda m, swap=swap: swap if draw(st.booleans()) else m.group(0), lines[i])
+            lines[i] = re.sub(r"\d+(\.\d+)?", lambda m, swap=swap: swap if draw(st.booleans()) else m.group(0),
+                              lines[i])
         elif action == "insert":
             lines.insert(i, draw(st.text(max_size=40)) + "\n")
         elif action == "join" and i + 1 < len(lines):

@@ -192,7 +192,8 @@ def test_a_loop_device_on_a_stalled_fuse_filesystem_is_named_not_waited_for(tmp_
         stalled = run(["losetup", "--find", "--show", str(inner)]).stdout.strip()
         fuse.send_signal(signal.SIGSTOP)
         with LoopCard(size=128 * MiB) as card:
-            check = subprocess.run([sys.executable, "-c", "import sys; from cardbench.collect.guard import guard, loopinfo; "
+            check = subprocess.run([sys.executable, "-c",
+                                    "import sys; from cardbench.collect.guard import guard, loopinfo; "
                                     "loopinfo.ANSWER_SECONDS = 0.5; guard.check_device(sys.argv[1])", card.device],
                                    env={**os.environ, "PYTHONPATH": str(ROOT / "scripts")}, capture_output=True,
                                    text=True, timeout=20)

@@ -90,7 +90,8 @@ def test_valid_hostile_text_reaches_the_aggregate_unchanged(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["aggregate", "--cards-dir", str(VALID), "--out", str(out)]) == 0
     for card in cards:
-        published = json.loads((out / "static" / "cards" / card.data["slug"] / "index.json").read_text(encoding="utf-8"))
+        published_path = out / "static" / "cards" / card.data["slug"] / "index.json"
+        published = json.loads(published_path.read_text(encoding="utf-8"))
         assert published["brand"] == card.data["brand"]
         assert published["sessions"][0]["label"] == card.data["sessions"][0]["label"]
         assert published["shops"] == card.data["shops"]

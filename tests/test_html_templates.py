@@ -18,7 +18,8 @@ def _raw():
 
 
 def _chart():
-    table = {"caption": CARD_TEXT, "head": [{"text": CARD_TEXT}, {"text": CARD_TEXT, "unit": CARD_TEXT}, {"text": "x", "rate": True}],
+    table = {"caption": CARD_TEXT,
+             "head": [{"text": CARD_TEXT}, {"text": CARD_TEXT, "unit": CARD_TEXT}, {"text": "x", "rate": True}],
              "rows": [{"head": CARD_TEXT, "cells": f'<td class="num">{RATE}</td>', "raw": _raw()}]}
     return {"id": CARD_TEXT, "title": CARD_TEXT, "height": 300, "note": CARD_TEXT, "table": table,
             "figure": '{"data":[{"name":"\\u003cscript\\u003e"}]}', "sources": [{"name": CARD_TEXT, "raw": _raw()}]}
@@ -30,11 +31,12 @@ def _session():
     tool = {"tool": CARD_TEXT, "figure": CARD_TEXT, "count": 2, "figures": "", "printed": CARD_TEXT, "rate": False}
     return {"dom_id": CARD_TEXT, "label": CARD_TEXT, "complete": False, "compare": False, "date": CARD_TEXT,
             "host": CARD_TEXT, "reader": CARD_TEXT, "conditions": CARD_TEXT, "target": CARD_TEXT,
-            "tools": [{"name": CARD_TEXT, "version": CARD_TEXT}], "source": {"name": CARD_TEXT, "url": "https://example.org/?a=<b>&c='d'"},
+            "tools": [{"name": CARD_TEXT, "version": CARD_TEXT}],
+            "source": {"name": CARD_TEXT, "url": "https://example.org/?a=<b>&c='d'"},
             "notes": CARD_TEXT, "reading": [CARD_TEXT], "headline": [{"name": CARD_TEXT, "value": CARD_TEXT}],
             "chart": _chart(), "stats": [stats], "other_tools_chart": None, "other_tools": [tool],
-            "nvme": {"model": CARD_TEXT, "firmware": CARD_TEXT, "pcie_link": CARD_TEXT, "thresholds_c": {"wctemp": CARD_TEXT},
-                     "temperature_c": {"idle": CARD_TEXT}},
+            "nvme": {"model": CARD_TEXT, "firmware": CARD_TEXT, "pcie_link": CARD_TEXT,
+                     "thresholds_c": {"wctemp": CARD_TEXT}, "temperature_c": {"idle": CARD_TEXT}},
             "f3probe": {"verdict": "damaged", "usable_bytes": 10, "announced_bytes": 20},
             "capacity_check": {"tool": CARD_TEXT, "verdict": "lost", "verdict_text": CARD_TEXT}, "raw": _raw()}
 
@@ -42,21 +44,24 @@ def _session():
 def _page():
     grid = {"suite": CARD_TEXT, "basis": CARD_TEXT, "rows": [{"test": CARD_TEXT, "cells": [
         {"rate": RATE, "iops": {"text": CARD_TEXT}, "latency": {"text": CARD_TEXT, "derived": True}}, None]}]}
-    paths = {"compare": CARD_TEXT, "columns": [{"reader": CARD_TEXT, "host": CARD_TEXT, "sessions": [CARD_TEXT], "label": CARD_TEXT}],
+    paths = {"compare": CARD_TEXT,
+             "columns": [{"reader": CARD_TEXT, "host": CARD_TEXT, "sessions": [CARD_TEXT], "label": CARD_TEXT}],
              "rows": [{"name": CARD_TEXT, "cells": f'<td class="num">{RATE}</td>'}]}
     return {"slug": CARD_TEXT, "title": CARD_TEXT, "description": CARD_TEXT, "brand": CARD_TEXT, "model": CARD_TEXT,
-            "part_number": CARD_TEXT, "family": CARD_TEXT, "capacity_gb": 64, "form_factor": CARD_TEXT, "bus": CARD_TEXT,
+            "part_number": CARD_TEXT, "family": CARD_TEXT, "capacity_gb": 64, "form_factor": CARD_TEXT,
+            "bus": CARD_TEXT,
             "markings": [CARD_TEXT], "controller": CARD_TEXT, "notes": CARD_TEXT, "claimed_note": CARD_TEXT,
             "price": {"amount": CARD_TEXT, "currency": CARD_TEXT, "shop": CARD_TEXT, "date": CARD_TEXT},
             "shops": [{"name": CARD_TEXT, "url": "https://example.org/"}],
             "source": {"name": CARD_TEXT, "author": CARD_TEXT, "date": CARD_TEXT, "license_note": CARD_TEXT},
             "grid": grid, "paths": paths, "sessions": [_session()], "curves": [_chart()],
-            "findings": [{"id": CARD_TEXT, "session": CARD_TEXT, "label": CARD_TEXT, "text": CARD_TEXT, "basis": CARD_TEXT,
-                          "session_label": CARD_TEXT, "fake": True}],
+            "findings": [{"id": CARD_TEXT, "session": CARD_TEXT, "label": CARD_TEXT, "text": CARD_TEXT,
+                          "basis": CARD_TEXT, "session_label": CARD_TEXT, "fake": True}],
             "findings_notes": [{"reason": CARD_TEXT}],
             "claimed_rows": [{"name": CARD_TEXT, "by": CARD_TEXT, "recorded": CARD_TEXT, "raw": _raw(), "claim": RATE,
                               "measured": RATE, "stated": True, "share": CARD_TEXT}],
-            "class_checks": [{"marking": CARD_TEXT, "verdict": {"tone": CARD_TEXT, "text": CARD_TEXT, "note": CARD_TEXT},
+            "class_checks": [{"marking": CARD_TEXT,
+                              "verdict": {"tone": CARD_TEXT, "text": CARD_TEXT, "note": CARD_TEXT},
                               "parts": [{"what": CARD_TEXT, "need": CARD_TEXT, "unit": CARD_TEXT, "from": CARD_TEXT,
                                          "measured": CARD_TEXT, "meets": False}]}]}
 
@@ -74,8 +79,9 @@ def _row():
 def _values():
     page = _page()
     session = page["sessions"][0]
-    return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"], "grid": page["grid"],
-            "paths": page["paths"], "nvme": session["nvme"], "source": page["source"], "row": _row(),
+    return {"page": page, "s": session, "chart": session["chart"], "table": session["chart"]["table"],
+            "grid": page["grid"], "paths": page["paths"], "nvme": session["nvme"], "source": page["source"],
+            "row": _row(),
             "p": {"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT},
             "spi": {"slug": CARD_TEXT, "title": CARD_TEXT, "hosts": CARD_TEXT, "clocks": CARD_TEXT,
                     "cells": [{"value": 1.0, "text": CARD_TEXT, "from": CARD_TEXT}, None]},
@@ -94,14 +100,16 @@ def test_a_card_string_comes_out_escaped_from_every_template():
 
 
 def test_only_code_fragments_pass_as_html():
-    html = environment().get_template("card.html.j2").render(page=_page(), repo="https://git.example.org/c/commits/main")
+    html = environment().get_template("card.html.j2").render(page=_page(),
+                                                             repo="https://git.example.org/c/commits/main")
     assert RATE in html  # figure cells and rates: written and escaped by figurehtml
     assert "chart-figure" not in html and 'data-charts="charts.json"' in html and "data-figure" in html
     charts = json.loads(card_charts_text(_page()))  # the figures, in the file the page fetches
     assert charts and all(f == {"data": [{"name": "<script>"}]} for f in charts.values())
     assert "<" not in card_charts_text(_page())  # written escaped (\\u003c): no markup even where read as text
     assert 'href="https://example.org/?a=%3Cb%3E&amp;c=%27d%27"' in html
-    assert page_text(None) == "" and page_text(3.0) == "3" and page_text(2.5) == "2.5" and page_text(CARD_TEXT) == ESCAPED
+    assert page_text(None) == "" and page_text(3.0) == "3" and page_text(2.5) == "2.5"
+    assert page_text(CARD_TEXT) == ESCAPED
 
 
 def test_templates_are_compiled_once_for_the_forked_workers():

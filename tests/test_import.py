@@ -117,7 +117,8 @@ def test_fio_json_round_trip(data):
 
 
 def test_crystaldiskmark_round_trip(data):
-    summary = run_import(data, "crystaldiskmark/crystaldiskmark--cdm8-default-mix.out", name="SanDisk Extreme UHS-II 64GB")
+    summary = run_import(data, "crystaldiskmark/crystaldiskmark--cdm8-default-mix.out",
+                         name="SanDisk Extreme UHS-II 64GB")
     assert summary.format == "crystaldiskmark"
     session, stats = subtests(data)
     assert session["date"] == "2024-03-02" and session["id"].startswith("2024-03-02-")
@@ -128,7 +129,8 @@ def test_crystaldiskmark_round_trip(data):
 
 
 def test_crystaldiskmark_utf16_and_kdiskmark(data):
-    run_import(data, "crystaldiskmark/crystaldiskmark--cdm7-utf16.out", slug="cdm7-card", name="Kingston Canvas Go 64GB")
+    run_import(data, "crystaldiskmark/crystaldiskmark--cdm7-utf16.out", slug="cdm7-card",
+               name="Kingston Canvas Go 64GB")
     _, stats = subtests(data, "cdm7-card")
     assert stats[("RND4K Q32T16", "read")]["runs"] == [9.876]
     summary = run_import(data, "kdiskmark/kdiskmark--default.out", slug="kdm-card", name="Kingston Canvas Go 64GB")
@@ -169,7 +171,8 @@ def test_flashbench_log_round_trip(data):
     align, = session["flashbench_align"]
     assert align["block_size_bytes"] == 1024 and align["count"] == 2 and len(align["points"]) == 22
     seq, rnd = session["flashbench_open_au"]
-    assert (seq["mode"], seq["open_au"], seq["erase_size_bytes"], seq["block_size_bytes"]) == ("sequential", 4, 4194304, 16384)
+    assert ((seq["mode"], seq["open_au"], seq["erase_size_bytes"], seq["block_size_bytes"])
+            == ("sequential", 4, 4194304, 16384))
     assert rnd["mode"] == "random" and rnd["interrupted"] is False and rnd["points"][-1]["value"] == 7.35
     fat, = session["flashbench_find_fat"]
     assert fat["rows"][0]["values"] == [19.7, 20.1, 19.8, 20.2, 19.8, 26.6] and fat["unit"] == "MB/s"
@@ -255,10 +258,12 @@ def test_detect_format(relpath, fmt):
 
 def test_cli_import(data, capsys):
     args = ["import", str(FIXTURES / "cdm_fio" / "cdm_fio--lexar-10-runs.out"), "--card", "lexar-play-pro-1tb",
-            "--name", "Lexar PLAY PRO microSD Express 1TB", "--label", "Active cooling", "--cards-dir", str(data / "cards")]
+            "--name", "Lexar PLAY PRO microSD Express 1TB", "--label", "Active cooling",
+            "--cards-dir", str(data / "cards")]
     assert cli.main(args) == 0
     err = capsys.readouterr().err
-    assert "10 run(s)" in err and "bus=SD Express (the name says Express)" in err and "form_factor=microSD (from the name)" in err
+    assert "10 run(s)" in err and "bus=SD Express (the name says Express)" in err
+    assert "form_factor=microSD (from the name)" in err
     assert cli.main(args) == 0
     assert "nothing added" in capsys.readouterr().err
     bad = ["import", str(FIXTURES / "fio" / "fio--truncated.out"), "--card", "lexar-play-pro-1tb",

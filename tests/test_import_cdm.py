@@ -71,7 +71,8 @@ def test_crystaldiskmark_without_its_footer_lands_and_says_what_is_missing(cards
     path = CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-no-footer.out"
     result = import_file(path, cards, "test-card", name="Acme Fast 64GB")
     assert result.entries == 8
-    assert "Missing from the text: the footer ('Test:' line): test size, run count, date and system unknown." in result.notes
+    assert ("Missing from the text: the footer ('Test:' line): test size, run count, date and system unknown."
+            in result.notes)
     assert "Missing from the text" in session_of(cards)["notes"]
 
 
@@ -79,11 +80,13 @@ def test_older_versions_keep_their_own_tests(cards):
     import_file(CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm3.out", cards, "test-card", name="Acme Fast 8GB")
     tests = [(r["test"], r["op"]) for r in session_of(cards)["results"]]
     # Sequential (1 MiB, Q1) and 4K QD32 are CrystalDiskMark 8's SEQ1M Q1T1 and RND4K Q32T1; 512K random is its own.
-    assert tests[::2] == [("SEQ1M Q1T1", "read"), ("RND512K Q1T1", "read"), ("RND4K Q1T1", "read"), ("RND4K Q32T1", "read")]
+    assert tests[::2] == [("SEQ1M Q1T1", "read"), ("RND512K Q1T1", "read"), ("RND4K Q1T1", "read"),
+                          ("RND4K Q32T1", "read")]
 
 
 def test_mix_section_records_its_read_share(cards):
-    import_file(CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-peak-mix.out", cards, "test-card", name="Acme Fast 64GB")
+    import_file(CORPUS / "crystaldiskmark" / "crystaldiskmark--cdm8-peak-mix.out", cards, "test-card",
+                name="Acme Fast 64GB")
     mixed = [r for r in session_of(cards)["results"] if r["op"] == "mix"]
     assert [r["mix_read_percent"] for r in mixed] == [70, 70]
     assert all("mix_read_percent" not in r for r in session_of(cards)["results"] if r["op"] != "mix")
@@ -140,8 +143,8 @@ def test_a_zero_figure_with_iops_is_refused_naming_its_line(cards, tmp_path):
     lines = source.splitlines()
     number = next(i for i, x in enumerate(lines, 1) if "Random Read 4KiB (Q=  8,T= 8)" in x)
     path = tmp_path / "cdm-zero-with-iops.txt"
-    path.write_text(source.replace(lines[number - 1], "  Random Read 4KiB (Q=  8,T= 8) :     0.000 MB/s [    437.0 IOPS]"),
-                    encoding="utf-8")
+    zero_with_iops = "  Random Read 4KiB (Q=  8,T= 8) :     0.000 MB/s [    437.0 IOPS]"
+    path.write_text(source.replace(lines[number - 1], zero_with_iops), encoding="utf-8")
     with pytest.raises(ParseError, match="RND4K Q8T8 read is printed as 0 MB/s but with 437 IOPS") as err:
         import_file(path, cards, "test-card", name="Acme Zero 64GB")
     assert err.value.line == number

@@ -100,7 +100,8 @@ def test_a_variable_the_log_never_sets_is_named_not_taken_for_a_file():
 
 def test_a_loop_over_block_sizes_gives_each_summary_its_own_command():
     log = "$ for bs in 512K 1M 4M; do sudo dd if=/dev/zero of=/dev/sdc bs=$bs count=64 oflag=direct; done\n"
-    log += summary(64, 512 << 10, "2.0", "16.8") + summary(64, 1 << 20, "3.0", "22.4") + summary(64, 4 << 20, "10.0", "26.8")
+    log += (summary(64, 512 << 10, "2.0", "16.8") + summary(64, 1 << 20, "3.0", "22.4")
+            + summary(64, 4 << 20, "10.0", "26.8"))
     entries = from_dd(log).measurements["dd"]
     assert [(e["block_size"], e["runs"]) for e in entries] == [("512K", [16.8]), ("1M", [22.4]), ("4M", [26.8])]
     with pytest.raises(ParseError, match="the loop runs dd 3 times with different options, but 2 summaries"):

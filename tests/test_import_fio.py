@@ -81,10 +81,12 @@ def _card_with(results, markings=()):
 
 
 def test_a_mixed_job_never_stands_for_a_headline_or_a_class():
-    results = [{"test": "SEQ128K Q2T1 mix 70/30", "op": op, "unit": "MB/s", "runs": [value], "iops": [value * 1e6 / 131072],
-                "mix_read_percent": 70} for op, value in (("read", 39.9), ("write", 17.6))]
-    results += [{"test": "RND4K Q1T1 mix 35/65", "op": op, "unit": "MB/s", "runs": [value], "iops": [value * 1e6 / 4096],
-                 "mix_read_percent": 35} for op, value in (("read", 8.09), ("write", 15.11))]
+    results = [{"test": "SEQ128K Q2T1 mix 70/30", "op": op, "unit": "MB/s", "runs": [value],
+                "iops": [value * 1e6 / 131072], "mix_read_percent": 70}
+               for op, value in (("read", 39.9), ("write", 17.6))]
+    results += [{"test": "RND4K Q1T1 mix 35/65", "op": op, "unit": "MB/s", "runs": [value],
+                 "iops": [value * 1e6 / 4096], "mix_read_percent": 35}
+                for op, value in (("read", 8.09), ("write", 15.11))]
     card = aggregate([_card_with(results, markings=["A1"])])["cards"]["acme-fast-64gb"]
     assert card["headline"]["seq_read"] is None and card["headline"]["seq_write"] is None
     a1, = card["class_checks"]

@@ -295,12 +295,15 @@ def fio_with(tmp_path, *changes):
     # 1e308 IOPS ended in OverflowError from the bandwidth/IOPS comparison.
     ([('"iops" : 38.026256', '"iops" : 1e308')], "line 32: job 'SEQ1M_Q8T1_read' read: iops 1e+308 is not a plausible"),
     ([('"bw" : 38938', '"bw" : 1e308')], "line 31: job 'SEQ1M_Q8T1_read' read: bw 1e+308 is not a plausible figure"),
-    ([('"bw_bytes" : 39873419', '"bw_bytes" : 1e300')], "line 30: job 'SEQ1M_Q8T1_read' read: bw_bytes 1e+300 is not a"),
+    ([('"bw_bytes" : 39873419', '"bw_bytes" : 1e300')],
+     "line 30: job 'SEQ1M_Q8T1_read' read: bw_bytes 1e+300 is not a"),
     ([('"bw_bytes" : 39873419', '"bw_bytes" : -39873419')], "line 30: job 'SEQ1M_Q8T1_read' read: bw_bytes -39873419 "),
     # Accepted before: figures of one job that contradict each other.
-    ([('"bw" : 38938', '"bw" : 3893889')], "line 31: job 'SEQ1M_Q8T1_read' read: bw 3893889 KiB/s contradicts bw_bytes"),
+    ([('"bw" : 38938', '"bw" : 3893889')],
+     "line 31: job 'SEQ1M_Q8T1_read' read: bw 3893889 KiB/s contradicts bw_bytes"),
     ([('"io_bytes" : 88080384', '"io_bytes" : 8808038400')],
-     "line 28: job 'SEQ1M_Q8T1_read' read: io_bytes 8808038400 in runtime 2209 ms is 3.98734e+09 B/s, but the bandwidth"),
+     "line 28: job 'SEQ1M_Q8T1_read' read: io_bytes 8808038400 in runtime 2209 ms is 3.98734e+09 B/s, "
+     "but the bandwidth"),
     ([('"runtime" : 2209', '"runtime" : 0')], "line 33: job 'SEQ1M_Q8T1_read' read: runtime 0 ms, yet 88080384 bytes"),
     ([('"bw" : 38938,', '"bw" : 38938, "bw" : 9999999,')], "line 31: the key 'bw' comes twice in one JSON object"),
 ])

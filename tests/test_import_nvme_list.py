@@ -70,10 +70,12 @@ def test_nvme_list_json():
     listed = ('{\n  "Devices":[\n    {\n      "NameSpace":1,\n      "DevicePath":"/dev/nvme0n1",\n'
               '      "Firmware":"1.2.0",\n      "ModelNumber":"EXAMPLE MICROSD EXPRESS 128GB",\n'
               '      "SerialNumber":"EXA0000000009012",\n      "UsedBytes":128035676160,\n'
-              '      "MaximumLBA":250069680,\n      "PhysicalSize":128035676160,\n      "SectorSize":512\n    }\n  ]\n}\n')
+              '      "MaximumLBA":250069680,\n      "PhysicalSize":128035676160,\n'
+              '      "SectorSize":512\n    }\n  ]\n}\n')
     assert nvme.detect(listed) != 0
     device, = nvme.parse(listed)["devices"]
     assert (device["model"], device["serial"], device["firmware"]) == (
         "EXAMPLE MICROSD EXPRESS 128GB", "EXA0000000009012", "1.2.0")
     assert device["usage"] == "128.04 GB / 128.04 GB" and device["format"] == "512 B"
-    assert session_fields("nvme", "$ nvme list -o json\n" + listed).measurements["nvme"]["model"] == "EXAMPLE MICROSD EXPRESS 128GB"
+    fields = session_fields("nvme", "$ nvme list -o json\n" + listed)
+    assert fields.measurements["nvme"]["model"] == "EXAMPLE MICROSD EXPRESS 128GB"

@@ -103,7 +103,8 @@ def test_v04_open_flags_o_direct_of_arm_and_none():
 
 def test_v04_rw_run_splits_bytes_over_time():
     text = V04.read_text(encoding="utf-8").replace("Doing random read test", "Doing random r/w test")
-    text = text.replace("102400 reads, 0 writes, 0 Other = 102400 Total", "61440 reads, 40960 writes, 410 Other = 102810 Total")
+    text = text.replace("102400 reads, 0 writes, 0 Other = 102400 Total",
+                        "61440 reads, 40960 writes, 410 Other = 102810 Total")
     text = text.replace("Read 1.5625Gb  Written 0b", "Read 960Mb  Written 640Mb")
     run, = sysbench.parse(text)["runs"]
     assert run["read_mib_s"] == pytest.approx(960 / 60.0014) and run["write_mib_s"] == pytest.approx(640 / 60.0014)

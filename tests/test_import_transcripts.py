@@ -65,10 +65,13 @@ SHAPES = {
     "macos": lambda log: _with_prompt(log, "MacBook-Pro:~ user$ ", "sudo "),
     "markdown-fence": lambda log: "My results:\n\n```console\n" + _with_prompt(log, "$ ", "sudo ") + "```\n\nThanks!\n",
     "markdown-tilde-fence": lambda log: "# Results\n\n~~~\n" + log + "~~~\n",
-    "markdown-list-item": lambda log: ("1. First run:\n\n" + _indented("```text\n" + _with_prompt(log, "# ") + "```\n", "   ")
+    "markdown-list-item": lambda log: ("1. First run:\n\n"
+                                       + _indented("```text\n" + _with_prompt(log, "# ") + "```\n", "   ")
                                        + "2. Done.\n"),
-    "rst-literal": lambda log: "Results\n=======\n\nThe run::\n\n" + _indented(_with_prompt(log, "$ ", "sudo "), "    ") + "\nEnd.\n",
-    "rst-code-block": lambda log: (".. code-block:: console\n   :linenos:\n\n" + _indented(_with_prompt(log, "[root@h ~]# "), "   ")),
+    "rst-literal": lambda log: ("Results\n=======\n\nThe run::\n\n"
+                                + _indented(_with_prompt(log, "$ ", "sudo "), "    ") + "\nEnd.\n"),
+    "rst-code-block": lambda log: (".. code-block:: console\n   :linenos:\n\n"
+                                   + _indented(_with_prompt(log, "[root@h ~]# "), "   ")),
     "indented-4": lambda log: _indented(_with_prompt(log, "$ "), "    "),
     "indented-tab": lambda log: _indented(log, "\t"),
 }

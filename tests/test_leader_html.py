@@ -43,14 +43,16 @@ def test_stated_figures_are_marked_and_rows_ranked():
     assert 'data-stated="1"' in html and "ranked after measured figures" in html
     assert "no runs of it are recorded here (the card's page charts dd sweep)" in html.replace("&#39;", "'")
     parts = [{"slug": s, "rank": r, "rank_group": g} for s, r, g in
-             (("a", 0, "none"), ("b", 50, "stated"), ("c", 10, "measured"), ("d", 90, "measured"), ("e", 10, "measured"))]
+             (("a", 0, "none"), ("b", 50, "stated"), ("c", 10, "measured"), ("d", 90, "measured"),
+              ("e", 10, "measured"))]
     assert [p["slug"] for p in ranked(parts)] == ["d", "c", "e", "b", "a"]
 
 
 def test_the_cards_list_is_escaped_and_by_slug():
     from cardbench.pages.leaderhtml import card_list_html, card_list_item_html
 
-    cards = [{"slug": "b-card", "title": HOSTILE, "bus": "UHS-I"}, {"slug": "a-card", "title": "A", "bus": "SD Express"}]
+    cards = [{"slug": "b-card", "title": HOSTILE, "bus": "UHS-I"},
+             {"slug": "a-card", "title": "A", "bus": "SD Express"}]
     html = card_list_html([{**c, "list_item": card_list_item_html(c)} for c in cards])
     assert html.index("a-card") < html.index("b-card") and "<script" not in html
     assert f'<a href="{BASE}cards/a-card/">A</a> <span class="muted">SD Express</span>' in html

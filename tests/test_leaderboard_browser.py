@@ -17,7 +17,8 @@ def test_home_is_ranked_fastest_first_and_sorts_by_a_column(site, browser):
     cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
     page, problems = open_page(browser, url + "/")
     assert page.locator("#leaderboard-table tbody tr").count() == len(cards)
-    reads = sorted((c for c in cards if c["seq_read"]), key=lambda c: (c["run_count"] is None, -c["seq_read"]["mb_s"]))  # stated after measured
+    # stated after measured
+    reads = sorted((c for c in cards if c["seq_read"]), key=lambda c: (c["run_count"] is None, -c["seq_read"]["mb_s"]))
     assert visible_titles(page)[: len(reads)] == [c["title"] for c in reads]  # ranked by sequential read
     assert page.locator("th[data-key=seq_read]").get_attribute("aria-sort") == "descending"
     # bars on a log scale: a 20 MB/s card's bar still reads beside an 878 MB/s one (linear: 0.02)
@@ -43,7 +44,8 @@ def test_home_filters_count_and_keep_their_state_in_the_address(site, browser):
     page.select_option("select[name=bus]", "SD Express")
     express = sum(c["bus"] == "SD Express" for c in cards)
     assert len(visible_titles(page)) == express
-    assert page.locator("#result-count").inner_text() == f"Showing {express} of {len(cards)} cards, fastest sequential read first."
+    assert (page.locator("#result-count").inner_text()
+            == f"Showing {express} of {len(cards)} cards, fastest sequential read first.")
     assert parse_qs(urlparse(page.url).query) == {"bus": ["SD Express"]}
     page.fill("input[name=q]", "1TB")  # spaces and case do not matter: finds "1 TB"
     assert visible_titles(page) == ["Lexar PLAY PRO 1 TB microSDXC"]

@@ -113,17 +113,20 @@ def test_home_page_ranks_measured_reads_first_and_marks_stated_figures(site, res
     lexar_1tb = by_slug["lexar-play-pro-1tb-microsd-express"]["title"]
     assert cells[lexar_1tb][6] == "10" and cells[lexar16][4] == "–"  # the reviewer's 4 KiB write: not in the column
     note = (site / "index.html").read_text(encoding="utf-8")
-    assert "the source states in its own summary table" in text_of(note) and "the runs behind the ranked figure" in text_of(note)
+    assert "the source states in its own summary table" in text_of(note)
+    assert "the runs behind the ranked figure" in text_of(note)
     assert "on a log scale" in text_of(note)  # the bars' scale is named below the table
 
 
 def test_card_pages_name_stated_figures_and_verdicts(site, result):
-    sm2708 = (site / "cards" / "silicon-motion-sm2708-reference-design-250gb-sd-express" / "index.html").read_text(encoding="utf-8")
+    sm2708_page = site / "cards" / "silicon-motion-sm2708-reference-design-250gb-sd-express" / "index.html"
+    sm2708 = sm2708_page.read_text(encoding="utf-8")
     claimed = text_of(re.split(r'id="?claimed-measured', sm2708)[1].split("</table>")[0])
     assert "415 stated by the source 99 %" in claimed
     samsung = (site / "cards" / "samsung-uhs-i-c10-u1-64gb-sdxc" / "index.html").read_text(encoding="utf-8")
     checks = text_of(re.split(r'id="?class-checks', samsung)[1].split("</section>")[0])
-    assert "C10: meets on the mean, not on every run — sequential write: mean 13.2 MB/s reaches 10 MB/s, but 1 of 4" in checks
+    assert ("C10: meets on the mean, not on every run — sequential write: mean 13.2 MB/s reaches 10 MB/s, but 1 of 4"
+            in checks)
     assert "means of the runs recorded here (from the source named above)" in checks
     assert "this site's measurements" not in checks
     extreme = (site / "cards" / "sandisk-extreme-256gb-microsdxc" / "index.html").read_text(encoding="utf-8")

@@ -93,9 +93,10 @@ def test_brand_that_looks_like_a_site_brand_is_refused(tmp_path):
     posing = write_card(cards, "fake-64gb-microsdxc", "\uff33\uff41\uff4e\uff24\uff49\uff53\uff4b")  # fullwidth
     _, findings = validate_paths(sorted(cards.iterdir()), today=TODAY)
     found = [(f.error.path, f.error.message) for f in findings if f.rule == "brand-lookalike"]
-    assert found == [(str(posing), "brand 'ＳａｎＤｉｓｋ' looks like the brand 'SanDisk' of 2 card(s) on the site but is "
-                                   "not the same text ('Ｓ' U+FF33 FULLWIDTH LATIN CAPITAL LETTER S at position 1); "
-                                   "spell it as that brand does")]
+    assert found == [(str(posing),
+                      "brand 'ＳａｎＤｉｓｋ' looks like the brand 'SanDisk' of 2 card(s) on the site but is "
+                      "not the same text ('Ｓ' U+FF33 FULLWIDTH LATIN CAPITAL LETTER S at position 1); "
+                      "spell it as that brand does")]
 
 
 def test_brand_lookalike_is_found_when_only_the_new_card_is_checked(tmp_path):

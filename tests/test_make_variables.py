@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make i
 
 VENV = Path(sys.executable).parent.parent
 ARGV_PRINTER = "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n"
-PREPARED = ["-o", ".venv/.installed-core", "-o", ".venv/.installed", "-o", ".venv/.installed-dev", "-o", "node_modules/.installed",
-            "-o", "collect-deps", "-o", "system-deps"]
+PREPARED = ["-o", ".venv/.installed-core", "-o", ".venv/.installed", "-o", ".venv/.installed-dev",
+            "-o", "node_modules/.installed", "-o", "collect-deps", "-o", "system-deps"]
 
 
 def hostile(trap):
@@ -137,8 +137,8 @@ def test_import_receives_a_hostile_file_name_unchanged(tmp_path):
     name = "-dd `touch pwned-bt` $(touch pwned-dollar) $(shell touch pwned-make) 'q\" ; touch pwned-semi; x.out"
     (work / name).write_bytes((ROOT / "tests" / "fixtures" / "cdm_fio" / "cdm_fio--lexar-10-runs.out").read_bytes())
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
-    done = make(work, f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed", "import", f"FILE={name}", "CARD=lexar-play-pro-1tb",
-                "NAME=Lexar PLAY PRO microSD Express 1TB", env=env)
+    done = make(work, f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed",
+                "import", f"FILE={name}", "CARD=lexar-play-pro-1tb", "NAME=Lexar PLAY PRO microSD Express 1TB", env=env)
     assert done.returncode == 0, done.stderr
     import yaml
 
@@ -170,7 +170,8 @@ def test_import_passes_host_and_reader_only_when_given(project, given):
         assert done.returncode == 0, done.stderr
         argv = json.loads(done.stdout)
     assert argv[-4:] == [f"--host={value}", f"--reader=USB 3.0 reader {value}", "--", "x.log"]
-    assert not any(arg.startswith(("--host", "--reader")) for arg in received(work, "import", "FILE=x.log", "CARD=card"))
+    assert not any(arg.startswith(("--host", "--reader"))
+                   for arg in received(work, "import", "FILE=x.log", "CARD=card"))
     assert list(trap.iterdir()) == []
 
 
@@ -179,8 +180,8 @@ def test_import_makes_a_new_card_from_capacity_bus_form_and_reads_a_dd_log_with_
     work = project_copy(tmp_path)
     log = ROOT / "tests" / "fixtures" / "import-corpus" / "dd" / "dd--summaries-only-op-bs.out"
     env = dict(os.environ, PYTHONPATH=str(work / "scripts"))
-    args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed", "import", f"FILE={log}", "CARD=holdout-dd-card",
-            "NAME=Holdout dd card"]
+    args = ["-s", f"VENV={VENV}", "-o", f"{VENV}/.installed-core", "-o", f"{VENV}/.installed",
+            "import", f"FILE={log}", "CARD=holdout-dd-card", "NAME=Holdout dd card"]
     refused = subprocess.run(["make", *args], cwd=work, capture_output=True, text=True, env=env, timeout=120)
     assert refused.returncode != 0 and "CAPACITY=" in refused.stderr
     done = subprocess.run(["make", *args, "CAPACITY=128GB", "BUS=UHS-II", "FORM=SD", "OP=write", "BS=1M"], cwd=work,

@@ -159,7 +159,8 @@ def test_markings_forms():
 def test_template_refuses_unquoted_values():
     with pytest.raises(TypeError, match="without the yaml filter"):
         _environment().from_string("brand: {{ brand }}").render(brand="x\nslug: evil")
-    assert _environment().from_string("brand: {{ brand | yaml }}").render(brand="x\nslug: evil") == 'brand: "x\\nslug: evil"'
+    rendered = _environment().from_string("brand: {{ brand | yaml }}").render(brand="x\nslug: evil")
+    assert rendered == 'brand: "x\\nslug: evil"'
     with pytest.raises(jinja2.UndefinedError):
         _environment().from_string("{{ missing | yaml }}").render()
 

@@ -77,6 +77,7 @@ def test_reading_a_row_is_not_building_one(source):
 def test_a_planted_builder_in_a_module_is_reported(tmp_path):
     planted = tmp_path / "session_standing.py"
     planted.write_text((PACKAGE / "figures" / "session_standing.py").read_text(encoding="utf-8")
-                       + '\n\ndef _row(picks):\n    return {"rank_group": "measured" if picks["seq_read"] else "none"}\n',
+                       + '\n\ndef _row(picks):\n'
+                         '    return {"rank_group": "measured" if picks["seq_read"] else "none"}\n',
                        encoding="utf-8")
     assert row_builders(planted.read_text(encoding="utf-8"))

@@ -22,9 +22,11 @@ def test_a_synced_dd_write_to_the_device_is_a_sequential_write(flag):
 
 def test_dd_on_macos_raw_device_is_measured_both_ways():
     the_card = card(session(dd=[dd("write", "1M", runs=[24.0], flags=(), command=RDISK),
-                                dd("read", "1M", runs=[89.6], flags=(), command="dd if=/dev/rdisk4 of=/dev/null bs=1m")]))
+                                dd("read", "1M", runs=[89.6], flags=(),
+                                   command="dd if=/dev/rdisk4 of=/dev/null bs=1m")]))
     assert headline(the_card, "seq_write")["rule"] == headline(the_card, "seq_read")["rule"] == "dd-raw-device"
-    buffered = card(session(dd=[dd("write", "1M", runs=[400.0], flags=(), command="dd if=/dev/zero of=/dev/disk4 bs=1m")]))
+    buffered = card(session(dd=[dd("write", "1M", runs=[400.0], flags=(),
+                                   command="dd if=/dev/zero of=/dev/disk4 bs=1m")]))
     assert headline(buffered, "seq_write") is None  # /dev/disk4 goes through the buffer cache
 
 
@@ -34,7 +36,8 @@ def sequential_figures(session):
 
 def test_findings_judge_only_figures_the_headlines_accept():
     cached = session(reader="USB 2.0 reader", dd=[dd("write", "1M", runs=[400.0], flags=()),
-                                                  dd("read", "1M", runs=[40.0], flags=(), command="dd if=/dev/sdb of=/dev/null")])
+                                                  dd("read", "1M", runs=[40.0], flags=(),
+                                                     command="dd if=/dev/sdb of=/dev/null")])
     assert sequential_figures(cached) == {}  # memory, not the card: neither headline nor finding
     synced = session(dd=[dd("write", "4M", runs=[20.0], flags=("fdatasync",)), dd("read", "4M", runs=[41.0])])
     assert set(sequential_figures(synced)) == {"read", "write"}

@@ -51,7 +51,8 @@ def robust_spreads(source):
         elif isinstance(node, ast.Call) and _called_name(node) in {"median", "nanmedian"} \
                 and any(_absolute_differences(arg) for arg in node.args):
             found.append((node.lineno, ast.unparse(node)))
-        elif isinstance(node, ast.FunctionDef) and ("robust_sd" in node.name or node.name.strip("_") in {"mad", "median_absolute_deviation"}):
+        elif isinstance(node, ast.FunctionDef) and (
+                "robust_sd" in node.name or node.name.strip("_") in {"mad", "median_absolute_deviation"}):
             found.append((node.lineno, f"def {node.name}"))
     return sorted(set(found))
 

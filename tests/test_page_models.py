@@ -34,7 +34,8 @@ PUBLISH = Path(sitedata.__file__).parent
 def checked_models(source):
     """The schema names a module's source checks models against (the first argument of each check_model call)."""
     return {node.args[0].value for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "check_model"
+            if isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "check_model"
             and node.args and isinstance(node.args[0], ast.Constant)}
 
 
@@ -94,7 +95,8 @@ def test_every_shipped_and_hostile_cards_page_model_matches_its_schema(shipped):
 
 @pytest.mark.parametrize("break_it, field, words", [
     (lambda page: page["sessions"][0].pop("stats"), "sessions[0]", "'stats' is a required property"),
-    (lambda page: page["sessions"][0]["chart"].update(height="300"), "sessions[0].chart.height", "is not of type 'integer'"),
+    (lambda page: page["sessions"][0]["chart"].update(height="300"), "sessions[0].chart.height",
+     "is not of type 'integer'"),
     (lambda page: page.update(findings=[{"id": "erase_block"}]), "findings[0]", "'label' is a required property"),
     (lambda page: page.update(sessions_shown=1), "", "Additional properties are not allowed"),
 ])

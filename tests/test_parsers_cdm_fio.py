@@ -117,7 +117,8 @@ def test_inconsistent_unit():
 
 def test_zero_is_recomputed_from_iops():
     text = minimal_run().replace("4KB Write: 12MB/s IOPS=3072", "4KB Write: 0MB/s IOPS=200")
-    result = next(r for r in cdm_fio.parse(text)["runs"][0]["results"] if (r["test"], r["op"]) == ("RND4K Q1T1", "write"))
+    result = next(r for r in cdm_fio.parse(text)["runs"][0]["results"]
+                  if (r["test"], r["op"]) == ("RND4K Q1T1", "write"))
     assert result["value"] == pytest.approx(200 * 4096 / 2**20, abs=1e-3) and result["from_iops"] is True
 
 

@@ -100,7 +100,8 @@ def test_section_short_in_the_middle_is_a_contradiction():
 
 def test_subtests_not_run_are_left_out_but_count_as_there():
     text = read("crystaldiskmark", "crystaldiskmark--cdm8-default-mix.out")
-    text = text.replace("    91.118 MB/s [     86.9 IOPS] < 87698.00 us>", "     0.000 MB/s [      0.0 IOPS] <     0.00 us>")
+    text = text.replace("    91.118 MB/s [     86.9 IOPS] < 87698.00 us>",
+                        "     0.000 MB/s [      0.0 IOPS] <     0.00 us>")
     parsed = crystaldiskmark.parse(text)
     assert ("SEQ1M Q8T1", "write") not in [(r["test"], r["op"]) for r in parsed["results"]]
     assert parsed["missing"] == []

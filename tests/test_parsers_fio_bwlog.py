@@ -63,7 +63,8 @@ def test_fill_points_merge_long_logs_exactly():
 def test_reads_and_stalls_at_the_start_are_left_out():
     samples = [{"ms": 500, "kib_s": 0, "op": "write", "line": 1}, {"ms": 500, "kib_s": 9, "op": "read", "line": 2},
                {"ms": 1000, "kib_s": 2048, "op": "write", "line": 3}]
-    assert card_entries.fill_points(card_entries.bwlog_spans(samples)) == [{"written_gb": 0.001, "value": 2.097, "seconds": 1.0}]
+    assert (card_entries.fill_points(card_entries.bwlog_spans(samples))
+            == [{"written_gb": 0.001, "value": 2.097, "seconds": 1.0}])
 
 
 def test_a_live_fio_log(tmp_path):

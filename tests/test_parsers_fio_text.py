@@ -9,7 +9,8 @@ from cardbench.errors import ParseError
 from cardbench.parsers.fio import text_output as fio_text
 
 RUN = (Path(__file__).parent / "fixtures" / "import-corpus" / "fio_text" / "fio_text--rnd4k-q32-q1-markdown.out")
-HEADER = "job: (g=0): rw=read, bs=(R) 1024KiB-1024KiB, (W) 1024KiB-1024KiB, (T) 1024KiB-1024KiB, ioengine=libaio, iodepth=8"
+HEADER = ("job: (g=0): rw=read, bs=(R) 1024KiB-1024KiB, (W) 1024KiB-1024KiB, (T) 1024KiB-1024KiB, "
+          "ioengine=libaio, iodepth=8")
 REPORT = "job: (groupid=0, jobs=1): err= 0: pid=1: Thu Nov 26 15:30:29 2026"
 
 
@@ -74,6 +75,7 @@ def test_only_clones_below_fio_s_dots_are_summed():
 
 
 def test_a_job_that_failed_is_named_with_its_error():
-    failed = REPORT.replace("err= 0: pid=1:", "err= 5 (file:io_u.c:1845, func=io_u error, error=Input/output error): pid=1:")
+    failed = REPORT.replace("err= 0: pid=1:",
+                            "err= 5 (file:io_u.c:1845, func=io_u error, error=Input/output error): pid=1:")
     with pytest.raises(ParseError, match="stopped with fio error 5"):
         fio_text.parse("\n".join([HEADER, failed, "  cpu          : usr=0.00%, sys=0.00%"]))

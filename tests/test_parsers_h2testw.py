@@ -47,7 +47,8 @@ def test_data_lost_details():
 
 
 def test_details_that_do_not_add_up_are_refused():
-    report = read("english-data-lost-email-quote").replace("42.5 GByte corrupted (89128960", "42.4 GByte corrupted (89000000")
+    report = read("english-data-lost-email-quote").replace("42.5 GByte corrupted (89128960",
+                                                           "42.4 GByte corrupted (89000000")
     with pytest.raises(ParseError, match="do not add up"):
         h2testw.parse(report)
 

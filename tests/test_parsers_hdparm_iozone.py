@@ -73,7 +73,8 @@ def test_hdparm_refusals_name_the_line():
 
 def test_hdparm_detection():
     assert hdparm.detect(" Timing buffered disk reads: 120 MB in  3.06 seconds =  39.26 MB/sec") == SHAPED
-    assert hdparm.detect("$ hdparm -t /dev/sdc\n Timing buffered disk reads: 1 MB in 1.00 seconds = 1.00 MB/sec") == NAMED
+    assert hdparm.detect("$ hdparm -t /dev/sdc\n"
+                         " Timing buffered disk reads: 1 MB in 1.00 seconds = 1.00 MB/sec") == NAMED
     assert hdparm.detect("Timing is everything") == NOT_MINE
 
 

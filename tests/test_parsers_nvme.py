@@ -102,7 +102,8 @@ def test_outputs_one_after_another_are_read_apart():
     fields = session_fields("nvme", id_ctrl + "\n" + smart + smart.replace('"temperature":314', '"temperature":330'))
     assert fields.measurements["nvme"]["model"] == "EXAMPLE CARD"
     assert fields.measurements["nvme"]["temperature_c"] == {"before": 41, "after": 57, "max": 57}
-    listed = "$ sudo nvme list\nNode  SN  Model\n/dev/nvme0n1  X1  EXAMPLE CARD\n$ sudo nvme smart-log /dev/nvme0 -o json\n"
+    listed = ("$ sudo nvme list\nNode  SN  Model\n/dev/nvme0n1  X1  EXAMPLE CARD\n"
+              "$ sudo nvme smart-log /dev/nvme0 -o json\n")
     assert session_fields("nvme", listed + smart).measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
     with pytest.raises(ParseError, match="no nvme-cli"):
         session_fields("nvme", listed)

@@ -78,7 +78,8 @@ def imports_around_the_registry(source, name, package=PACKAGE):
     the source of module `name` imports."""
     tool_modules = {fmt.module.__name__ for fmt in registry.FORMATS + registry.NAMED_ONLY}
     return [(line, target) for target, line in imports_in_source(source, name, package=package)
-            if target in tool_modules or (target.startswith("cardbench.imports.") and target not in IMPORTS_OWN_HELPERS)]
+            if target in tool_modules
+            or (target.startswith("cardbench.imports.") and target not in IMPORTS_OWN_HELPERS)]
 
 
 def test_the_importer_holds_no_table_of_formats():
@@ -165,7 +166,8 @@ def private_uses(source):
 def test_only_a_parser_uses_its_private_names():
     outside = [p for p in PACKAGE.rglob("*.py") if "parsers" not in p.relative_to(PACKAGE).parts]
     assert len(outside) > 10
-    found = {str(p.relative_to(PACKAGE)): uses for p in outside if (uses := private_uses(p.read_text(encoding="utf-8")))}
+    found = {str(p.relative_to(PACKAGE)): uses for p in outside
+             if (uses := private_uses(p.read_text(encoding="utf-8")))}
     assert found == {}
 
 

@@ -12,11 +12,11 @@ MARKDOWN = """# Card A CQ ON
 | Write      | 6.97 MB/s (1744)  | 74.31 MB/s (72) |
 """
 
-CARDS_ROWS = """| Brand | Observed (avg.) | Marketplace | Genuine? | Sequential Read Test<br/>MB/s |
-| - | - | - | - | - |
-| KODAK | 58.2GB usable <br> 45 MB/s write <br> 84 MB/s read | Temu <br> $4.58 | Yes | RPi3:&nbsp;23.4<br>RPi4:&nbsp;44.5 |
-| Fake | 14.4GiB usable <br> 27.7 MB/s write | AliExpress <br> $2.59 | No | 9 |
-"""
+CARDS_ROWS = ("| Brand | Observed (avg.) | Marketplace | Genuine? | Sequential Read Test<br/>MB/s |\n"
+              "| - | - | - | - | - |\n"
+              "| KODAK | 58.2GB usable <br> 45 MB/s write <br> 84 MB/s read | Temu <br> $4.58 | Yes "
+              "| RPi3:&nbsp;23.4<br>RPi4:&nbsp;44.5 |\n"
+              "| Fake | 14.4GiB usable <br> 27.7 MB/s write | AliExpress <br> $2.59 | No | 9 |\n")
 
 HTML = """<h2>Pi 4</h2><table><tr><th>Card</th><th><code>dd</code> write</th></tr>
 <tr><td><a href="x">Samsung Pro+</a> 32GB</td><td>39.6 MB/s</td></tr></table>"""
@@ -36,7 +36,8 @@ def test_rows_of_tests_with_iops_in_brackets():
 
 def test_rows_of_cards_with_parts_labels_price_and_capacity():
     layout = {"row": "KODAK", "tool": "h2testw", "figures": [
-        {"column": "Observed (avg.)", "part": "write", "printed": "MB/s", "unit": "MB/s", "test": "write", "op": "write"},
+        {"column": "Observed (avg.)", "part": "write", "printed": "MB/s", "unit": "MB/s", "test": "write",
+         "op": "write"},
         {"column": "Sequential Read Test\nMB/s", "label": "RPi4", "printed": "MB/s", "unit": "MB/s", "test": "dd read",
          "op": "read"},
         {"column": "Observed (avg.)", "part": "usable", "printed": "GB", "unit": "GiB", "entry": "capacity",
@@ -45,7 +46,8 @@ def test_rows_of_cards_with_parts_labels_price_and_capacity():
     fields = session(CARDS_ROWS, layout)
     assert [e["runs"] for e in fields.measurements["tool_results"]] == [[45], [44.5]]
     check = fields.measurements["capacity_check"]
-    assert (check["verdict"], check["usable_bytes"], check["announced_bytes"]) == ("ok", round(58.2 * 2**30), 64 * 10**9)
+    assert ((check["verdict"], check["usable_bytes"], check["announced_bytes"])
+            == ("ok", round(58.2 * 2**30), 64 * 10**9))
     assert fields.card["price"] == {"amount": 4.58, "currency": "USD", "shop": "Temu", "date": "2024-01-02"}
 
 
@@ -59,12 +61,14 @@ def test_an_html_table_under_its_heading():
 
 
 def test_a_row_named_in_another_column_a_slashed_cell_and_a_unit_given_below_the_table():
-    text = ("| Date | Card | Seq (R/W) [MB/s] | Rand |\n|---|---|---|---|\n| 2025-05-27 | A 64GB | 95.40 / 63.66 | 7.7 |\n"
+    text = ("| Date | Card | Seq (R/W) [MB/s] | Rand |\n|---|---|---|---|\n"
+            "| 2025-05-27 | A 64GB | 95.40 / 63.66 | 7.7 |\n"
             "| 2025-05-27 | B 128GB | 96.14 / 65.84 | 4.7 |\n\n*All speeds are in MB/s.*\n")
     parsed = result_table.parse(text)
     assert parsed["tables"][0]["note"] == "*All speeds are in MB/s.*"
     layout = {"key": "Card", "row": "B 128GB", "unit_note": "All speeds are in MB/s", "tool": "table", "figures": [
-        {"column": "Seq (R/W) [MB/s]", "split": "/", "index": 2, "printed": "MB/s", "unit": "MB/s", "test": "Seq write", "op": "write"},
+        {"column": "Seq (R/W) [MB/s]", "split": "/", "index": 2, "printed": "MB/s", "unit": "MB/s", "test": "Seq write",
+         "op": "write"},
         {"column": "Rand", "printed": "MB/s", "unit": "MB/s", "test": "Rand", "op": "read"}]}
     fields = result_table.to_session(parsed, layout=layout)
     assert [e["runs"] for e in fields.measurements["tool_results"]] == [[65.84], [4.7]]
@@ -96,7 +100,8 @@ def test_a_table_is_never_detected_and_needs_its_layout():
 
 
 def test_registers_are_read_as_printed():
-    text = "CID: $03 $53 $44 $53 $4E $36 $34 $47 $86 $7E $65 $07 $71 $01 $6B $8D\n| a | b |\n|---|---|\n| x | 1 MB/s |\n"
+    text = ("CID: $03 $53 $44 $53 $4E $36 $34 $47 $86 $7E $65 $07 $71 $01 $6B $8D\n"
+            "| a | b |\n|---|---|\n| x | 1 MB/s |\n")
     fields = session(text, {"cid": "CID", "figures": []})
     assert fields.session["cid"] == "035344534e3634478 67e6507 71016b8d".replace(" ", "")
 

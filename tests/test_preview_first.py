@@ -116,7 +116,8 @@ def test_the_serve_loop_gives_way_to_hugo_once_its_server_runs(tmp_path, monkeyp
     monkeypatch.setattr(serve_module.subprocess, "Popen", Server)
     monkeypatch.setattr(serve_module.os, "nice", lambda step: events.append(f"nice +{step}"))
     assert serve_module.serve(root / "data" / "cards", root / "out", tmp_path / "hugo", root, events.append) == 0
-    assert events == ["server started", f"nice +{serve_module.SERVE_LOOP_NICENESS}"]  # after the fork: Hugo keeps its own
+    # after the fork: Hugo keeps its own
+    assert events == ["server started", f"nice +{serve_module.SERVE_LOOP_NICENESS}"]
 
 
 def test_the_lists_come_after_hugos_batch_of_the_new_cards_files(tmp_path, monkeypatch):

@@ -33,7 +33,8 @@ def test_raw_strings_are_the_strings_of_raw_lists_not_looked_into():
 RAW_TEXT = st.sampled_from(['raw', '"raw":[', '\\', 'raw/a/x.out', '"', ']', 'é'])
 RAW_VALUE = st.recursive(st.one_of(st.none(), st.integers(), RAW_TEXT, st.lists(RAW_TEXT, max_size=3)),
                          lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                 st.dictionaries(st.one_of(st.just("raw"), RAW_TEXT), inner, max_size=4)),
+                                                 st.dictionaries(st.one_of(st.just("raw"), RAW_TEXT), inner,
+                                                                 max_size=4)),
                          max_leaves=30)
 
 
@@ -62,7 +63,8 @@ def test_card_twins_name_the_raw_files_of_the_cards_json():
     from cardbench.figures.aggregate import aggregate
     from cardbench.publish.sitedata import card_twin
 
-    for card in aggregate([load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)])["cards"].values():
+    cards = [load_card(path).data for path in SHIPPED] + [card_data(i) for i in range(3)]
+    for card in aggregate(cards)["cards"].values():
         assert sorted(raw_strings(json.loads(card_twin(card)))) == sorted(raw_strings(card))
 
 
@@ -128,7 +130,8 @@ def test_deeply_nested_schemas_compile_to_the_same_verdicts(depth):
     good = 3
     for _ in range(depth):
         good = {"n": [good]}
-    instances = [good, json.loads(json.dumps(good).replace("3", "-3")), json.loads(json.dumps(good).replace("[3]", "[3, 3, 3]")),
+    instances = [good, json.loads(json.dumps(good).replace("3", "-3")),
+                 json.loads(json.dumps(good).replace("[3]", "[3, 3, 3]")),
                  json.loads(json.dumps(good).replace("3", "true")), {"n": []}, [], "x"]
     assert [check(i) for i in instances] == [reference.is_valid(i) for i in instances]
 
@@ -232,7 +235,8 @@ RUN = st.one_of(st.none(), st.integers(-5, 10**6), st.floats(allow_nan=True), CE
 def test_card_csv_is_the_writers_csv_of_its_rows(sessions, slug, title):
     card = {"slug": slug, "title": title, "sessions": [
         {"id": sid, "date": sid, "tools": [{"name": sid}], "subtests": [
-            {"kind": "results", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb}, "excluded_runs": out}
+            {"kind": "results", "test": test, "op": op, "unit": "MB/s", "runs": runs, "mb_s": {"runs": mb},
+             "excluded_runs": out}
             for test, op, runs, mb, out in subtests]} for sid, subtests in sessions]}
     assert card_csv(card) == HEADER + csv_body(card_rows(card))
 
@@ -254,7 +258,8 @@ def test_card_pages_render_as_plain_jinja_renders_them():
     for card in cards.values():
         values = {"page": card_page(card), "base": PAGE_BASE, "repo": "https://example.org/commits/main"}
         for _ in range(2):  # the second time, with every template and import already loaded
-            assert ours.get_template("card.html.j2").render(**values) == plain.get_template("card.html.j2").render(**values)
+            assert (ours.get_template("card.html.j2").render(**values)
+                    == plain.get_template("card.html.j2").render(**values))
 
 
 def test_remembered_texts_by_size_are_the_texts():
@@ -272,5 +277,7 @@ def test_table_cells_of_runs_are_the_cells_of_their_texts():
     for mb, mib in [(1234.5, 1177.3), (9.994, None), (0.5, 0.47), (250, 238.4)] * 2:
         cell = rate_cell(mb, mib)
         assert cell["mib"] == (mib_text(mib) if mib is not None else format_by_size(mib_s_of(mb)))
-        assert rate_html(cell) == f'<span data-mb="{escape(cell["mb"])}" data-mib="{escape(cell["mib"])}">{escape(cell["mb"])}</span>'
-    assert rate_html({"mb": '<"&', "mib": "'"}) == '<span data-mb="&lt;&quot;&amp;" data-mib="&#x27;">&lt;&quot;&amp;</span>'
+        assert rate_html(cell) == (f'<span data-mb="{escape(cell["mb"])}" data-mib="{escape(cell["mib"])}">'
+                                   f'{escape(cell["mb"])}</span>')
+    assert rate_html({"mb": '<"&', "mib": "'"}) == ('<span data-mb="&lt;&quot;&amp;" data-mib="&#x27;">'
+                                                    '&lt;&quot;&amp;</span>')

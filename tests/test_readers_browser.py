@@ -19,8 +19,9 @@ def site(tmp_path_factory):
 
 
 def slugs_shown(page):
-    return sorted(href.strip("/").split("/")[-1] for href in
-                  page.locator("#leaderboard-table tbody tr:not([hidden]) th a").evaluate_all("as => as.map(a => a.getAttribute('href'))"))
+    links = page.locator("#leaderboard-table tbody tr:not([hidden]) th a")
+    return sorted(href.strip("/").split("/")[-1]
+                  for href in links.evaluate_all("as => as.map(a => a.getAttribute('href'))"))
 
 
 def test_host_and_reader_filters_keep_cards_measured_through_them(site, browser):

@@ -73,7 +73,8 @@ def _reach_patterns_made_as_the_program_runs(tmp_path):
         "ops": {"read": "read"}, "access": {"CMD18": "sequential"}, "block_column": "Size", "block_binary": True})
     cell = "| Card | Observed |\n|---|---|\n| A | 58.2GB usable<br>45 MB/s write |\n"
     result_table.to_session(result_table.parse(cell), layout={"row": "A", "figures": [
-        {"column": "Observed", "part": "write", "printed": "MB/s", "unit": "MB/s", "tool": "t", "test": "w", "op": "write"}]})
+        {"column": "Observed", "part": "write", "printed": "MB/s", "unit": "MB/s", "tool": "t", "test": "w",
+         "op": "write"}]})
     sysbench.parse("sysbench --test=fileio --file-test-mode=seqwr --file-block-size=16K run\n"
                    "Operations performed:  0 Read, 6400 Write, 0 Other = 6400 Total\n"
                    "Read 0b  Written 100Mb  Total transferred 100Mb  (10.5Mb/sec)\n")

@@ -22,7 +22,8 @@ def findings_of(tmp_path, body, front=FRONT):
 
 
 def test_plain_markdown_and_the_sites_own_chart_pass(tmp_path):
-    body = ("Quiet card, set {a, b} of runs.\n\nSee <https://example.org> and `<b>` in code.\n\n```html\n<script>\n```\n"
+    body = ("Quiet card, set {a, b} of runs.\n\nSee <https://example.org> and `<b>` in code.\n\n"
+            "```html\n<script>\n```\n"
             '{{< plotly >}}\n{"data": [{"type": "bar", "x": [1], "y": [2], "name": "<b>run</b>"}],\n'
             ' "layout": {"height": 400}, "config": {"scrollZoom": false}}\n{{< /plotly >}}\n')
     assert findings_of(tmp_path, body) == []
@@ -66,7 +67,8 @@ def test_images_of_the_site_and_links_elsewhere_pass(tmp_path):
 def test_the_build_refuses_and_bounds_what_the_validator_does():
     """layouts/ holds the same shortcode list, chart height and config keys as the validator."""
     checks = (ROOT / "layouts" / "_partials" / "check-reviews.html").read_text(encoding="utf-8")
-    assert re.findall(r'"(\w+)"', re.search(r"\$shortcodes := slice ([^}]*)", checks).group(1)) == list(REVIEW_SHORTCODES)
+    listed = re.search(r"\$shortcodes := slice ([^}]*)", checks).group(1)
+    assert re.findall(r'"(\w+)"', listed) == list(REVIEW_SHORTCODES)
     assert sorted(p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")) == sorted(REVIEW_SHORTCODES)
     plotly = (ROOT / "layouts" / "_shortcodes" / "plotly.html").read_text(encoding="utf-8")
     low, high = PLOTLY_HEIGHT_PX

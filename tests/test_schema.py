@@ -59,7 +59,8 @@ def test_wrong_type_names_field_and_line(tmp_path):
     card = parse_card_text(text, tmp_path / "acme-fast-64gb-microsdxc.yaml")
     messages = [str(f) for f in check_card(card)]
     line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("capacity_gb"))
-    assert any(f"acme-fast-64gb-microsdxc.yaml:{line}:" in m and "capacity_gb" in m and "number" in m for m in messages), messages
+    assert any(f"acme-fast-64gb-microsdxc.yaml:{line}:" in m and "capacity_gb" in m and "number" in m
+               for m in messages), messages
 
 
 def test_missing_required_field_is_named(tmp_path):
@@ -94,7 +95,8 @@ def test_bad_file_stops_validate_and_aggregate(tmp_path, breakage):
         text = text.replace("model: Fast", "model: [Fast")
     (cards / "acme-bad-32gb-microsdhc.yaml").write_text(text, encoding="utf-8")
     out = tmp_path / "out"
-    for command in (["validate", "--cards-dir", str(cards)], ["aggregate", "--cards-dir", str(cards), "--out", str(out)]):
+    for command in (["validate", "--cards-dir", str(cards)],
+                    ["aggregate", "--cards-dir", str(cards), "--out", str(out)]):
         run = subprocess.run([sys.executable, "-m", "cardbench", *command], capture_output=True, text=True, cwd=ROOT)
         assert run.returncode != 0
         assert "acme-bad-32gb-microsdhc.yaml:" in run.stderr
@@ -288,8 +290,9 @@ def test_identity_fields_are_the_ones_described_as_such():
     assert len({json.dumps(node["not"]) for path, node in _subschemas(SCHEMA) if "not" in node}) == 1
 
 
-@pytest.mark.parametrize("name", ["SanDisk", "Extreme PRO", "Kioxia EXCERIA PLUS G2", "Lexar® PLAY PRO™", "サンディスク",
-                                  "삼성 EVO Plus", "Kingston Canvas Go! Plus — 256 GB", "Ünïcødé “quoted” ‘name’",
+@pytest.mark.parametrize("name", ["SanDisk", "Extreme PRO", "Kioxia EXCERIA PLUS G2", "Lexar® PLAY PRO™",
+                                  "サンディスク", "삼성 EVO Plus", "Kingston Canvas Go! Plus — 256 GB",
+                                  "Ünïcødé “quoted” ‘name’",
                                   "بطاقة ذاكرة", "Gigastone 4K Camera Pro (V30)", "Tom's Hardware & <Friends>"])
 def test_identity_fields_keep_every_script_and_symbol(name):
     for path in IDENTITY:

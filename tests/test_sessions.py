@@ -25,21 +25,26 @@ def read(tool, name):
 
 
 def full_session():
-    fio_runs = [fio_json.parse(read("fio", "fio--cdm-4-jobs.out")), fio_json.parse(read("fio", "fio--randrw-jsonplus.out")),
+    fio_runs = [fio_json.parse(read("fio", "fio--cdm-4-jobs.out")),
+                fio_json.parse(read("fio", "fio--randrw-jsonplus.out")),
                 fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))]
     return new_card_data.new_session(
         "2025-05-17", "Active cooling", host="Fedora 42", reader="M.2 adapter, PCIe Gen3 x1",
         results=card_entries.results_from_fio(fio_runs, command="fio --output-format=json cdm-4-jobs.fio"),
         dd=[card_entries.dd_entry("write", "4M", dd.parse(read("dd", "dd--c-write-3-runs.out")), count=8,
-                              flags=["direct"], target="device", command="dd if=/dev/zero of=DEV bs=4M count=8 oflag=direct")],
+                              flags=["direct"], target="device",
+                              command="dd if=/dev/zero of=DEV bs=4M count=8 oflag=direct")],
         dd_sweeps=[card_entries.dd_sweep_entry("write", [(4096, 2.0), (8192, dd.parse(read("dd", "dd--fr.out")))],
                                            flags=["direct"], target="device")],
-        flashbench_open_au=[card_entries.open_au_entry(flashbench.parse(read("flashbench", "flashbench--open-au-stopped.out")),
-                                                   "sequential", 8, 4194304, 4096, command="flashbench -O")],
-        flashbench_align=[card_entries.align_entry(flashbench.parse(read("flashbench", "flashbench--align.out")), 1024, 2,
-                                               "flashbench -a DEV -b 1024 -c 2")],
-        flashbench_find_fat=[card_entries.find_fat_entry(flashbench.parse(read("flashbench", "flashbench--find-fat.out")),
-                                                     4194304, 65536, "flashbench -f")],
+        flashbench_open_au=[card_entries.open_au_entry(
+            flashbench.parse(read("flashbench", "flashbench--open-au-stopped.out")),
+            "sequential", 8, 4194304, 4096, command="flashbench -O")],
+        flashbench_align=[card_entries.align_entry(
+            flashbench.parse(read("flashbench", "flashbench--align.out")), 1024, 2,
+            "flashbench -a DEV -b 1024 -c 2")],
+        flashbench_find_fat=[card_entries.find_fat_entry(
+            flashbench.parse(read("flashbench", "flashbench--find-fat.out")),
+            4194304, 65536, "flashbench -f")],
         f3probe=card_entries.f3probe_entry(f3probe.parse(read("f3probe", "f3probe--wraparound.out"))),
         nvme=card_entries.nvme_entry(nvme.parse_id_ctrl(read("nvme", "nvme--id-ctrl.out")),
                                  nvme.parse_features(read("nvme", "nvme--features-thermal.out")),
@@ -73,7 +78,8 @@ def test_every_entry_validates(tmp_path):
 
 
 def test_fio_results_group_runs_by_subtest():
-    first, second = fio_json.parse(read("fio", "fio--cdm-4-jobs.out")), fio_json.parse(read("fio", "fio--randrw-jsonplus.out"))
+    first = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))
+    second = fio_json.parse(read("fio", "fio--randrw-jsonplus.out"))
     results = card_entries.results_from_fio([first, second, first])
     by_key = {(r["test"], r["op"]): r for r in results}
     seq = by_key[("SEQ1M Q8T1", "read")]
@@ -90,7 +96,8 @@ def test_aggregate_gives_back_fio_figures(tmp_path):
     out = aggregate([load_card(path).data])["cards"]["lexar-play-pro-1tb"]["sessions"][0]["subtests"]
     seq = next(s for s in out if s["test"] == "SEQ1M Q8T1" and s["op"] == "read" and s["kind"] == "results")
     raw = fio_json.parse(read("fio", "fio--cdm-4-jobs.out"))["jobs"][0]["bw_bytes"] / 1e6
-    assert seq["mean"] == pytest.approx(raw) and seq["run_count"] == 2 and seq["mb_s"]["mean"] == pytest.approx(raw, abs=1e-3)
+    assert seq["mean"] == pytest.approx(raw) and seq["run_count"] == 2
+    assert seq["mb_s"]["mean"] == pytest.approx(raw, abs=1e-3)
     dd_row = next(s for s in out if s["kind"] == "dd")
     assert dd_row["runs"] == [20.5, 19.7, 19.2] and dd_row["mean"] == pytest.approx((20.5 + 19.7 + 19.2) / 3)
 
@@ -111,7 +118,8 @@ def test_invalid_session_writes_nothing(tmp_path):
     before = path.read_bytes()
     with pytest.raises(CardFileError, match="used twice"):
         append(tmp_path / "data", full_session())
-    bad = dict(full_session(), id="2025-05-19-x", dd=[{"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [-1]}])
+    bad = dict(full_session(), id="2025-05-19-x",
+               dd=[{"op": "write", "block_size": "4M", "unit": "MB/s", "runs": [-1]}])
     with pytest.raises(CardFileError, match="not positive"):
         append(tmp_path / "data", bad)
     assert path.read_bytes() == before

@@ -79,7 +79,8 @@ def test_hostile_card_renders_as_text(tmp_path, browser):
         assert HOSTILE in page.locator("h1").inner_text()
         # Only chart data blocks (type application/json, never run) may stand in the page's main part.
         assert page.locator("main script:not([type=\"application/json\"]), main img").count() == 0
-        legend_and_labels = page.evaluate("() => [...document.querySelectorAll('.chart svg text')].map(t => t.textContent).join(' ')")
+        legend_and_labels = page.evaluate("() => [...document.querySelectorAll('.chart svg text')]"
+                                          ".map(t => t.textContent).join(' ')")
         assert "<script>" not in legend_and_labels or HOSTILE in legend_and_labels
         page.goto(url + "/")
         page.wait_for_load_state("networkidle")
@@ -112,7 +113,8 @@ def test_pasted_plotly_chart_draws(tmp_path, browser):
 def test_not_found_page_leads_back_to_the_leaderboard(site, browser):
     url, _ = site
     page, problems = open_page(browser, url + "/404.html")
-    icon = page.evaluate("() => fetch(document.querySelector('link[rel=icon]').href).then(r => [r.status, r.headers.get('content-type')])")
+    icon = page.evaluate("() => fetch(document.querySelector('link[rel=icon]').href)"
+                         ".then(r => [r.status, r.headers.get('content-type')])")
     assert icon[0] == 200 and icon[1].startswith("image/svg+xml")  # served by the site itself
     page.get_by_role("link", name="Back to the leaderboard of every card").click()
     page.wait_for_load_state("networkidle")

@@ -197,7 +197,8 @@ def test_plotly_shortcode_merges_common_data_into_every_trace(tmp_path):
     project, result = build_with_page(tmp_path, "pasted.md", PASTED.read_text(encoding="utf-8"))
     assert result.returncode == 0, result.stdout + result.stderr
     html = (project / "public" / "pasted" / "index.html").read_text(encoding="utf-8")
-    figures = [json.loads(m) for m in re.findall(r'<script type=["\']?application/json["\']? class=["\']?chart-figure["\']?>(.*?)</script>', html, re.S)]
+    figures = [json.loads(m) for m in re.findall(r'<script type=["\']?application/json["\']? '
+                                                 r'class=["\']?chart-figure["\']?>(.*?)</script>', html, re.S)]
     assert len(figures) == 2
     runs, averages = figures
     assert len(runs["data"]) == 10 and all(len(t["y"]) == 12 for t in runs["data"])
@@ -289,7 +290,8 @@ def test_only_the_raw_files_cards_name_are_published(tmp_path):
     published = published_raw_files(project / "public")
     assert published == named_raw_files(ROOT / "data" / "cards")
     assert not any(name.endswith((".html", ".svg")) or name.endswith("SHA256SUMS") for name in published)
-    served_cards = {p.relative_to(project / "public").as_posix() for p in (project / "public" / "data" / "cards").rglob("*")}
+    served_cards = {p.relative_to(project / "public").as_posix()
+                    for p in (project / "public" / "data" / "cards").rglob("*")}
     assert served_cards == {f"data/cards/{p.name}" for p in (ROOT / "data" / "cards").glob("*.yaml")}
 
 
@@ -355,7 +357,8 @@ def build_with_review(project, name, text, tmp_path):
     (f"{REVIEWED}.md", "---\ntitle: T\ncascade: {url: /}\n---\n", 'key "cascade" is not allowed'),
     (f"{REVIEWED}.md", "---\ntitle: T\ndraft: true\n---\n", 'key "draft" is not allowed'),
     (f"{REVIEWED}.md", "---\ntitle: T\nlayout: compare\n---\n", 'key "layout" is not allowed'),
-    (f"{REVIEWED}.md", "---\ntitle: T\nparams: {card: lexar-class-10-16gb-microsdhc}\n---\n", 'key "params" is not allowed'),
+    (f"{REVIEWED}.md", "---\ntitle: T\nparams: {card: lexar-class-10-16gb-microsdhc}\n---\n",
+     'key "params" is not allowed'),
     (f"{REVIEWED}.md", '---\ntitle: T\nURL: "/"\n---\n', 'key "URL" is not allowed'),
     (f"{REVIEWED}.md", '+++\ntitle = "T"\nurl = "/"\n+++\n', "starts with YAML front matter"),
     (f"{REVIEWED}.md", '{"title": "T", "url": "/"}\n', "starts with YAML front matter"),

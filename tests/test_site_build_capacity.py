@@ -10,7 +10,8 @@ from cardbench.card.dump import new_card_text
 from cardbench.parsers import agnostics
 
 pytestmark = [pytest.mark.build, pytest.mark.slow]
-SPEED_TEST = Path(__file__).parent / "fixtures" / "import-corpus" / "agnostics" / "agnostics--gui-log-three-runs-fail.out"
+SPEED_TEST = (Path(__file__).parent / "fixtures" / "import-corpus" / "agnostics"
+              / "agnostics--gui-log-three-runs-fail.out")
 
 
 def capacity_card():
@@ -22,7 +23,8 @@ def capacity_card():
             {"id": "s1", "label": "probe", "f3probe": {"fake": False, "verdict": "damaged",
                                                        "announced_bytes": 4294967296, "usable_bytes": 0}},
             {"id": "s2", "label": "h2testw", "capacity_check": {
-                "tool": "h2testw", "verdict": "data lost", "verdict_text": "The media is <b>likely</b> to be defective.",
+                "tool": "h2testw", "verdict": "data lost",
+                "verdict_text": "The media is <b>likely</b> to be defective.",
                 "bytes_written": 1048576, "bytes_ok": 524288, "bytes_lost": 524288}},
             {"id": "s3", "label": "speed test", **speed},
         ],

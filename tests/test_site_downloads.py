@@ -54,8 +54,10 @@ def test_a_card_csv_has_a_row_per_run_with_its_unit_as_stored():
     rows = list(csv.reader(io.StringIO(card_csv(mini_card()))))
     assert rows[0] == COLUMNS
     assert rows[1:] == [
-        ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "cdm_fio.sh", "SEQ1M Q8T1", "read", "MiB/s", "1", "100", "104.858", ""],
-        ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "cdm_fio.sh", "SEQ1M Q8T1", "read", "MiB/s", "2", "101.5", "106.43", "yes"],
+        ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "cdm_fio.sh", "SEQ1M Q8T1", "read", "MiB/s",
+         "1", "100", "104.858", ""],
+        ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "cdm_fio.sh", "SEQ1M Q8T1", "read", "MiB/s",
+         "2", "101.5", "106.43", "yes"],
         ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "dd", "dd bs=4M", "write", "MB/s", "1", "20", "20", ""],
         ["mini", "'@Mini 32 GB", "s1", "2025-01-02", "cdm_fio.sh", "RND4K Q1T1", "read", "IOPS", "1", "2000", "", ""],
     ]
@@ -136,7 +138,8 @@ def test_every_other_tools_runs_are_rows_too():
 
 @pytest.mark.parametrize("corpus_case", ["hdparm/hdparm--three-runs-pi-prompt", "iozone/iozone--pi-direct-4k",
                                          "sysbench/sysbench--v04-seqwr-1m-buffered", "h2testw/h2testw--english-ok",
-                                         "agnostics/agnostics--feb-2020-all-passed", "f3rw/f3rw--write-read-ok-prompted"])
+                                         "agnostics/agnostics--feb-2020-all-passed",
+                                         "f3rw/f3rw--write-read-ok-prompted"])
 def test_an_imported_tool_only_card_has_its_runs_in_its_csv(corpus_case, tmp_path, capsys):
     from cardbench import cli
 

@@ -252,7 +252,8 @@ def test_runs_csv_joins_every_card(public):
 def test_runs_csv_keeps_the_unit_as_stored_and_mb_s_from_the_statistics(public):
     rows = [dict(zip(COLUMNS, r)) for r in read_csv(public / "cards" / "odd-names-card" / "runs.csv")[1:]]
     seq = [r for r in rows if r["test"] == "SEQ1M Q8T1"]
-    assert [(r["unit"], r["value"], r["value_mb_s"]) for r in seq] == [("MiB/s", "50", "52.429"), ("MiB/s", "51.5", "54.002")]
+    assert ([(r["unit"], r["value"], r["value_mb_s"]) for r in seq]
+            == [("MiB/s", "50", "52.429"), ("MiB/s", "51.5", "54.002")])
     iops = [r for r in rows if r["unit"] == "IOPS"]
     assert [r["value_mb_s"] for r in iops] == ["", ""]  # not a rate: no MB/s
     assert {r["tool"] for r in rows} == {"fio"} and {r["date"] for r in rows} == {"2026-11-20"}
@@ -272,7 +273,8 @@ def test_card_text_in_the_csv_is_never_a_formula(public):
 def test_home_and_card_pages_link_their_csv(public):
     assert 'href="/runs.csv"' in (public / "index.html").read_text(encoding="utf-8")
     for slug in slugs(public):
-        assert f'href="../../cards/{slug}/runs.csv"' in (public / "cards" / slug / "index.html").read_text(encoding="utf-8")
+        card_page = (public / "cards" / slug / "index.html").read_text(encoding="utf-8")
+        assert f'href="../../cards/{slug}/runs.csv"' in card_page
 
 
 # --- format version ----------------------------------------------------------------------------------

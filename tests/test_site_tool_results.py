@@ -40,7 +40,8 @@ def test_the_card_page_lists_other_tools_worst_and_best():
     cells = hdparm["figures"].split("</td>")  # mean, worst, best as finished cells
     assert f'data-mib="{format_by_size(39.19)}"' in cells[1] and f'data-mib="{format_by_size(39.34)}"' in cells[2]
     assert hdparm["printed"].endswith("MiB/s")
-    assert rows[2]["rate"] is False and rows[2]["figures"].split("</td>")[1] == f'<td class="num">{format_by_size(3990)}'
+    assert rows[2]["rate"] is False
+    assert rows[2]["figures"].split("</td>")[1] == f'<td class="num">{format_by_size(3990)}'
     assert rows[2]["printed"] == f"{format_by_size(4001)} IOPS"
 
 

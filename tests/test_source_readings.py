@@ -317,7 +317,8 @@ def test_the_feed_gives_an_undated_session_no_date_and_stated_figures_say_stated
     assert "(date not stated; source dated 2025-12-20)" in plus["summary"] and "(2025-12-20)" not in plus["summary"]
     for card in result["cards"].values():
         for session in card["sessions"]:
-            entry = next((e for e in entries if e["anchor"] == f"session-{session['id']}" and e["slug"] == card["slug"]),
+            entry = next((e for e in entries
+                          if e["anchor"] == f"session-{session['id']}" and e["slug"] == card["slug"]),
                          None)
             if entry and not session.get("date"):
                 assert "date not stated" in entry["summary"], (card["slug"], session["id"])
@@ -332,7 +333,8 @@ def test_the_feed_gives_an_undated_session_no_date_and_stated_figures_say_stated
 def test_a_figure_above_the_estimate_is_said_plainly(result):
     (note,) = [n for n in result["cards"][EXPRESS]["findings_notes"] if n["id"] == "reader_limited"]
     assert ("the card read faster than this site's estimate of what the PCIe Gen3 x1 link allows" in note["reason"]
-            and "so the estimate was wrong for this path; nothing shows the link holding the card back" in note["reason"])
+            and "so the estimate was wrong for this path; nothing shows the link holding the card back"
+            in note["reason"])
     assert "too low" not in note["reason"] and "is above this site's estimate" not in note["reason"]
 
 

@@ -22,8 +22,9 @@ def card(brand="SanDisk", sessions=None):
 
 
 def spi_session(**extra):
-    return {"id": "p2-25mhz", "label": "P2 over SPI, 350 MHz sysclk", "date": "2026-02-17", "card_label": "SanDisk SN64G",
-            "host": "Parallax P2 Edge Module", "interface": "SPI", "clock_mhz": 25, "source": SOURCE, "cid": SANDISK_CID,
+    return {"id": "p2-25mhz", "label": "P2 over SPI, 350 MHz sysclk", "date": "2026-02-17",
+            "card_label": "SanDisk SN64G", "host": "Parallax P2 Edge Module", "interface": "SPI", "clock_mhz": 25,
+            "source": SOURCE, "cid": SANDISK_CID,
             "tools": [{"name": "sd-performance-benchmark"}],
             "tool_results": [{"tool": "sd-performance-benchmark", "test": "Sequential read (256 KB)", "op": "read",
                               "access": "sequential", "unit": "kB/s", "runs": [1420]}], **extra}
@@ -43,8 +44,10 @@ def page_of(data):
 def test_the_source_is_cited_down_to_its_commit_and_licence():
     twin, page = page_of(card(sessions=[spi_session()]))
     text = card_page_text(page, "https://github.com/o/r/commits/main")
-    assert "ironsheep/P2-uSD-FS, DOCs/cards/sandisk-sn64g-64gb.md at commit <code>88e337a31b95</code>; licence: MIT" in text
-    assert "The source&#39;s name for it</dt><dd>SanDisk SN64G" in text or "The source's name for it</dt><dd>SanDisk SN64G" in text
+    assert ("ironsheep/P2-uSD-FS, DOCs/cards/sandisk-sn64g-64gb.md at commit <code>88e337a31b95</code>; licence: MIT"
+            in text)
+    assert ("The source&#39;s name for it</dt><dd>SanDisk SN64G" in text
+            or "The source's name for it</dt><dd>SanDisk SN64G" in text)
 
 
 def test_an_spi_session_says_so_and_never_speaks_for_the_card():

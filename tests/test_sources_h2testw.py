@@ -21,7 +21,8 @@ def test_joyousjohn_sd_bench():
     shark = session_of("amzwn-shark-128gb-microsdxc", SD_BENCH)
     assert speeds(shark) == {"write": ([38.9], "MB/s", "h2testw"), "read": ([73.5], "MB/s", "h2testw")}
     check = shark["capacity_check"]
-    assert (check["verdict"], check["usable_bytes"], check["announced_bytes"]) == ("ok", round(116.4 * GIB), 128 * 10**9)
+    assert ((check["verdict"], check["usable_bytes"], check["announced_bytes"])
+            == ("ok", round(116.4 * GIB), 128 * 10**9))
     card = load_card(CARDS / "amzwn-shark-128gb-microsdxc.yaml").data
     assert card["price"] == {"amount": 1.91, "currency": "USD", "shop": "AliExpress"} and card["model"] == "shark"
     # "| ESTRELLA | 64GB | … | 1.3GB usable <br> 19.1 MB/s write | Temu <br> $4.49 | No |"
@@ -66,7 +67,8 @@ def test_electricant_buying_sd_cards_from_china():
 def test_px4_logging_sd_cards():
     # "| SanDisk Extreme U3 32GB | 1500 / **15** | 1800/10 | 2900/8 |" (KB/s: sd_bench's bytes / 1024)
     for board, runs in (("F4", [1500]), ("F7", [1800]), ("H7", [2900])):
-        entry = figure(session_of("sandisk-extreme-32gb-microsdhc", f"sd_bench, {board}"), "mean sequential write speed")
+        entry = figure(session_of("sandisk-extreme-32gb-microsdhc", f"sd_bench, {board}"),
+                       "mean sequential write speed")
         assert (entry["runs"], entry["unit"], entry["tool"]) == (runs, "KiB/s", "sd-bench")
     # "| Samsung EVO Plus 32GB | 1700/10-60 | 1800/10-60 | 1900/9-60 |"
     samsung = session_of("samsung-evo-plus-32gb-microsdhc", "sd_bench, H7")

@@ -28,7 +28,8 @@ def test_pidramble_pi4_row_gives_hdparm_dd_and_iozone_as_printed():
     hdparm = figure(session, "hdparm -t")
     assert (hdparm["tool"], hdparm["runs"], hdparm["unit"]) == ("hdparm", [43.9], "MB/s")
     dd = dd_of(session, "write")
-    assert (dd["runs"], dd["unit"], dd["block_size"], dd["count"], dd["flags"]) == ([39.6], "MB/s", "8K", 51200, ["fsync"])
+    assert ((dd["runs"], dd["unit"], dd["block_size"], dd["count"], dd["flags"])
+            == ([39.6], "MB/s", "8K", 51200, ["fsync"]))
     assert figure(session, "4K rand read")["runs"] == [10.77]
     assert (figure(session, "4K rand write")["runs"], figure(session, "4K rand write")["block_size"]) == ([2.61], "4K")
 
@@ -110,7 +111,8 @@ def test_thomas_kaiser_iozone_excerpts():
     intenso = session_of("intenso-class-4-4gb-microsdhc", label)
     assert figure(intenso, "iozone write (102400 kB file, 16384 kB records)")["runs"] == [10607]
     assert figure(intenso, "iozone reread (102400 kB file, 16384 kB records)")["runs"] == [43963]
-    # "#### [SanDisk 'Ultra' 8GB](http://ix.io/1oQP)", row "102400      16     6261     5402    22981    22891    22608       84"
+    # "#### [SanDisk 'Ultra' 8GB](http://ix.io/1oQP)",
+    # row "102400      16     6261     5402    22981    22891    22608       84"
     ultra = session_of("sandisk-ultra-8gb-microsdhc", label)
     assert figure(ultra, "iozone random write (102400 kB file, 16 kB records)")["runs"] == [84]
     assert len(ultra["tool_results"]) == 48
@@ -156,5 +158,6 @@ def test_crystaldiskmark_read_and_write_of_one_cell_and_the_day_tested():
                                                     "Random 4KiB write")] == [96.14, 65.84, 17.97, 4.7]
     # "| 2025-05-27    | Sandisk MicroSD High Endurance 64GB UHS I\t| \t95.40 / 63.66  \t\t| \t 7.73 / 3.91\t\t| 2019 |"
     endurance = session_of("sandisk-high-endurance-64gb-microsdxc", "CrystalDiskMark 8")
-    assert figure(endurance, "Random 4KiB write")["runs"] == [3.91] and figure(endurance, "Seq. 1 MiB read")["runs"] == [95.4]
+    assert figure(endurance, "Random 4KiB write")["runs"] == [3.91]
+    assert figure(endurance, "Seq. 1 MiB read")["runs"] == [95.4]
     assert not (DATA / "cards" / "kingston-microsd-32gb-microsdhc.yaml").exists()  # its row prints "TBD"

@@ -33,7 +33,8 @@ def siblings(folder):
 
 def card_files(out):
     """(inode, mtime) of every file under out."""
-    return {os.path.join(top, name): (os.stat(os.path.join(top, name)).st_ino, os.stat(os.path.join(top, name)).st_mtime_ns)
+    return {os.path.join(top, name): (os.stat(os.path.join(top, name)).st_ino,
+                                      os.stat(os.path.join(top, name)).st_mtime_ns)
             for top, _, names in os.walk(out) for name in names}
 
 

@@ -134,7 +134,8 @@ def test_refusals_say_what_to_add_and_write_nothing(body, words, tmp_path):
     assert not (tmp_path / "data" / "raw").exists()
 
 
-@pytest.mark.parametrize("line", ["### x" + " " * (MAX_BODY - 400) + "y", "### " + "\t " * ((MAX_BODY - 400) // 2) + "x",
+@pytest.mark.parametrize("line", ["### x" + " " * (MAX_BODY - 400) + "y",
+                                  "### " + "\t " * ((MAX_BODY - 400) // 2) + "x",
                                   "### Card name" + " " * (MAX_BODY - 400)])
 def test_a_heading_as_long_as_an_issue_is_read_in_linear_time(line):
     """The heading pattern ^### (.+?)\\s*$ took 32 s on a heading of 120,000 spaces (quadratic); the limit
@@ -210,7 +211,8 @@ def test_measuring_and_importing_need_none_of_the_sites_packages(tmp_path):
     body = tmp_path / "issue.md"
     body.write_text(body_of(log.read_text(encoding="utf-8"), name="Other Card 32GB"), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "scripts")}
-    for argv in (["import", str(log), "--card", "slim-card-64gb", "--name", "Slim Card 64GB", "--cards-dir", str(cards)],
+    for argv in (["import", str(log), "--card", "slim-card-64gb", "--name", "Slim Card 64GB",
+                  "--cards-dir", str(cards)],
                  ["validate", "--cards-dir", str(cards)],
                  ["submission", "--body", str(body), "--cards-dir", str(cards)],
                  ["new-card", "--brand", "Acme", "--model", "Slim", "--capacity-gb", "64", "--form-factor", "SD",
@@ -238,8 +240,8 @@ def test_bus_and_form_factor_left_empty_are_read_from_the_name_as_an_import_read
 # --- every outcome answers the contributor, in the form's own words ----------------------------------
 
 DD_OUTPUT_ONLY = next(p for p in CASES if p.stem == "dd--summaries-only-op-bs")
-RUNNER_WORDS = re.compile(r"make import|cardbench import|\b(?:OP|BS|FORMAT|CAPACITY|BUS|FORM)=|--(?:op|bs|format|capacity"
-                          r"|bus|form)\b|sessions\[|schema|Traceback")
+RUNNER_WORDS = re.compile(r"make import|cardbench import|\b(?:OP|BS|FORMAT|CAPACITY|BUS|FORM)="
+                          r"|--(?:op|bs|format|capacity|bus|form)\b|sessions\[|schema|Traceback")
 
 
 def assert_form_words(message, tmp_path):
@@ -275,7 +277,8 @@ def test_an_issue_from_the_older_form_still_reads(tmp_path):
     assert submit(body_of(log, older_form=True), data_dir(tmp_path)).accepted
 
 
-REFUSED_CASES = [p for p in CASES if "refused" in expected_of(p) and p.read_bytes()[:2] not in (b"\xff\xfe", b"\xfe\xff")]
+REFUSED_CASES = [p for p in CASES
+                 if "refused" in expected_of(p) and p.read_bytes()[:2] not in (b"\xff\xfe", b"\xfe\xff")]
 
 
 @pytest.mark.parametrize("path", REFUSED_CASES + [DD_OUTPUT_ONLY], ids=lambda p: p.stem)

@@ -58,7 +58,8 @@ def run_reply(tmp_path, status="", check="", opened="", url="", message=None):
     calls = tmp_path / "gh-calls"
     gh = bin_dir / "gh"
     gh.write_text(f'#!/bin/sh\nfor a in "$@"; do printf "%s|" "$a"; done >> {calls}\necho >> {calls}\n'
-                  f'while [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cat "$2" > {tmp_path / "posted"}; fi; shift; done\n')
+                  f'while [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cat "$2" > {tmp_path / "posted"}; fi; '
+                  'shift; done\n')
     gh.chmod(gh.stat().st_mode | stat.S_IEXEC)
     submission = tmp_path / "submission"
     submission.mkdir()
@@ -72,7 +73,8 @@ def run_reply(tmp_path, status="", check="", opened="", url="", message=None):
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     posted = (tmp_path / "posted").read_text(encoding="utf-8")
-    labelled = "needs-maintainer" in (calls.read_text(encoding="utf-8") if calls.exists() else "").split("add-label")[-1]
+    called = calls.read_text(encoding="utf-8") if calls.exists() else ""
+    labelled = "needs-maintainer" in called.split("add-label")[-1]
     return posted, labelled and "--add-label" in calls.read_text(encoding="utf-8")
 
 

@@ -185,5 +185,6 @@ def test_names_that_read_as_they_are_pass(text):
 
 
 def test_the_collectors_own_host_and_reader_are_made_plain_not_refused():
-    assert cleaned_name("Raspberry Pi 4 Model B\u200b Rev 1.4, Debian\n12") == "Raspberry Pi 4 Model B Rev 1.4, Debian 12"
+    assert (cleaned_name("Raspberry Pi 4 Model B\u200b Rev 1.4, Debian\n12")
+            == "Raspberry Pi 4 Model B Rev 1.4, Debian 12")
     assert cleaned_name("USB\ufeff 3.0 card reader \udcff") == "USB 3.0 card reader"

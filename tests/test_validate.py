@@ -172,7 +172,8 @@ def test_runs_present_warnings(tmp_path):
     [finding] = by_rule(findings_for(data, tmp_path), "runs-present")
     assert finding.severity == "warning" and finding.error.field == "sessions[0]"
     data = card_data()
-    session(data)["dd"] = [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [80, 81], "excluded_runs": [0, 1]}]
+    session(data)["dd"] = [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [80, 81],
+                            "excluded_runs": [0, 1]}]
     [finding] = by_rule(findings_for(data, tmp_path), "runs-present")
     assert "every run is excluded" in finding.error.message
 
@@ -267,7 +268,8 @@ def test_ceiling_covers_dd_fill_sweeps_flashbench_and_headline(tmp_path):
     data = card_data()
     s = session(data)
     s["dd"] = [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [120.0]}]
-    s["fill"] = [{"op": "write", "unit": "MB/s", "points": [{"written_gb": 1, "value": 50}, {"written_gb": 2, "value": 130}]}]
+    s["fill"] = [{"op": "write", "unit": "MB/s",
+                  "points": [{"written_gb": 1, "value": 50}, {"written_gb": 2, "value": 130}]}]
     s["dd_sweeps"] = [{"op": "read", "unit": "MB/s", "points": [{"block_size_bytes": 4096, "value": 140}]}]
     s["flashbench_open_au"] = [{"mode": "sequential", "open_au": 1, "unit": "MB/s",
                                 "points": [{"block_size_bytes": 4096, "value": 150}]}]
@@ -333,7 +335,8 @@ def test_every_bandwidth_figure_and_claim_is_held_to_the_floor(tmp_path):
     data = card_data(claimed={"read_mb_s": 0.001, "write_iops": 0.001})
     s = session(data)
     s["dd"] = [{"op": "read", "block_size": "4M", "unit": "MB/s", "runs": [0.001]}]
-    s["fill"] = [{"op": "write", "unit": "MB/s", "points": [{"written_gb": 1, "value": 0}, {"written_gb": 2, "value": 0.001}]}]
+    s["fill"] = [{"op": "write", "unit": "MB/s",
+                  "points": [{"written_gb": 1, "value": 0}, {"written_gb": 2, "value": 0.001}]}]
     s["dd_sweeps"] = [{"op": "read", "unit": "MB/s", "points": [{"block_size_bytes": 4096, "value": 0.001}]}]
     s["flashbench_open_au"] = [{"mode": "sequential", "open_au": 1, "unit": "MB/s",
                                 "points": [{"block_size_bytes": 4096, "value": 0.001}]}]

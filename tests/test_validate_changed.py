@@ -239,6 +239,7 @@ def test_an_unnamed_file_of_an_unfinished_collector_session_is_only_a_warning(tm
     found = {}
     for rel in ("s1/fio.json", "s2/fio.json"):
         write(tmp_path, f"data/raw/card-c/{rel}", "{}\n")
-        found[rel] = [(f.severity, f.rule) for f in raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel,
-                                                                      tmp_path / "data", set(), unfinished_folders(card))]
+        findings = raw_file_findings(tmp_path / "data" / "raw" / "card-c" / rel, tmp_path / "data", set(),
+                                     unfinished_folders(card))
+        found[rel] = [(f.severity, f.rule) for f in findings]
     assert found == {"s1/fio.json": [("warning", "raw-orphan")], "s2/fio.json": [("error", "raw-orphan")]}

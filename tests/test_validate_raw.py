@@ -1,4 +1,5 @@
-"""Raw tool outputs beside a card: present, listed in SHA256SUMS, unchanged, inside the card's own folder, named so every system can check them out."""
+"""Raw tool outputs beside a card: present, listed in SHA256SUMS, unchanged, inside the card's own folder, named so
+every system can check them out."""
 
 import hashlib
 
@@ -80,7 +81,8 @@ def test_sums_file_matches_sha256sum_format(tmp_path):
     import subprocess
     _write_raw(tmp_path, "d/a.json", b"x")
     update_sha256sums(tmp_path / "raw" / SLUG, ["d/a.json"])
-    check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=tmp_path / "raw" / SLUG, capture_output=True, text=True)
+    check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=tmp_path / "raw" / SLUG,
+                           capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
 
 

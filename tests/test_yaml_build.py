@@ -103,7 +103,8 @@ def test_anything_unusual_is_left_to_the_loaders_walk(text):
 
 def yaml_files():
     hostile = ROOT / "tests" / "hostile"
-    return sorted((ROOT / "data" / "cards").glob("*.yaml")) + sorted(hostile.rglob("*.yaml")) + sorted(hostile.rglob("*.yml"))
+    return (sorted((ROOT / "data" / "cards").glob("*.yaml")) + sorted(hostile.rglob("*.yaml"))
+            + sorted(hostile.rglob("*.yml")))
 
 
 @pytest.mark.parametrize("path", yaml_files(), ids=lambda p: p.name)
