@@ -128,7 +128,7 @@ def claimed_rows(card):
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
-            # no runs: the source's figure
+            # stated: no runs, the source's own figure
             row["by"], row["stated"] = basis_text(measured), measured.get("kind") == "summary"
             row["raw"] = [raw_link(r) for r in measured.get("raw") or []]
             printed = measured.get("printed") or {}
