@@ -216,7 +216,8 @@ def _suggested_slug(name, cards_dir):
 def _import_session_lines(result, data_dir):
     """What the new session will be on the site: its day and what says it, its host and reader, and
     which of its figures the leaderboard will rank."""
-    dated = f"from {result.dated_by}" if result.dated_by else "today; the file gives no date: no tool's own, no `date` output"
+    dated = (f"from {result.dated_by}" if result.dated_by
+             else "today; the file gives no date: no tool's own, no `date` output")
     yield f"session dated {result.date} ({dated})"
     unknown = [what for what, value in (("host", result.host), ("reader", result.reader)) if not value]
     if unknown:
@@ -257,7 +258,8 @@ def cmd_bench(args):
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="cardbench", description="SD card benchmark results: collect, import, validate, aggregate.")
+    parser = argparse.ArgumentParser(prog="cardbench",
+                                     description="SD card benchmark results: collect, import, validate, aggregate.")
     parser.add_argument("--version", action="version", version=f"cardbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -265,7 +267,8 @@ def build_parser():
     p.add_argument("files", nargs="*", type=Path, help="card files (default: every data/cards/*.yaml)")
     p.add_argument("--cards-dir", type=Path, default=CARDS_DIR)
     p.add_argument("--changed", action="store_true",
-                   help="only card files changed against the merge base with origin/main (else HEAD), and untracked ones")
+                   help="only card files changed against the merge base with origin/main (else HEAD), "
+                        "and untracked ones")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("new-card", help="write a skeleton card file (asks for what is not given, in a terminal)")
@@ -308,8 +311,10 @@ def build_parser():
     p.add_argument("--bus", help="a new card's fastest bus: Default/High Speed, UHS-I, UHS-II, UHS-III or SD Express "
                                  "(default: from --name, else UHS-I)")
     p.add_argument("--form", help="a new card's size: microSD or SD (default: microSD)")
-    p.add_argument("--op", choices=["read", "write"], help="dd log without its command: whether dd read or wrote the card")
-    p.add_argument("--bs", help="dd log without its command: the block size, e.g. 4M (default: from 'N+0 records out')")
+    p.add_argument("--op", choices=["read", "write"],
+                   help="dd log without its command: whether dd read or wrote the card")
+    p.add_argument("--bs",
+                   help="dd log without its command: the block size, e.g. 4M (default: from 'N+0 records out')")
     p.add_argument("--host", help="the computer and system the tool ran on, e.g. 'Raspberry Pi 4, Raspberry Pi OS 12' "
                                   "(the session's host)")
     p.add_argument("--reader", help="how the card was attached, e.g. 'USB 3.0 card reader' (the session's reader)")

@@ -162,7 +162,8 @@ def time_leaderboard(browser, url, timeout_ms=120_000):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url, wait_until="load", timeout=timeout_ms)
         result = page.evaluate("""() => { const nav = performance.getEntriesByType('navigation')[0];
-          return { load: nav.loadEventEnd, rows: document.querySelectorAll('#leaderboard-table tbody tr').length }; }""")
+          return { load: nav.loadEventEnd, rows: document.querySelectorAll('#leaderboard-table tbody tr')"""
+                               """.length }; }""")
         result["steps"] = {name: page.evaluate(LEADERBOARD_STEP, [kind, field, value])
                            for name, kind, field, value in LEADERBOARD_STEPS}
         result["errors"] = errors

@@ -75,8 +75,10 @@ def hugo(project, destination, publish=True):
     built = run([HUGO, *HUGO_FLAGS, "--source", project, "--destination", destination], cwd=project)
     if not publish or not built.ok:
         return built
-    placed = run([PYTHON, "-m", "cardbench", "publish", "--out", Path(project) / "build" / "hugo-data", "--public", destination], cwd=project, env=code_env(project))
-    return Measured(built.argv + ["&&"] + placed.argv, built.seconds + placed.seconds, max(built.max_rss_kib, placed.max_rss_kib),
+    placed = run([PYTHON, "-m", "cardbench", "publish", "--out", Path(project) / "build" / "hugo-data",
+                  "--public", destination], cwd=project, env=code_env(project))
+    return Measured(built.argv + ["&&"] + placed.argv, built.seconds + placed.seconds,
+                    max(built.max_rss_kib, placed.max_rss_kib),
                     placed.returncode, built.stdout + placed.stdout, built.stderr + placed.stderr, placed.seconds,
                     built.cpu_seconds + placed.cpu_seconds)
 

@@ -30,12 +30,13 @@ FLOOR_PAGE = """{{- /* A plain page: a heading and a line of text in the site's 
 """
 
 
-STUB_CARD_PAGE = """{{- /* A card page reduced to reading its text and printing its title: the full page places the whole body. */ -}}
+STUB_CARD_PAGE = ("{{- /* A card page reduced to reading its text and printing its title: "
+                  """the full page places the whole body. */ -}}
 {{ define "main" }}
 {{- $text := readFile (printf "build/hugo-data/pages/%s.html" (.Params.card | default .File.ContentBaseName)) -}}
 <h1>{{ index (split $text "<!--cardbench-->") 0 | htmlUnescape }}</h1>
 {{ end }}
-"""
+""")
 
 
 @contextmanager

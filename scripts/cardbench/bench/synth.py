@@ -87,20 +87,23 @@ def card_data(index, seed=DEFAULT_SEED):
         results = []
         for test, read_share, write_share in suite:
             for op, top, share in (("read", read, read_share), ("write", write, write_share)):
-                entry = {"test": test, "op": op, "unit": unit, "runs": _runs(rng, top * share, unit, 10, throttle, ceiling)}
+                entry = {"test": test, "op": op, "unit": unit,
+                         "runs": _runs(rng, top * share, unit, 10, throttle, ceiling)}
                 if unit == "MiB/s":
                     entry["size"] = "1GiB"
                 results.append(entry)
         sessions.append({
             "id": f"2025-05-{17 + number:02d}-{sid}", "label": label, "date": f"2025-05-{17 + number:02d}",
-            "host": "Fedora 42", "reader": "M.2 adapter, PCIe Gen3 x1" if bus == "SD Express" else "USB 3.2 card reader",
+            "host": "Fedora 42",
+            "reader": "M.2 adapter, PCIe Gen3 x1" if bus == "SD Express" else "USB 3.2 card reader",
             "conditions": label.lower(), "target": "exFAT filesystem", "compare": not throttle,
             "tools": [{"name": tool, "version": "8.0.6" if tool == "CrystalDiskMark" else "gist revision d5cd2f3"}],
             "results": results,
         })
     dd = [{"op": op, "block_size": "4M", "count": 256, "flags": ["direct"], "target": "device", "unit": "MB/s",
            "runs": _runs(rng, top * 0.97, "MB/s", 5, False, ceiling),
-           "command": f"dd {'if=/dev/sdX of=/dev/null iflag' if op == 'read' else 'if=/dev/zero of=/dev/sdX oflag'}=direct bs=4M count=256"}
+           "command": f"dd {'if=/dev/sdX of=/dev/null iflag' if op == 'read' else 'if=/dev/zero of=/dev/sdX oflag'}"
+                      "=direct bs=4M count=256"}
           for op, top in (("read", read), ("write", write))]
     sweep = {"op": "write", "flags": ["direct"], "target": "device", "unit": "MB/s",
              "points": [{"block_size_bytes": size, "value": _ramp(size, write, rng)} for size in SWEEP_SIZES]}
@@ -108,7 +111,8 @@ def card_data(index, seed=DEFAULT_SEED):
     open_au = [{"mode": mode, "open_au": n, "erase_size_bytes": erase, "block_size_bytes": 4096, "unit": "MB/s",
                 "points": [{"block_size_bytes": size, "value": _ramp(size, write * (1.0 if n < 5 else 0.4), rng)}
                            for size in reversed(SWEEP_SIZES) if size <= erase],
-                "command": f"flashbench -c 32 /dev/sdX -b 4096 -e {erase} --open-au-nr={n}" + (" --random" if mode == "random" else "")}
+                "command": f"flashbench -c 32 /dev/sdX -b 4096 -e {erase} --open-au-nr={n}"
+                           + (" --random" if mode == "random" else "")}
                for mode in ("sequential", "random") for n in (1, 5)]
     sessions.append({
         "id": "2025-05-20-device", "label": "dd and flashbench on the device", "date": "2025-05-20",

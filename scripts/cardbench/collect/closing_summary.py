@@ -37,7 +37,8 @@ def pull_request_lines(card_path):
     raw = card_path.parent.parent / "raw" / slug
     files = " ".join(shlex.quote(_shown(path)) for path in (card_path, raw))
     return ["collect: to publish it, open a pull request:",
-            f"  git switch -c result/{slug} && git add {files} && git commit -m {shlex.quote('Add a result for ' + slug)}",
+            f"  git switch -c result/{slug} && git add {files} "
+            f"&& git commit -m {shlex.quote('Add a result for ' + slug)}",
             "  gh pr create --fill   (without gh: git push, then open the pull request on GitHub)"]
 
 

@@ -18,8 +18,8 @@ tests/test_collect_units.py checks the quick budget.
   full      standard with five fio runs, longer open-AU sweeps down to 16 KiB, f3probe, and a
             sustained fill of the whole card (fio, bandwidth logged every 0.5 s: throughput
             against GB written, the SLC cache and the speeds after it). The fill dominates: card
-            size / write speed, e.g. 53 minutes for 64 GB at 20 MB/s; estimate 90 min for a 64 GB card at 20 MB/s. Measured: 22 min 46 s on a
-            4 GiB card at 45 MB/s write, 90 MB/s read.
+            size / write speed, e.g. 53 minutes for 64 GB at 20 MB/s; estimate 90 min for a 64 GB card
+            at 20 MB/s. Measured: 22 min 46 s on a 4 GiB card at 45 MB/s write, 90 MB/s read.
   fill      identification, then only the sustained fill of the full profile: card size / write
             speed. Measured: 48 s on a 1.375 GiB loop card writing 60 MB/s for its first 1 GiB and
             15 MB/s after (tests/test_fill_e2e.py).

@@ -146,7 +146,8 @@ def run_flash_align(ctx, step):
 
 def run_flash_open_au(ctx, step):
     entry = _run_flashbench(ctx, step, lambda out: tools.flashbench_open_au_argv(
-        ctx.tool("flashbench"), ctx.device_fd_path, out, step.open_au, step.erasesize, step.blocksize, random=step.random))
+        ctx.tool("flashbench"), ctx.device_fd_path, out, step.open_au, step.erasesize, step.blocksize,
+        random=step.random))
     high, low = entry["points"][0], entry["points"][-1]
     return Outcome(entries=[("flashbench_open_au", entry)],
                    summary=f"{high['value']:.1f} MB/s at {size_arg_from_bytes(high['block_size_bytes'])}, "
@@ -174,7 +175,8 @@ def run_f3probe(ctx, step):
 def run_fill(ctx, step):
     name = f"{step.key}.json"
     span = step.span(ctx.device_bytes)
-    argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key, step.log_ms, name)
+    argv = tools.fill_argv(ctx.tool("fio"), ctx.device_fd_path, span, step.bs, step.iodepth, step.key,
+                           step.log_ms, name)
     (ctx.raw_dir / step.log_name).unlink(missing_ok=True)  # fio appends to a log left by a stopped run
     ctx.run_tool(argv, detail=f"{gb_from_bytes(span):.1f} GB", check_output=name)
     summary = FIO_JSON.parse_file(_read(ctx.raw_dir / name))["runs"][0]

@@ -1,8 +1,9 @@
 """Write the collector's session into the card file after every finished test.
 
 The first write appends the session. Later writes replace that session, found by its id: the text
-before it stays byte-identical (but for a raised bus line), and sessions imported meanwhile stay after it. Both go through the card transaction (card/store/transaction.py), which holds the
-card's lock, records the raw files' SHA-256, validates and renames into place.
+before it stays byte-identical (but for a raised bus line), and sessions imported meanwhile stay
+after it. Both go through the card transaction (card/store/transaction.py), which holds the card's
+lock, records the raw files' SHA-256, validates and renames into place.
 """
 
 from pathlib import Path

@@ -100,7 +100,8 @@ def fio_argv(fio, target, job, output_path, name=None, offset=0):
     """
     rw = {("SEQ", "read"): "read", ("SEQ", "write"): "write",
           ("RND", "read"): "randread", ("RND", "write"): "randwrite"}[(job.kind, job.op)]
-    argv = [fio, f"--name={name or job.key}", f"--filename={fio_filename(target)}", f"--rw={rw}", f"--bs={size_arg_from_bytes(job.bs)}",
+    argv = [fio, f"--name={name or job.key}", f"--filename={fio_filename(target)}", f"--rw={rw}",
+            f"--bs={size_arg_from_bytes(job.bs)}",
             f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--direct=1", "--ioengine=libaio",
             "--refill_buffers", "--zero_buffers=0", "--randrepeat=0", "--norandommap", "--group_reporting", "--thread",
             f"--size={size_arg_from_bytes(job.size)}", f"--offset={offset}"]
@@ -157,7 +158,8 @@ def fill_argv(fio, device, span, bs, iodepth, log_prefix, log_ms, output_path):
     """A sequential write over `span` bytes from the card's start (direct I/O, fresh random data so a
     compressing controller gains nothing), bandwidth averaged and logged every log_ms milliseconds
     to <log_prefix>_bw.log (KiB/s), the summary as JSON to output_path."""
-    return [fio, f"--name={log_prefix}", f"--filename={fio_filename(device)}", "--rw=write", f"--bs={size_arg_from_bytes(bs)}",
+    return [fio, f"--name={log_prefix}", f"--filename={fio_filename(device)}", "--rw=write",
+            f"--bs={size_arg_from_bytes(bs)}",
             f"--iodepth={iodepth}", "--direct=1", "--ioengine=libaio", "--refill_buffers", "--zero_buffers=0",
             "--thread", f"--size={span}", "--offset=0", f"--write_bw_log={log_prefix}", f"--log_avg_msec={log_ms}",
             "--per_job_logs=0", "--output-format=json", f"--output={output_path}"]

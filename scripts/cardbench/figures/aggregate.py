@@ -16,8 +16,9 @@ from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, pick_headline, spi_headlines, stated_only
 from .hosts_readers import path_headlines
-from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers, latency_block,
-                    printed_block, runs_frame, session_entries, statistics, tool_result_stats, unit_figures)
+from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers,
+                    latency_block, printed_block, runs_frame, session_entries, statistics, tool_result_stats,
+                    unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus", "bus_stated",

@@ -27,7 +27,8 @@ from ..core.subtest_names import is_mixed
 CLASS_MINIMUMS = {
     "C2": {"seq_write": 2}, "C4": {"seq_write": 4}, "C6": {"seq_write": 6}, "C10": {"seq_write": 10},
     "U1": {"seq_write": 10}, "U3": {"seq_write": 30},
-    "V6": {"seq_write": 6}, "V10": {"seq_write": 10}, "V30": {"seq_write": 30}, "V60": {"seq_write": 60}, "V90": {"seq_write": 90},
+    "V6": {"seq_write": 6}, "V10": {"seq_write": 10}, "V30": {"seq_write": 30}, "V60": {"seq_write": 60},
+    "V90": {"seq_write": 90},
     "A1": {"seq_write": 10, "read_iops": 1500, "write_iops": 500},
     "A2": {"seq_write": 10, "read_iops": 4000, "write_iops": 2000},
 }
@@ -146,8 +147,9 @@ def verdict_of(check):
         verdict = "meets_as_stated"
     else:
         verdict = "meets"
-    notes += [f"{p['what']} is the figure the source states" + (f", the same as {p['charted_as']}" if p.get("charted_as")
-              else ", with no runs behind it recorded here") for p in stated]
+    notes += [f"{p['what']} is the figure the source states"
+              + (f", the same as {p['charted_as']}" if p.get("charted_as")
+                 else ", with no runs behind it recorded here") for p in stated]
     verdict, notes = _with_tool_verdicts(check, verdict, notes)
     text, tone = VERDICTS[verdict]
     return {"id": verdict, "text": text, "tone": tone, "note": "; ".join(notes)}

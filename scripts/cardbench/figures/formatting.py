@@ -79,7 +79,9 @@ def mib_text(value, printed=None):
     """A MiB/s figure for reading; one the tool printed in MiB/s keeps the tool's decimals (13, not 13.0)."""
     if value is None:
         return DASH
-    return format_number(value, int(printed["decimals"])) if in_printed_unit(printed, "MiB/s") else format_by_size(value)
+    if in_printed_unit(printed, "MiB/s"):
+        return format_number(value, int(printed["decimals"]))
+    return format_by_size(value)
 
 
 def latency_text(us, fmt=format_by_size):
@@ -99,5 +101,5 @@ def raw_link(ref):
     return {"name": ref.rsplit("/", 1)[-1], "path": ref}
 
 
-__all__ = ["DASH", "format_number", "format_by_size", "whole", "significant_digits", "approx", "in_printed_unit", "mib_text", "latency_text",
-           "derived_iops_text", "raw_link"]
+__all__ = ["DASH", "format_number", "format_by_size", "whole", "significant_digits", "approx", "in_printed_unit",
+           "mib_text", "latency_text", "derived_iops_text", "raw_link"]

@@ -61,8 +61,9 @@ def card_grid(pooled, session_labels):
     other CrystalDiskMark-named subtest in CrystalDiskMark's order. A cell holds means over the runs in
     the statistics:
         {"mb_s": MB/s, "mib_s": MiB/s, "printed": as the source printed it ({unit, decimals, mean, min,
-         max}), "iops": IOPS or None (derived IOPS only for random tests), "iops_derived": true when IOPS come from bandwidth ÷ block size,
-         "latency_us": mean completion latency in µs where recorded, else None, "run_count": runs,
+         max}), "iops": IOPS or None (derived IOPS only for random tests), "iops_derived": true when IOPS
+         come from bandwidth ÷ block size, "latency_us": mean completion latency in µs where recorded,
+         else None, "run_count": runs,
          "raw": raw files behind the figures (sessions' subtests only)}
     A subtest measured only as 'mix' is left out (the grid has read and write columns). None when the
     card has no CrystalDiskMark-named subtest.

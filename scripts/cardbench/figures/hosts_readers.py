@@ -46,7 +46,8 @@ def pooled_by_path(sessions):
             if not sub.get("run_count") or not mb or mb.get("mean") is None:
                 continue
             subtests.setdefault((sub["kind"], sub["test"], sub["op"]), []).append(sub)
-    return {path: {key: pooled_over_sessions(subs) for key, subs in subtests.items()} for path, subtests in paths.items()}
+    return {path: {key: pooled_over_sessions(subs) for key, subs in subtests.items()}
+            for path, subtests in paths.items()}
 
 
 def sessions_on(sessions, path):

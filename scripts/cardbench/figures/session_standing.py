@@ -20,7 +20,8 @@ COLUMNS = {"seq_read": "sequential read", "seq_write": "sequential write", "rnd4
 def _accepting_columns(kind, entry, test, op):
     """The leaderboard columns one of whose ranked rules takes this subtest's runs."""
     return [key for key in HEADLINE_KEYS if key.endswith(op)
-            and any(rule.kind == "runs" and op in rule.ops and rule.accepts(kind, entry, test, op) for rule in RULES[key])]
+            and any(rule.kind == "runs" and op in rule.ops and rule.accepts(kind, entry, test, op)
+                    for rule in RULES[key])]
 
 
 def _why_not(kind, entry, test, op, row, session_id):

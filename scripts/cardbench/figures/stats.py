@@ -86,8 +86,8 @@ def runs_frame(cards):
                     iops, derived = run_iops(entry, kind, test, r_index, value)
                     lats = [_nth(latency.get(name), r_index) for name in LATENCY_STATS] if latency else _NO_LATENCY
                     rows.append((card["slug"], s_index, compare, kind, e_index, test, entry["op"], entry["unit"],
-                                 r_index, value, _decimals_of(stored), r_index in excluded, mb_s_of(value, entry["unit"]),
-                                 iops, derived, *lats))
+                                 r_index, value, _decimals_of(stored), r_index in excluded,
+                                 mb_s_of(value, entry["unit"]), iops, derived, *lats))
     frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
     for column in ["mb_s", "iops"] + [f"lat_{name}" for name in LATENCY_STATS]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
@@ -98,7 +98,8 @@ def runs_frame(cards):
 
 
 _NO_LATENCY = (None,) * len(LATENCY_STATS)  # an entry without recorded latencies (most)
-_decimals_of = functools.lru_cache(maxsize=1 << 16, typed=True)(lambda stored: printed_decimals([stored]))  # runs repeat
+# cached, as runs repeat
+_decimals_of = functools.lru_cache(maxsize=1 << 16, typed=True)(lambda stored: printed_decimals([stored]))
 
 
 def _nth(values, index):
@@ -283,7 +284,8 @@ def pooled_over_sessions(subtests):
     mb, mib = mb_total / runs, mib_total / runs
     has_mib = all(s.get("mib_s") for s in (subtests[0], slow, fast))
     return {"mb_s": {"mean": mb, "min": slow["mb_s"].get("min"), "max": fast["mb_s"].get("max")},
-            "mib_s": {"mean": mib, "min": slow["mib_s"].get("min"), "max": fast["mib_s"].get("max")} if has_mib else None,
+            "mib_s": ({"mean": mib, "min": slow["mib_s"].get("min"), "max": fast["mib_s"].get("max")}
+                      if has_mib else None),
             "mib_mean": mib, "run_count": runs, "first": subtests[0]}
 
 
@@ -425,8 +427,9 @@ def tool_result_stats(entries):
     return out
 
 
-__all__ = ["is_spi", "tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals", "json_numbers",
-           "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block", "unit_figures", "dd_test_name",
-           "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS", "ENTRY_KEYS", "CardFigures", "mb_s_of",
+__all__ = ["is_spi", "tool_result_stats", "runs_frame", "statistics", "summary", "json_number", "printed_decimals",
+           "json_numbers", "round_half_even", "printed_block", "rate_block", "iops_block", "latency_block",
+           "unit_figures", "dd_test_name", "block_bytes_of_test", "session_entries", "run_iops", "LATENCY_STATS",
+           "ENTRY_KEYS", "CardFigures", "mb_s_of",
            "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures", "random_4k_iops", "RANDOM_BLOCK_BYTES",
            "align_access_us", "written_gb"]

@@ -11,9 +11,10 @@ import_file(path, cards_dir, slug, name=None, label=None, fmt="auto", data_dir=N
   3. detect: the format (parsers.registry) unless fmt names one of its NAMES.
   4. parse: the format's tool module reads the file (parsers.registry Format.parse_file) and its
      to_session() gives SessionFields; a log of several tools' commands is cut into one part per
-     tool first (imports.several_tools); a file holding N runs gives results with N runs each. A file that does not parse, is cut off or contradicts itself
-     raises ParseError naming the line; nothing is written then. So does a figure whose
-     bandwidth and IOPS × block size disagree (figure_check: a unit or size wrongly assumed).
+     tool first (imports.several_tools); a file holding N runs gives results with N runs each. A
+     file that does not parse, is cut off or contradicts itself raises ParseError naming the line;
+     nothing is written then. So does a figure whose bandwidth and IOPS × block size disagree
+     (figure_check: a unit or size wrongly assumed).
   5. write: ONE session through the card transaction (card.transaction.card_change), the bytes
      copied to data/raw/<slug>/<session-id>/<file name> (listed in data/raw/<slug>/SHA256SUMS)
      and their sha256 kept in the session's `imported_sha256`. Nothing is written when the new card text

@@ -14,10 +14,13 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _DAYS = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
 _MONTH = "(?P<month>" + "|".join(_MONTHS) + ")"
 _TIME = r"\d{2}:\d{2}:\d{2}"
-_DEFAULT = re.compile(rf"^{_DAYS} {_MONTH} {{1,2}}(?P<day>\d{{1,2}}) {_TIME}(?: [A-Z][A-Za-z0-9+-]{{0,9}})? (?P<year>\d{{4}})$")
+_DEFAULT = re.compile(rf"^{_DAYS} {_MONTH} {{1,2}}(?P<day>\d{{1,2}}) {_TIME}"
+                      rf"(?: [A-Z][A-Za-z0-9+-]{{0,9}})? (?P<year>\d{{4}})$")
 _RFC_2822 = re.compile(rf"^{_DAYS}, (?P<day>\d{{1,2}}) {_MONTH} (?P<year>\d{{4}}) {_TIME} [+-]\d{{4}}$")
-_ISO = re.compile(r"^(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[+-]\d{2}:?\d{2}|Z)?)?$")
-_DATE_COMMAND = re.compile(r"(?:^|[\s;&|$#>])(?:sudo\s+)?date(?:\s+(?:-I\w*|--iso-8601\S*|--rfc-3339=\S+|-u|\+%F\S*|'\+%F\S*'))*\s*$")
+_ISO = re.compile(r"^(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
+                  r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[+-]\d{2}:?\d{2}|Z)?)?$")
+_DATE_COMMAND = re.compile(r"(?:^|[\s;&|$#>])(?:sudo\s+)?date"
+                           r"(?:\s+(?:-I\w*|--iso-8601\S*|--rfc-3339=\S+|-u|\+%F\S*|'\+%F\S*'))*\s*$")
 
 
 def _day(match):

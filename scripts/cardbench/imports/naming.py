@@ -68,8 +68,8 @@ def card_for_name(slug, name, source=None, path=None, given=None):
     chosen.setdefault("bus", identity.bus_from_name(name))
     chosen.setdefault("form_factor", identity.form_factor_from_name(name))
     defaults = {field: chosen[field] for field in ("capacity_gb", "bus", "form_factor")}
-    card = new_card_data.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0], defaults["bus"][0],
-                             source or DEFAULT_SOURCE)
+    card = new_card_data.new_card(slug, name, defaults["capacity_gb"][0], defaults["form_factor"][0],
+                                  defaults["bus"][0], source or DEFAULT_SOURCE)
     # A brand of two words ("Amazon Basics", "Silicon Power") is given apart from the name by a source's manifest.
     for field in IDENTITY_GIVEN:
         if (given or {}).get(field):
@@ -105,8 +105,8 @@ def similar_cards(cards_dir, slug, most=3):
 
 
 def _capacity_at(words):
-    return next((i for i, word in enumerate(words) if word[:-2].replace(".", "").isdigit() and word[-2:] in ("gb", "tb")),
-                None)
+    return next((i for i, word in enumerate(words)
+                 if word[:-2].replace(".", "").isdigit() and word[-2:] in ("gb", "tb")), None)
 
 
 def _without_capacity_and_kind(slug):

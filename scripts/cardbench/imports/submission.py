@@ -257,8 +257,8 @@ _CLI_WORDS = [
     (re.compile(r'set bus: "([^"]+)" in \S+\.yaml, or BUS="[^"]+" on make import for a new card'),
      r'choose **Bus** "\1" in the issue'),
     (re.compile(r" {0,3}\((?:[A-Z]{2,8}+=[^()]*+)?on make import[^()]*+\)"), ""),
-    (re.compile(r"[,;]? {0,3}(?:or )?(?:give )?(?<![A-Za-z])[A-Z]{2,8}+=\S*+(?: \([^()]*+\))? on make import(?:, or [^;.]*+ on "
-                r"cardbench import)?"), ""),
+    (re.compile(r"[,;]? {0,3}(?:or )?(?:give )?(?<![A-Za-z])[A-Z]{2,8}+=\S*+(?: \([^()]*+\))? on make import"
+                r"(?:, or [^;.]*+ on cardbench import)?"), ""),
 ]
 
 

@@ -28,7 +28,8 @@ _INDENT = re.compile(r"^[ \t]*+")
 _PROMPT = re.compile(
     r"^(?:\([^()\s]{1,64}+\)[ ]++)?+"  # a virtualenv or conda name: "(venv) "
     r"(?:\[[^\[\]\r\n]{1,120}+\][ ]?+[$#%]"  # [root@h ~]#, [user@host dir]$
-    r"|[\w.-]{0,64}+@[\w.-]{1,64}+(?::[^\s$#%]{0,200}+)?+(?:[ ]++[^\s$#%]{1,200}+)?+[ ]?+[$#%]"  # user@host:~$, user@host ~ %, @host:~$ (user cut)
+    # user@host:~$, user@host ~ %, @host:~$ (user cut)
+    r"|[\w.-]{0,64}+@[\w.-]{1,64}+(?::[^\s$#%]{0,200}+)?+(?:[ ]++[^\s$#%]{1,200}+)?+[ ]?+[$#%]"
     r"|[\w.-]{1,64}+:[^\s$#%]{0,200}+[ ]++[\w.-]{1,64}+[$#]"  # macOS bash: host:~ user$
     r"|[$#%]"
     r")(?:[ \t]++|$)")
@@ -47,8 +48,9 @@ _QP_BYTES = re.compile(r"(?:=[0-9A-F]{2})++")
 def quoted_printable(text):
     """A mail body pasted as it travelled, quoted-printable ("iodepth=3D1", "Datens=C3=A4tze", lines broken by a
     soft "=" at their end), decoded: each soft-broken line joined to the next, and a blank line for each piece
-    joined added where the paragraph ends, so that the lines below it keep their numbers. Any other text comes back unchanged: one
-    whose every "=" is an escape or a soft break and that holds "=3D" (an "=" encoded)."""
+    joined added where the paragraph ends, so that the lines below it keep their numbers. Any other text
+    comes back unchanged: one whose every "=" is an escape or a soft break and that holds "=3D" (an "="
+    encoded)."""
     if "=3D" not in text or len(_QP_ESCAPE.findall(text)) != text.count("="):
         return text
     lines = text.splitlines(keepends=True)
@@ -150,7 +152,8 @@ def unwrap(text):
     return "".join(line + end for line, end in zip(kept, ends))
 
 
-_QUOTED_COMMAND = re.compile(r"^[ \t]{0,12}+>[ \t]?+(?:sudo[ \t]++)?+((?:\S{0,200}+/)?+([\w.-]{1,40}+)(?:[ \t].{0,4000}+)?+)$")
+_QUOTED_COMMAND = re.compile(r"^[ \t]{0,12}+>[ \t]?+(?:sudo[ \t]++)?+"
+                             r"((?:\S{0,200}+/)?+([\w.-]{1,40}+)(?:[ \t].{0,4000}+)?+)$")
 
 
 def _quoted_commands(lines):

@@ -94,10 +94,12 @@ def subtests_figure(subtests):
         counts = [runs_used(s) if s else 0 for s in subs]
         traces.append({"type": "bar", "orientation": "h", "name": f"{upper_first(op)}, mean", "y": labels,
                        "x": columns["mb"]["mean"], "offsetgroup": op, "error_x": _whisker(columns["mb"]),
-                       "customdata": [[a, b, c, op] for a, b, c in zip(columns["mb"]["min"], columns["mb"]["max"], counts)],
+                       "customdata": [[a, b, c, op]
+                                      for a, b, c in zip(columns["mb"]["min"], columns["mb"]["max"], counts)],
                        "hovertemplate": BAR_HOVER.replace("{unit}", "MB/s"), "meta": {"role": op}})
         alt.append({"x": columns["mib"]["mean"], "error_x": _whisker(columns["mib"]),
-                    "customdata": [[a, b, c, op] for a, b, c in zip(columns["mib"]["min"], columns["mib"]["max"], counts)],
+                    "customdata": [[a, b, c, op]
+                                   for a, b, c in zip(columns["mib"]["min"], columns["mib"]["max"], counts)],
                     "hovertemplate": BAR_HOVER.replace("{unit}", "MiB/s")})
         xs, xs_mib, ys, numbers = [], [], [], []
         for label, s in zip(labels, subs):
@@ -141,7 +143,8 @@ def runs_table(subtests):
             if i in excluded:
                 cell["note"] = "excluded"
             cells.append(cell)
-        rows.append({"head": f"{s['test']} {s['op']}", "cells": cells, "raw": [raw_link(r) for r in s.get("raw") or []]})
+        rows.append({"head": f"{s['test']} {s['op']}", "cells": cells,
+                     "raw": [raw_link(r) for r in s.get("raw") or []]})
     return {"caption": "Every run", "head": head, "rows": rows}
 
 
@@ -375,8 +378,10 @@ def curve_charts(card):
                                    "Alignment", size_arg_from_bytes, "µs", rate=False))
     fill = fill_figure(card)
     if fill:
-        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written", format_by_size))
+        charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written",
+                                   format_by_size))
     return charts
 
 
-__all__ = ["chart", "session_chart", "sweeps_figure", "align_figure", "fill_figure", "curve_charts", "mib_of", "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS"]
+__all__ = ["chart", "session_chart", "sweeps_figure", "align_figure", "fill_figure", "curve_charts", "mib_of",
+           "rate_cell", "runs_used", "MB_S_AXIS", "MIB_S_AXIS"]

@@ -29,7 +29,8 @@ def card_entries(card):
         measured = f"{runs} run{'s' if runs != 1 else ''} recorded" if runs else "no repeated runs recorded"
         when = date if session.get("date") else f"date not stated; source dated {date}"
         summary = f"{what}: {card['title']}, {session['label']} ({when}); {measured}."
-        entries.append([date, f"{card['title']}: {session['label']}", summary, card["slug"], f"session-{session['id']}"])
+        entries.append([date, f"{card['title']}: {session['label']}", summary, card["slug"],
+                        f"session-{session['id']}"])
     return entries
 
 

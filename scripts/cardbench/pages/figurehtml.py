@@ -59,8 +59,10 @@ def run_cells_html(cells):
 
 def path_cells_html(cells):
     """The cells of a "By host and reader" row: each path's mean with its run count, or a dash."""
-    return "".join(f'<td class="num">{rate_html(c)} <span class="muted">(n = {int(c["runs"])})</span></td>' if c.get("runs")
-                   else f'<td class="num"><span class="muted" title="not measured through this path">{escape(c.get("text") or "")}</span></td>'
+    return "".join(f'<td class="num">{rate_html(c)} <span class="muted">(n = {int(c["runs"])})</span></td>'
+                   if c.get("runs")
+                   else '<td class="num"><span class="muted" title="not measured through this path">'
+                        f'{escape(c.get("text") or "")}</span></td>'
                    for c in cells)
 
 
@@ -73,4 +75,5 @@ def with_table_html(chart):
     return dict(chart, table=dict(table, rows=rows))
 
 
-__all__ = ["BASE", "value_text", "rate_html", "figure_cells_html", "run_cells_html", "path_cells_html", "with_table_html"]
+__all__ = ["BASE", "value_text", "rate_html", "figure_cells_html", "run_cells_html", "path_cells_html",
+           "with_table_html"]

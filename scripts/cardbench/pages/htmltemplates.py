@@ -52,7 +52,8 @@ def _escaped_text(text):
 def url_attr(url):
     """An address from a card (validated http or https) as an href holds it: %-encoded as Hugo's templates
     normalise it, then escaped; Markup because it is escaped here, once."""
-    return Markup(escape("".join(c if c in _URL_KEEP else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in url)))
+    encoded = "".join(c if c in _URL_KEEP else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in url)
+    return Markup(escape(encoded))
 
 
 def from_code(fragment):

@@ -43,4 +43,5 @@ def ranked(parts):
     return sorted(parts, key=lambda p: (group[p["rank_group"]], -p["rank"]))
 
 
-__all__ = ["leader_row_html", "spi_row_html", "card_list_item_html", "card_list_html", "ranked", "value_text", "BASE", "RANK_GROUPS"]
+__all__ = ["leader_row_html", "spi_row_html", "card_list_item_html", "card_list_html", "ranked", "value_text", "BASE",
+           "RANK_GROUPS"]

@@ -57,8 +57,10 @@ def tool_rows(tool_results):
             cells = {name: {"text": format_by_size(entry["printed"][key])}
                      for name, key in (("mean", "mean"), ("worst", worst), ("best", best))}
         rows.append({"tool": entry["tool"], "figure": f"{entry['test']} ({entry['op']})", "count": entry["run_count"],
-                     "rate": bool(entry.get("mb_s")), "printed": f"{format_by_size(entry['printed']['mean'])} {entry['unit']}",
-                     "figures": figure_cells_html([cells["mean"], cells["worst"], cells["best"]], strong_first=True)})
+                     "rate": bool(entry.get("mb_s")),
+                     "printed": f"{format_by_size(entry['printed']['mean'])} {entry['unit']}",
+                     "figures": figure_cells_html([cells["mean"], cells["worst"], cells["best"]],
+                                                  strong_first=True)})
     return rows
 
 
@@ -89,12 +91,14 @@ def stats_rows(subtests):
     for s in subtests:
         m = s.get("mb_s")
         mib = mib_of(s) if m else None
-        cells = ({k: rate_cell(m[k], mib[k], s.get("printed") if k != "std" else None) for k in ("mean", "min", "max", "std")} if m
+        cells = ({k: rate_cell(m[k], mib[k], s.get("printed") if k != "std" else None)
+                  for k in ("mean", "min", "max", "std")} if m
                  else {k: {"text": format_by_size(s[k])} for k in ("mean", "min", "max", "std")})
         rows.append({"name": f"{s['test']} {s['op']}", "raw": [raw_link(r) for r in s.get("raw") or []],
                      "count": runs_used(s), "excluded": len(s.get("excluded_runs") or []), "rate": bool(m),
                      "unit": s["unit"], "recorded": _recorded(s),
-                     "figures": figure_cells_html([cells[k] for k in ("mean", "min", "max", "std")], strong_first=True)})
+                     "figures": figure_cells_html([cells[k] for k in ("mean", "min", "max", "std")],
+                                                  strong_first=True)})
     return rows
 
 
@@ -119,11 +123,13 @@ def claimed_rows(card):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
         row = {"name": name, "claim": rate_html(rate_cell(claim, mib_s_of(claim))) if claim else None,
-               "measured": rate_html(rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed"))) if measured else None,
+               "measured": (rate_html(rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")))
+                            if measured else None),
                "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
-            row["by"], row["stated"] = basis_text(measured), measured.get("kind") == "summary"  # no runs: the source's figure
+            # stated: no runs, the source's own figure
+            row["by"], row["stated"] = basis_text(measured), measured.get("kind") == "summary"
             row["raw"] = [raw_link(r) for r in measured.get("raw") or []]
             printed = measured.get("printed") or {}
             if unit and unit != "MB/s" and printed.get("decimals") is not None:
@@ -150,8 +156,8 @@ def class_check_rows(card):
 
 # --- the page -----------------------------------------------------------------------------------
 
-IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus", "bus_stated",
-            "markings", "controller", "price", "shops", "notes", "source"]
+IDENTITY = ["slug", "title", "brand", "model", "part_number", "capacity_gb", "family", "form_factor", "bus",
+            "bus_stated", "markings", "controller", "price", "shops", "notes", "source"]
 SESSION_SHOWN = ["id", "label", "complete", "compare", "date", "card_label", "host", "reader", "interface", "clock_mhz",
                  "conditions", "target", "tools", "source", "notes", "reading", *SINGLE_BLOCK_KINDS, "cid"]
 
@@ -209,7 +215,8 @@ def card_page(card):
         shown = {k: s[k] for k in SESSION_SHOWN if k in s}
         dom_id = f"session-{s['id']}"
         shown["dom_id"] = dom_id
-        shown["headline"] = [dict(row, value=NOT_MEASURED if row.get("measured") is False else shown_value(row.get("value")))
+        shown["headline"] = [dict(row, value=NOT_MEASURED if row.get("measured") is False
+                                  else shown_value(row.get("value")))
                              for row in s.get("headline") or []]
         shown["chart"] = with_table_html(session_chart(s, dom_id))
         shown["stats"] = stats_rows(s["subtests"])
@@ -272,7 +279,8 @@ def leader_row(row, card=None):
             "claimed_read": claimed.get("read_mb_s"), "claimed_write": claimed.get("write_mb_s"),
             "claimed_note": claimed.get("note"),
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
-            "instead": measured_instead(card) if not runs else "", "charted": measured_instead(card, True) if not runs else "",
+            "instead": measured_instead(card) if not runs else "",
+            "charted": measured_instead(card, True) if not runs else "",
             "source": row["source"], "per_price": per_price(card, seq_read), "per_gb": price_per_gb(card),
             "fake": fake_text(card),
             **row.get("leaderboard", {})}
@@ -330,4 +338,5 @@ def price_per_gb(card):
             "from": f"{price['amount']:g} {price['currency']} ÷ {card['capacity_gb']:g} GB{_where(price)}"}
 
 
-__all__ = ["card_page", "leader_row", "spi_row", "standing_group", "measured_instead", "per_price", "price_per_gb", "shown_value"]
+__all__ = ["card_page", "leader_row", "spi_row", "standing_group", "measured_instead", "per_price", "price_per_gb",
+           "shown_value"]

@@ -35,6 +35,7 @@ def card_paths(card):
         rows.append({"name": f"{key[1]} {key[2]}", "cells": cells})
     if not rows:  # no subtest measured through two paths: nothing to set side by side
         return None
-    columns = [{"host": host, "reader": reader, "not_stated": not host and not reader, "label": path_label((host, reader)),
+    columns = [{"host": host, "reader": reader, "not_stated": not host and not reader,
+                "label": path_label((host, reader)),
                 "sessions": sessions_on(sessions, (host, reader))} for host, reader in paths]
     return {"columns": columns, "rows": rows, "compare": f"compare/?cards={card['slug']}"}

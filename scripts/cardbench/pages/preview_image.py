@@ -34,7 +34,8 @@ def preview_of(card_json):
     figures = []
     for key, name in (("seq_read", "Sequential read"), ("seq_write", "Sequential write")):
         pick = headline.get(key)
-        figures.append([name, pick["mb_s"] if pick else None, "stated" if pick and pick.get("kind") == "summary" else ""])
+        stated = "stated" if pick and pick.get("kind") == "summary" else ""
+        figures.append([name, pick["mb_s"] if pick else None, stated])
     return {"slug": card_json["slug"], "title": card_json["title"], "figures": figures}
 
 

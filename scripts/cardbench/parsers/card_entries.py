@@ -49,7 +49,8 @@ def results_from_fio(parsed_list, command=None, raw=None):
         for job in parsed["jobs"]:
             if job.get("test") is None:
                 raise ParseError("fio", f"job '{job['name']}': block size {job.get('bs_bytes')} has no "
-                                        "CrystalDiskMark-style name (needs a whole number of KiB)", line=job.get("line"))
+                                        "CrystalDiskMark-style name (needs a whole number of KiB)",
+                                 line=job.get("line"))
             if not job.get("bw_bytes"):
                 raise ParseError("fio", f"job '{job['name']}' measured no {job['op']} I/O "
                                         f"(fio error {job.get('error', 0)})", line=job.get("line"))
@@ -248,7 +249,8 @@ def find_fat_entry(parsed, erase_size_bytes=None, block_size_bytes=None, command
 # --- f3probe, nvme ----------------------------------------------------------------------------
 
 def f3probe_entry(parsed, raw=None):
-    return _drop_none({"fake": bool(parsed["fake"]), "verdict": parsed.get("verdict"), "fake_type": parsed.get("fake_type"),
+    return _drop_none({"fake": bool(parsed["fake"]), "verdict": parsed.get("verdict"),
+                       "fake_type": parsed.get("fake_type"),
                        "announced_bytes": parsed.get("announced_bytes"),
                        "usable_bytes": parsed.get("usable_bytes"),
                        "seconds": _num(parsed["seconds"], 3) if parsed.get("seconds") is not None else None,

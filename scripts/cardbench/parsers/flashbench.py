@@ -231,7 +231,8 @@ def runs(text):
 
 def parse(text):
     lines = [line for _, line in _lines(text)]
-    if any(_ALIGN_NEW.match(line) or _ALIGN_OLD.match(line) or line.startswith(("align ", "Aligned")) for line in lines):
+    if any(_ALIGN_NEW.match(line) or _ALIGN_OLD.match(line) or line.startswith(("align ", "Aligned"))
+           for line in lines):
         return parse_align(text)
     rows = _rows(text, "--open-au or -f")
     if any(len(values) > 1 for _, _, values, _ in rows):

@@ -59,7 +59,8 @@ _BANNER = re.compile(r"^[ \t>]*+Iozone: Performance Test of File I/O")
 _VERSION = re.compile(r"^[ \t>]*+Version \$Revision: ([\d.]{1,20}+) \$")
 _COMMAND = re.compile(r"^[ \t>]*+Command line used: (.{1,2000}+)$")
 _DIRECT = re.compile(r"(?:^|\s)-I(?:\s|$)")  # iozone -I: O_DIRECT
-_LOGGED = re.compile(r"^\$ ((?:[^\s/]{0,200}+/){0,20}+iozone\s.{0,2000}+)$")  # the command typed, as the importer writes it
+# the command typed, as the importer writes it
+_LOGGED = re.compile(r"^\$ ((?:[^\s/]{0,200}+/){0,20}+iozone\s.{0,2000}+)$")
 _TABLE_HEADER = re.compile(r"^[ \t>]*+kB[ \t]++reclen[ \t]++write\b")
 _ROW = re.compile(r"^[ \t>]*+\d{1,15}+(?:[ \t]++\d{1,15}+){2,14}+[ \t]*+$")
 _DONE = re.compile(r"^[ \t>]*+iozone test complete\.")
@@ -240,8 +241,8 @@ def notes(parsed):
     for run in parsed["runs"]:
         sizes = sorted({row["kb"] for row in run["rows"]})
         if len(sizes) > 1:
-            out.append(f"iozone auto table (file sizes {sizes[0]} to {sizes[-1]} kB): the figures of the {sizes[-1]} kB "
-                       "file are kept; the raw output holds the whole table.")
+            out.append(f"iozone auto table (file sizes {sizes[0]} to {sizes[-1]} kB): "
+                       f"the figures of the {sizes[-1]} kB file are kept; the raw output holds the whole table.")
     return out
 
 

@@ -214,7 +214,8 @@ def _json_list(data):
         used, size = device.get("UsedBytes"), device.get("PhysicalSize")
         usage = f"{gb_from_bytes(used):.2f} GB / {gb_from_bytes(size):.2f} GB" if all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in (used, size)) else ""
-        devices.append({"node": str(device.get("DevicePath", "")), "serial": str(device.get("SerialNumber", "")).strip(),
+        devices.append({"node": str(device.get("DevicePath", "")),
+                        "serial": str(device.get("SerialNumber", "")).strip(),
                         "model": str(device["ModelNumber"]).strip(), "namespace": str(device.get("NameSpace", "")),
                         "usage": usage, "format": f"{device['SectorSize']} B" if device.get("SectorSize") else "",
                         "firmware": str(device.get("Firmware", "")).strip()})
@@ -285,7 +286,8 @@ def parse(text):
 
 _OUTPUT_START = re.compile(r"^(NVME Identify Controller|Smart Log for NVME device|get-feature:|Node\s)")
 _TEMPERATURE = re.compile(r"^\s*+temperature\s*+:", re.I)  # smart-log's composite reading, not a sensor's
-READ_COMMANDS = {"id-ctrl", "smart-log", "get-feature"}  # the nvme subcommands whose output is read; nvme list: read when its table is whole
+# the nvme subcommands whose output is read; nvme list: read when its table is whole
+READ_COMMANDS = {"id-ctrl", "smart-log", "get-feature"}
 
 
 def outputs(text):

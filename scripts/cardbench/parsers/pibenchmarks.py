@@ -214,7 +214,8 @@ def _iozone_from_table(table):
     random = [{"test": "RND4K Q1T1", "op": op, "value": table[("IOZone", f"4k random {op}")]["value"]}
               for op in ("read", "write") if ("IOZone", f"4k random {op}") in table]
     out = {"results": results_from_table([random], "KiB/s")} if random else {}
-    figures = [tool_result_entry("iozone", IOZONE_TEST.format(op), op, "KiB/s", [table[("IOZone", f"4k {op}")]["value"]],
+    figures = [tool_result_entry("iozone", IOZONE_TEST.format(op), op, "KiB/s",
+                                 [table[("IOZone", f"4k {op}")]["value"]],
                                  block_size="4K", queue_depth=1, threads=1, direct=True, target="file")
                for op in ("write", "read") if ("IOZone", f"4k {op}") in table]
     if figures:

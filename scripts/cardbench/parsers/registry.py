@@ -58,9 +58,9 @@ class Format:
                                  if _said(*_outcome(session_of, _mended(text, {number}))) != as_read), damaged[0])
             char = next(c for c in line if not undamaged(c))
             what = "NUL" if char == "\x00" else "a control character"
-            raise ParseError(self.name, f"this line holds U+{ord(char):04X} ({what}), which no tool prints, and without "
-                                        "it the file reads otherwise: the file is damaged; remove it or copy the output "
-                                        "again", line=number, text=line)
+            raise ParseError(self.name, f"this line holds U+{ord(char):04X} ({what}), which no tool prints, "
+                                        "and without it the file reads otherwise: the file is damaged; "
+                                        "remove it or copy the output again", line=number, text=line)
         if refusal is not None:
             raise refusal
         return result

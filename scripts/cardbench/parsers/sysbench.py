@@ -97,7 +97,8 @@ def parse(text):
     version, runs, run, command = None, [], None, {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = unquoted(shown(raw)).strip()
-        if _COMMAND.match(line) or re.match(r"^(?:[^\s$#%]{0,120}(?: [^\s$#%]{1,80})? ?[$#%]\s+)?(?:sudo\s+)?(?:\S*/)?sysbench\s.*\s(?:run|--test=fileio)\b", line):
+        if _COMMAND.match(line) or re.match(r"^(?:[^\s$#%]{0,120}(?: [^\s$#%]{1,80})? ?[$#%]\s+)?(?:sudo\s+)?"
+                                            r"(?:\S*/)?sysbench\s.*\s(?:run|--test=fileio)\b", line):
             command = _command(line)
             continue
         if _HEADER.match(line):

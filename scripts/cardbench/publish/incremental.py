@@ -2,12 +2,13 @@
 
 Checking (YAML, schema, rules) and aggregating a card depends only on its file, the raw outputs it
 names, the code and schema, and the date (no date may lie in the future: a card that passed that
-rule passes it on every later day, so only cards it failed, or a clock set back, are checked again). So every card's result
-is kept in a cache file beside the output folder (<out>.cache.json): its findings and the small
-pieces of text it adds to the shared files (sitedata.card_parts). A card whose file is unchanged —
-same size, modification time and inode, or failing that the same SHA-256 — is not read again;
-its own output files are already in place. Changed cards are checked in worker processes (one per
-core) when there are many; they write the card files they make into a staging folder (staging.py). Findings and outputs are the same as `validate_paths` + `aggregate` +
+rule passes it on every later day, so only cards it failed, or a clock set back, are checked again).
+So every card's result is kept in a cache file beside the output folder (<out>.cache.json): its
+findings and the small pieces of text it adds to the shared files (sitedata.card_parts). A card
+whose file is unchanged — same size, modification time and inode, or failing that the same SHA-256 —
+is not read again; its own output files are already in place. Changed cards are checked in worker
+processes (one per core) when there are many; they write the card files they make into a staging
+folder (staging.py). Findings and outputs are the same as `validate_paths` + `aggregate` +
 `write_outputs` on every card; as there, nothing is written while any card has an error.
 """
 
@@ -346,9 +347,10 @@ class SiteDataBuilder:
         result.cards = len(published)
         if not result.errors:
             staging = self.staging
+            place = staging and (lambda: place_staged(self.out_dir, staging, staged))
             result.written = write_site_data(self.out_dir, published, files, self.written,
                                              join_all_runs=not self.preview, before_lists=hold_lists,
-                                             place_staged=staging and (lambda: place_staged(self.out_dir, staging, staged)))
+                                             place_staged=place)
         if save:
             self.save_cache()
         return result

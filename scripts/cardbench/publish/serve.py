@@ -124,8 +124,9 @@ def serve(cards_dir, out_dir, hugo, root, report, port=1313, bind="127.0.0.1"):
                 for finding in findings:
                     report(str(finding))
                 errors = sum(f.severity == "error" for f in findings)
-                report("card files changed: " + (f"{errors} error(s); the preview keeps the last good data"
-                                                  if errors else f"statistics updated in {time.monotonic() - started:.2f} s"))
+                report("card files changed: "
+                       + (f"{errors} error(s); the preview keeps the last good data" if errors
+                          else f"statistics updated in {time.monotonic() - started:.2f} s"))
                 if touched:  # after the card's page is written; a file saved meanwhile wakes the watch again
                     seen_full, last_full = _snapshot(cards_dir, True), time.monotonic()
     finally:

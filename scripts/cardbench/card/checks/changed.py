@@ -32,7 +32,8 @@ def changed_card_paths(repo=ROOT, base_ref="origin/main"):
         base, described = merge_base.stdout.strip(), f"merge base with {base_ref} ({merge_base.stdout.strip()[:10]})"
     else:
         base, described = "HEAD", f"HEAD ({base_ref} not found)"
-    diff = _git(repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", base, "--", "data", "content/cards")
+    diff = _git(repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", base,
+                "--", "data", "content/cards")
     if diff.returncode != 0:
         raise CardbenchError(f"--changed: git diff failed: {shorten(diff.stderr.strip(), 200)}")
     untracked = _git(repo, "ls-files", "--others", "--exclude-standard", "-z", "--", "data", "content/cards")

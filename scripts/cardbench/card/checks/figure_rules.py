@@ -72,7 +72,8 @@ def bus_ceiling(check):
     claims = {op: claimed.get(f"{op}_mb_s") for op in ("read", "write")}
     claims = {op: v for op, v in claims.items() if finite_number(v) and v > 0}
     for index, session in sessions_of(check.card):
-        ceiling, why = BUS_CEILING_MB_S[bus], f"{bus} bus ceiling" + (f" ({BUS_ASSUMED[bus]})" if bus in BUS_ASSUMED else "")
+        assumed = f" ({BUS_ASSUMED[bus]})" if bus in BUS_ASSUMED else ""
+        ceiling, why = BUS_CEILING_MB_S[bus], f"{bus} bus ceiling" + assumed
         nvme = session.get("nvme") if isinstance(session.get("nvme"), dict) else {}
         link = pcie_link_mb_s(nvme.get("pcie_link")) if bus == "SD Express" else None
         if link:

@@ -164,8 +164,9 @@ def _orphan_sums_lines(sums_path, folder, named):
         if any(ref.startswith(f"raw/{folder}/") for ref in named):
             return []
         return [file_finding(sums_path, exc.message, "raw-hash", line=exc.line)]
-    return [file_finding(sums_path, f"line {line} lists {shorten(name)}, but no session names data/raw/{shorten(folder)}/"
-                                    f"{shorten(name)}: an orphan line; remove it (or name the file in a session's "
+    return [file_finding(sums_path, f"line {line} lists {shorten(name)}, but no session names "
+                                    f"data/raw/{shorten(folder)}/{shorten(name)}: an orphan line; remove it "
+                                    "(or name the file in a session's "
                                     "`raw` field)", "raw-orphan", line=line)
             for name, (_, line) in sorted(entries.items(), key=lambda item: item[1][1])
             if f"raw/{folder}/{name}" not in named]

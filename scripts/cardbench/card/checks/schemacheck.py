@@ -36,7 +36,8 @@ class UnsupportedSchema(ValueError):
 _TYPES = {
     "string": "isinstance({v}, str)",
     "number": "(isinstance({v}, (int, float)) and not isinstance({v}, bool))",
-    "integer": "((isinstance({v}, int) and not isinstance({v}, bool)) or (isinstance({v}, float) and {v}.is_integer()))",
+    "integer": "((isinstance({v}, int) and not isinstance({v}, bool))"
+               " or (isinstance({v}, float) and {v}.is_integer()))",
     "boolean": "isinstance({v}, bool)",
     "array": "isinstance({v}, list)",
     "object": "isinstance({v}, dict)",
@@ -134,7 +135,8 @@ def _emit(src, schema, v, depth, where):
         src.add(inner, f"if {src.value(re.compile(schema['pattern']).search)}({v}) is None: return False")
     _close(src, start, inner > depth)
     if "format" in schema and src.format_checker is not None:
-        src.add(depth, f"if not {src.value(src.format_checker)}.conforms({v}, {src.value(schema['format'])}): return False")
+        src.add(depth, f"if not {src.value(src.format_checker)}.conforms({v}, {src.value(schema['format'])}):"
+                       " return False")
     bounds = [(op, schema[key]) for key, op in _BOUNDS if key in schema]
     if bounds:
         test = " and ".join(f"{v} {op} {src.value(bound)}" for op, bound in bounds)

@@ -62,7 +62,8 @@ def project_link_findings(data_dir, cards_dir=None):
     data_dir = Path(data_dir)
     found = site_link_findings(data_dir.parent) if data_dir.name == "data" else \
         [link_finding(link) for link in links_under(data_dir)]
-    inside = cards_dir is not None and os.path.abspath(cards_dir).startswith(os.path.join(os.path.abspath(data_dir), ""))
+    data_dir_prefix = os.path.join(os.path.abspath(data_dir), "")
+    inside = cards_dir is not None and os.path.abspath(cards_dir).startswith(data_dir_prefix)
     if cards_dir is not None and not inside:  # a card folder inside data_dir was walked with it
         found += [link_finding(Path(cards_dir))] if Path(cards_dir).is_symlink() else \
             [link_finding(link) for link in links_under(cards_dir)]

@@ -115,8 +115,10 @@ def with_site_links(findings, data_dir=DATA_DIR):
 
 def card_paths(cards_dir):
     """Card files of a folder: every *.yaml, and mis-named *.yml / *.YAML so they are reported, not skipped."""
+    if not Path(cards_dir).is_dir():
+        return []
     return sorted(p for p in Path(cards_dir).iterdir()
-                  if p.suffix.lower() in (".yaml", ".yml") and not p.name.startswith(".")) if Path(cards_dir).is_dir() else []
+                  if p.suffix.lower() in (".yaml", ".yml") and not p.name.startswith("."))
 
 
 # --- files beside the card files: data/raw/ and review pages ------------------------------------

@@ -372,7 +372,8 @@ def _missing_dirs(folder, stop):
 
 @contextmanager
 def card_change(data_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
-    """Lock the card, finish or undo the commit a killed writer left, clear its temp files, and yield a CardChange loaded under the lock."""
+    """Lock the card, finish or undo the commit a killed writer left, clear its temp files, and yield a
+    CardChange loaded under the lock."""
     data_dir = Path(data_dir)
     cards_dir = data_dir / "cards"
     cards_dir.mkdir(parents=True, exist_ok=True)

@@ -132,7 +132,8 @@ def _read_ios(root, host):
     ios = read_attr(Path(root) / "sys" / "kernel" / "debug" / host / "ios", "")
     found = {}
     for key, pattern in (("timing", r"^timing spec:\s*\d+\s*\(([^)]*)\)"), ("clock_hz", r"^clock:\s*(\d+) Hz"),
-                         ("actual_clock_hz", r"^actual clock:\s*(\d+) Hz"), ("bus_width", r"^bus width:\s*\d+\s*\((\d+) bits\)")):
+                         ("actual_clock_hz", r"^actual clock:\s*(\d+) Hz"),
+                         ("bus_width", r"^bus width:\s*\d+\s*\((\d+) bits\)")):
         match = re.search(pattern, ios, re.M)
         if match:
             found[key] = match.group(1) if key == "timing" else int(match.group(1))
@@ -299,6 +300,6 @@ def session_notes(profile_name, info):
         if info.sd.get("fwrev") or cid.get("product_revision"):
             bits.append(f"revision {cid.get('product_revision') or info.sd.get('fwrev')}")
         parts.append(", ".join(bits) + ".")
-    parts.append(f"Device size {info.size_bytes} bytes ({gb_from_bytes(info.size_bytes):.2f} GB), logical/physical sector "
-                 f"{info.logical_block_size}/{info.physical_block_size} bytes.")
+    parts.append(f"Device size {info.size_bytes} bytes ({gb_from_bytes(info.size_bytes):.2f} GB), "
+                 f"logical/physical sector {info.logical_block_size}/{info.physical_block_size} bytes.")
     return " ".join(parts)[:5000]

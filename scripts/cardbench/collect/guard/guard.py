@@ -140,8 +140,8 @@ def check_disk(device, majmin, mode=RAW, root="/"):
             where = ", ".join(f"{m.source} on {m.mount_point}" for m in touching)
             first = touching[0].mount_point
             raise MountedError(device, f"is mounted ({where}); unmount it first (sudo umount {first}) or use "
-                                       "the readonly profile (--profile readonly; make: PROFILE=readonly) to test through "
-                                       "the filesystem")
+                                       "the readonly profile (--profile readonly; make: PROFILE=readonly) "
+                                       "to test through the filesystem")
         for swap_path, _kind in read_swaps(root):
             swap_node = tree.node_for_device_path(swap_path)
             if swap_node and (tree.chain(swap_node) & family):

@@ -134,18 +134,21 @@ def _fill_findings(session, fill, x, raw, levels):
     after_lo, after_hi, after = levels[1]
     out = [
         finding("write_in_cache", round(first, 2), "MB/s",
-                f"{source}: mean of the first {gb_text(bytes_from_gb(cache_gb))} (highest and lowest tenth of samples left out)", session, rate_text(first)),
+                f"{source}: mean of the first {gb_text(bytes_from_gb(cache_gb))} "
+                "(highest and lowest tenth of samples left out)", session, rate_text(first)),
         finding("slc_cache", int(round(bytes_from_gb(cache_gb), -6)), "bytes",
                 f"{source}: throughput falls from {rate_text(first)} to {rate_text(after)} after "
-                f"{gb_text(bytes_from_gb(cache_gb))} written (change point)", session, gb_text(bytes_from_gb(cache_gb))),
+                f"{gb_text(bytes_from_gb(cache_gb))} written (change point)", session,
+                gb_text(bytes_from_gb(cache_gb))),
         finding("write_after_cache", round(after, 2), "MB/s",
-                f"{source}: mean from {gb_text(bytes_from_gb(x[after_lo]))} to {gb_text(bytes_from_gb(x[after_hi - 1]))} written, "
-                f"after the cache", session, rate_text(after)),
+                f"{source}: mean from {gb_text(bytes_from_gb(x[after_lo]))} to "
+                f"{gb_text(bytes_from_gb(x[after_hi - 1]))} written, after the cache", session, rate_text(after)),
     ]
     for lo, hi, level in levels[2:]:
         start = float(x[lo - 1])
         out.append(finding("write_later", round(level, 2), "MB/s",
                            f"{source}: another change point; mean from {gb_text(bytes_from_gb(start))} to "
                            f"{gb_text(bytes_from_gb(x[hi - 1]))} written", session,
-                           f"{rate_text(level)} from {gb_text(bytes_from_gb(start))}", from_bytes=int(round(bytes_from_gb(start), -6))))
+                           f"{rate_text(level)} from {gb_text(bytes_from_gb(start))}",
+                           from_bytes=int(round(bytes_from_gb(start), -6))))
     return out

@@ -197,7 +197,8 @@ def stability_findings(card, figures=None):
         if len(slowing) >= max(2, math.ceil(t.TREND_SESSION_SHARE * len(details))):
             changes = sorted(d["trend_change_pct"] for d in slowing)
             median_change = statistics.median(changes)
-            out.append(finding("slows_over_runs", round(median_change, 1), "%", _slowing_basis(slowing, details, session),
+            out.append(finding("slows_over_runs", round(median_change, 1), "%",
+                               _slowing_basis(slowing, details, session),
                                session, f"{len(slowing)} of {len(details)} subtests slow down, median "
                                         f"{_percent_text(median_change)}",
                                subtests=[d["subtest"] for d in slowing],

@@ -13,7 +13,8 @@ from ...core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, size_label_from_bytes
 READ_WORDS = ("Read", "Lesen", "Lecture", "Lectura", "Lettura", "Leitura", "Odczyt", "Lezen", "Läsning", "Čtení",
               "Okuma", "Чтение", "Читання", "読み込み", "读取", "讀取", "읽기")
 WRITE_WORDS = ("Write", "Schreiben", "Écriture", "Ecriture", "Escritura", "Scrittura", "Gravação", "Escrita",
-               "Zapis", "Schrijven", "Skrivning", "Zápis", "Yazma", "Запись", "Запис", "書き込み", "写入", "寫入", "쓰기")
+               "Zapis", "Schrijven", "Skrivning", "Zápis", "Yazma", "Запись", "Запис", "書き込み", "写入", "寫入",
+               "쓰기")
 OP_OF_WORD = {**{w.casefold(): "read" for w in READ_WORDS}, **{w.casefold(): "write" for w in WRITE_WORDS},
                "mix": "mix"}
 _WORDS = "|".join(re.escape(w) for w in sorted(OP_OF_WORD, key=len, reverse=True))

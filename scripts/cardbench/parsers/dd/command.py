@@ -20,7 +20,8 @@ IO_FLAGS = ("direct", "dsync", "sync", "nocache", "fullblock")  # iflag= / oflag
 CONV_FLAGS = ("fdatasync", "fsync")  # conv= values that do (conv=sync pads blocks: not a speed matter)
 HOW_TO_SAY = ("give OP=read or OP=write (and BS=, e.g. BS=4M, when the output has no 'N+0 records out' line) on "
               "make import, or --op/--bs on cardbench import")
-PUT_THE_COMMAND = "or put the command line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') above its output"
+PUT_THE_COMMAND = ("or put the command line (e.g. '$ dd if=/dev/sdX of=/dev/null bs=4M count=256 iflag=direct') "
+                   "above its output")
 NO_COMMAND_REASON = "the dd command is not in the file, so read or write is unknown"
 NO_COMMAND = NO_COMMAND_REASON + ": " + HOW_TO_SAY + "; " + PUT_THE_COMMAND
 
@@ -31,13 +32,15 @@ def no_command_error(line, block_unknown=None):
     if block_unknown is None:
         return ParseError("dd", NO_COMMAND, line=line, asks=("op",), reason=NO_COMMAND_REASON)
     return ParseError("dd", without_command(True, block_unknown), line=line,
-                      asks=("op",) + ("block_size",) * block_unknown, reason=without_command_reason(True, block_unknown))
+                      asks=("op",) + ("block_size",) * block_unknown,
+                      reason=without_command_reason(True, block_unknown))
 
 
 def without_command_reason(op_unknown, block_unknown):
     unknown = [what for what, missing in (("read or write", op_unknown), ("the block size (no 'N+0 records out' "
                                                                           "line tells it)", block_unknown)) if missing]
-    return f"the dd command is not in the file, so {' and '.join(unknown)} {'are' if len(unknown) > 1 else 'is'} unknown"
+    verb = "are" if len(unknown) > 1 else "is"
+    return f"the dd command is not in the file, so {' and '.join(unknown)} {verb} unknown"
 
 
 def without_command(op_unknown, block_unknown):
@@ -143,7 +146,8 @@ def block_text(size):
 
 
 def block_from_bytes(count):
-    """4194304 -> '4M', 65536 -> '64K', 1000 -> '1000': the largest binary unit that divides it, as dd's bs= takes it."""
+    """4194304 -> '4M', 65536 -> '64K', 1000 -> '1000': the largest binary unit that divides it, as dd's bs=
+    takes it."""
     for unit, factor in (("G", GIB_BYTES), ("M", MIB_BYTES), ("K", KIB_BYTES)):
         if count % factor == 0:
             return f"{count // factor}{unit}"
@@ -188,8 +192,9 @@ def described(args, line, op=None, block_size=None, known=()):
     written = block_text(block)
     if written is None and unexpanded(block) and block_size is None:
         reason = f"block size bs={block}{_unset_names(block, known=known)}"
-        raise ParseError("dd", f"{reason}: give BS= (e.g. BS=4M) on make import, or --bs on cardbench import, or set it "
-                               "in the log above the command", line=line, asks=("block_size",), reason=reason)
+        raise ParseError("dd", f"{reason}: give BS= (e.g. BS=4M) on make import, or --bs on cardbench import, "
+                               "or set it in the log above the command", line=line, asks=("block_size",),
+                         reason=reason)
     if written is None and unexpanded(block):
         written = block_text(block_size)
     if written is None:
@@ -209,7 +214,8 @@ def _refuse_hidden(words, line, op, block_size, known):
     """A dd command with a word the log leaves unexpanded ("dd $OPTS") says nothing sure about
     its operands: read or write and the block size must come from outside."""
     if op is None or block_size is None:
-        raise ParseError("dd", f"this dd command's operands may be in {' '.join(words)}{_unset_names(*words, known=known)}, "
+        raise ParseError("dd", "this dd command's operands may be in "
+                               f"{' '.join(words)}{_unset_names(*words, known=known)}, "
                                f"so what it measured is unknown: {HOW_TO_SAY} (BS= is needed here too)", line=line)
 
 
@@ -218,7 +224,9 @@ def _unset_names(*words, known=()):
     shell syntax said so), or ""."""
     found = {shown: name for w in words for shown, name in variable_references(w).items()}
     if not found:
-        return " (it uses a command's output the log does not show)" if any("`" in w or "$(" in w for w in words) else ""
+        if any("`" in w or "$(" in w for w in words):
+            return " (it uses a command's output the log does not show)"
+        return ""
     unset = sorted(shown for shown, name in found.items() if name not in known)
     odd = sorted(shown for shown, name in found.items() if name in known)
     said = ([f"the log does not set {', '.join(unset)}"] if unset else []) + (

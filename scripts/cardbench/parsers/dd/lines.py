@@ -227,7 +227,8 @@ def progress(text):
             point = {"bytes": run["bytes"], "seconds": run["seconds"], "seconds_range": _elapsed(piece, run),
                      "final": final, "line": number_}
             last = current["points"][-1] if current["points"] else None
-            if last is not None and not final and (point["bytes"] < last["bytes"] or point["seconds"] < last["seconds"]):
+            if last is not None and not final and (point["bytes"] < last["bytes"]
+                                                   or point["seconds"] < last["seconds"]):
                 series.append(current)  # a new run: the one before ended without its summary in the text
                 current = {"points": [], "error": None}
             current["points"].append(point)

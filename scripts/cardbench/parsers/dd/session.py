@@ -209,8 +209,9 @@ def to_session(parsed, op=None, block_size=None, count=None, flags=None, target=
         test = tests.pop(key)
         left_out.append((test["line"], test["text"], why))
     for key, path in _taken_as_the_card(tests).items():
-        notes.append(f"{tests[key]['text']} (line {tests[key]['line']}): {path} is taken to be on the card, which holds "
-                     "the system here (as a Raspberry Pi's does); if it is another disk, import without that command.")
+        notes.append(f"{tests[key]['text']} (line {tests[key]['line']}): {path} is taken to be on the card, "
+                     "which holds the system here (as a Raspberry Pi's does); if it is another disk, "
+                     "import without that command.")
     notes += [f"Left out of the card's figures: {text} (line {line}) {why}." for line, text, why in sorted(left_out)]
     if any(test["command"]["block_size"] is None for test in tests.values()):
         notes.append("The block size is not stated (no command, no 'N+0 records out' line, no BS=): the figures are "

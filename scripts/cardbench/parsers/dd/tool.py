@@ -12,7 +12,8 @@ from ..tool import ToolInfo
 TOOL = "dd"
 INFO = ToolInfo(name="dd", programs=("dd",), family="sequential",
                 description="dd summaries, each below its logged dd command",
-                units={"kB/s": "10^3 bytes a second", "MB/s": "10^6 bytes a second", "bytes/sec": "bytes a second (BSD)",
+                units={"kB/s": "10^3 bytes a second", "MB/s": "10^6 bytes a second",
+                       "bytes/sec": "bytes a second (BSD)",
                        "KB/s, MB/s (BusyBox)": "KiB/s, MiB/s (2^10, 2^20 bytes a second)",
                        "GB/s": "10^9 bytes a second"},
                 hints=("op", "block_size"))

@@ -79,7 +79,8 @@ def check_figures(section, op, name, locate, version=None):
     if not low * (1 - RATE_SLACK) <= rate <= high * (1 + RATE_SLACK):
         moved = "" if io_bytes == figures[key] else f" KiB ({_shown_number(io_bytes)} bytes)"
         said = "" if bw_bytes is not None else f" (bw {_shown_number(bw)} KiB/s)"
-        raise ParseError(TOOL, f"{job}: {key} {_shown_number(figures[key])}{moved} in runtime {_shown_number(runtime)} ms "
+        raise ParseError(TOOL, f"{job}: {key} {_shown_number(figures[key])}{moved} "
+                               f"in runtime {_shown_number(runtime)} ms "
                                f"is {io_bytes * MS_IN_S / runtime:.6g} B/s, but the bandwidth says "
                                f"{_shown_number(rate)} B/s{said}", line=locate(op, key))
 

@@ -13,9 +13,9 @@ parse(text) -> {
         "bw_bytes" (B/s), "mb_s" (= bw_bytes / 1e6), "iops",
         "lat_us": {"mean", "p50", "p90", "p99", "p99_9", "max"} (completion latency; a value is
                   None when fio did not report it),
-        "runtime_ms", "io_bytes" (bytes: fio before 2.21 printed KiB), "threads" (job entries summed), "error" (fio's error code),
-        "size" (the job's size option as written, or None), "options" (job options merged over
-        the global ones), "line" (line of the job in the text),
+        "runtime_ms", "io_bytes" (bytes: fio before 2.21 printed KiB), "threads" (job entries summed),
+        "error" (fio's error code), "size" (the job's size option as written, or None), "options"
+        (job options merged over the global ones), "line" (line of the job in the text),
     }],
 }
 
@@ -168,8 +168,8 @@ def _document(data, text, start, end, first_line, line_at):
                 lambda op, key, at=index + k: locate(at, op, key) for k in range(len(group))], data.get("fio version")))
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # JSON of the right shape but with a field of the wrong type or missing.
-            raise ParseError(TOOL, f"job {quoted(str(job.get('jobname')))} is malformed ({type(exc).__name__}: {quoted(str(exc))})",
-                             line=line) from None
+            raise ParseError(TOOL, f"job {quoted(str(job.get('jobname')))} is malformed "
+                                   f"({type(exc).__name__}: {quoted(str(exc))})", line=line) from None
         index += len(group)
     return {"fio_version": str(data.get("fio version", "")), "date": _run_day(data), "jobs": entries}
 
@@ -221,7 +221,8 @@ def _entries(group, options, line, locators, version=None):
         return _not_stated(group, line, locators, version)
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0].strip()
     if rw not in RW_KINDS:
-        raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows", line=line)
+        raise ParseError(TOOL, f"job {quoted(str(name))}: rw={quoted(rw)} is not a read/write pattern this site shows",
+                         line=line)
     directions = RW_KINDS[rw][1]
     read_bs, write_bs = block_sizes(options, line)
     iodepth = _int_option(options, "iodepth", 1, line)
@@ -332,8 +333,9 @@ def to_session(parsed, command=None, raw=None, **hints):
     if len(days) > 1:
         notes.append(f"fio ran from {days[0]} to {days[-1]}; the session is dated {docs[0]['date'] or days[0]}.")
     if unstated:
+        unstated_names = sorted({job["name"] for jobs in unstated.values() for job in jobs})
         notes.append("fio printed no job options (fio 2.x): the pattern, block size and depth of "
-                     f"{', '.join(sorted({job['name'] for jobs in unstated.values() for job in jobs}))} are not stated; "
+                     f"{', '.join(unstated_names)} are not stated; "
                      "its figures (bw, KiB/s) are kept as fio figures, never compared with a named subtest.")
     measurements = {"results": results} if results else {}
     if tool_results:

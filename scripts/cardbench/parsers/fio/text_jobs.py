@@ -42,7 +42,8 @@ def _header_of(report, headers):
     return {"name": report["name"] or options.get("name") or "fio", "rw": rw, "read_bs": read_bs,
             "write_bs": write_bs, "iodepth": iodepth,
             "mix": options.get("mix"), "clones": False, "line": report["line"], "text": report["text"],
-            "from_command": True, "numjobs": int(options["numjobs"]) if str(options.get("numjobs", "")).isdigit() else None}
+            "from_command": True,
+            "numjobs": int(options["numjobs"]) if str(options.get("numjobs", "")).isdigit() else None}
 
 
 def jobs_of(reports, headers):
@@ -104,8 +105,8 @@ def _share_of(header, clones):
         writes = sum(d["iops"] for d in dirs if d["op"] == "write")
         basis = f"its reads' and writes' IOPS ({reads:g} and {writes:g})"
     else:
-        raise ParseError(TOOL, f"job {quoted(header['name'])} mixes reads and writes (rw={header['rw']}) but fio does not "
-                               "print its read share: paste the fio command or job file (rwmixread=)",
+        raise ParseError(TOOL, f"job {quoted(header['name'])} mixes reads and writes (rw={header['rw']}) "
+                               "but fio does not print its read share: paste the fio command or job file (rwmixread=)",
                          line=header["line"], text=header["text"])
     if not reads + writes:
         return 50, None

@@ -230,7 +230,8 @@ def _reports_of_groups(groups, job_lines):
         reports.append({"name": name, "group": group["group"], "jobs": 1, "error": 0, "run": group["before"],
                         "line": group["line"], "text": group["text"], "dirs": group["dirs"], "issued": None,
                         "options": group["options"] if header is None else None, "share": group["share"],
-                        "header": header, "summary": True, "several": len(mine) > 1 or bool(mine and mine[0]["clones"])})
+                        "header": header, "summary": True,
+                        "several": len(mine) > 1 or bool(mine and mine[0]["clones"])})
     return reports
 
 

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 
 from .log_lines import PROMPT, logical_lines
-from .shell_words import (ASSIGNMENT, MAX_ARITHMETIC, MAX_COMMAND, NAME, REFERENCE, arithmetic, split_commands, unwrapped,
-                          without_redirections, split_words)
+from .shell_words import (ASSIGNMENT, MAX_ARITHMETIC, MAX_COMMAND, NAME, REFERENCE, arithmetic, split_commands,
+                          unwrapped, without_redirections, split_words)
 
 MAX_VARIABLES = 256  # names a log may set; more are not kept
 MAX_VALUE = 1024  # characters of a value kept; a variable with a longer one stays unexpanded
@@ -235,7 +235,8 @@ def command_lines(text):
         number, line = lines[i]
         stripped = line.strip()
         body = stripped[1:].strip() if stripped.startswith(PROMPT) else stripped
-        opened = (len(line) <= MAX_COMMAND and body.startswith("for") and _FOR.fullmatch(split_commands(body)[0].strip())
+        opened = (len(line) <= MAX_COMMAND and body.startswith("for")
+                  and _FOR.fullmatch(split_commands(body)[0].strip())
                   and not any(part.strip() == "done" for part in split_commands(body)))
         if opened:
             pieces, end = [body], None
