@@ -280,9 +280,9 @@ def test_home_and_card_pages_link_their_csv(public):
 # --- format version ----------------------------------------------------------------------------------
 
 def test_public_json_says_its_format_version(public):
-    assert json.loads((public / "index.json").read_text(encoding="utf-8"))["format_version"] == 1
+    assert json.loads((public / "index.json").read_text(encoding="utf-8"))["format_version"] == 2
     for slug in slugs(public):
-        assert twin(public, slug)["format_version"] == 1
+        assert twin(public, slug)["format_version"] == 2
     documented = (ROOT / "docs" / "card-json.md").read_text(encoding="utf-8")
     assert "`format_version`" in documented
 

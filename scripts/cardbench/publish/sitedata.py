@@ -72,7 +72,7 @@ ALL_RUNS_CSV = "static/runs.csv"
 STANDING = "static/standing.json"  # /standing.json: every card's sequential read per host group
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def dumps(value):
