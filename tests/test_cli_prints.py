@@ -6,11 +6,11 @@ The check reads each module's syntax tree, so a call is found wherever it is and
 The few processes of their own are named below with the reason."""
 
 import ast
-from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+from packagefiles import PACKAGE
+
 HOME = "cli.py"
 # Entry points of processes of their own, each with what it may do there.
 OWN_PROCESS = {

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+from packagefiles import PACKAGE
+
 UNITS = Path("core") / "units.py"
 STATS = Path("figures") / "stats.py"
 PLACING = ("pages", "publish")  # folders that place figures and convert nothing

@@ -6,13 +6,12 @@ The check reads each module's syntax tree for a dict that writes the row's placi
 other_test_cells, runs_stated) or a call of the builder outside its home."""
 
 import ast
-from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+from packagefiles import MODULES, PACKAGE, relative
+
 HOME = PACKAGE / "figures" / "aggregate.py"
-MODULES = sorted(PACKAGE.rglob("*.py"))
 PLACING = {"rank_group", "stated_cells", "other_test_cells", "runs_stated"}
 
 
@@ -38,14 +37,10 @@ def row_builders(source):
     return sorted(set(found))
 
 
-def _name(path):
-    return str(path.relative_to(PACKAGE))
-
-
-@pytest.mark.parametrize("path", [p for p in MODULES if p != HOME], ids=_name)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != HOME], ids=relative)
 def test_no_leaderboard_row_built_outside_the_aggregate(path):
     found = row_builders(path.read_text(encoding="utf-8"))
-    assert not found, f"{_name(path)} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}"
+    assert not found, f"{relative(path)} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}"
 
 
 def test_the_aggregate_builds_the_row():

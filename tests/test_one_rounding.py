@@ -7,16 +7,16 @@ with 10 or 100."""
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
+from packagefiles import PACKAGE, modules_under, relative
+
 HOME = PACKAGE / "figures" / "formatting.py"
 # The card's preview image draws its two figures with Python's rounding; its images are cached by what they
 # show, not by how they are drawn, so changing its words needs a new cache name as well.
 KNOWN = {PACKAGE / "pages" / "preview_image.py"}
-CHECKED = sorted(p for part in ("figures", "pages", "publish") for p in (PACKAGE / part).rglob("*.py"))
+CHECKED = modules_under("figures", "pages", "publish")
 SIZES = {10, 100}
 DECIMALS = re.compile(r"\.\d+f$")
 
@@ -49,14 +49,10 @@ def size_roundings(source):
     return sorted(set(found))
 
 
-def _name(path):
-    return str(path.relative_to(PACKAGE))
-
-
-@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME and p not in KNOWN], ids=_name)
+@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME and p not in KNOWN], ids=relative)
 def test_no_rounding_by_size_outside_the_formatting(path):
     found = size_roundings(path.read_text(encoding="utf-8"))
-    assert not found, f"{_name(path)} picks decimals by size itself; use formatting.format_by_size: {found}"
+    assert not found, f"{relative(path)} picks decimals by size itself; use formatting.format_by_size: {found}"
 
 
 def test_the_formatting_is_where_the_rounding_is():

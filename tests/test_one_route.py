@@ -8,14 +8,14 @@ Both checks read syntax trees, so a name in a docstring or comment is not counte
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
+from packagefiles import PACKAGE, modules_under, relative
+
 from cardbench.parsers.registry import FORMATS, NAMED_ONLY
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
-COLLECTOR = sorted((PACKAGE / "collect").rglob("*.py"))
+COLLECTOR = modules_under("collect")
 # The SD Express monitor samples nvme-cli's temperatures while the tests run, a series no imported file holds:
 # it builds the session's nvme block from its own readings.
 KNOWN = {PACKAGE / "collect" / "nvmemon.py"}
@@ -63,20 +63,16 @@ def own_routes(source, here):
     return sorted(set(found))
 
 
-def _name(path):
-    return str(path.relative_to(PACKAGE))
-
-
-@pytest.mark.parametrize("path", [p for p in COLLECTOR if p not in KNOWN], ids=_name)
+@pytest.mark.parametrize("path", [p for p in COLLECTOR if p not in KNOWN], ids=relative)
 def test_the_collector_reads_output_through_the_registry(path):
     found = own_routes(path.read_text(encoding="utf-8"), path)
-    assert not found, (f"{_name(path)} reads a tool's output or builds its entries itself; use parsers.registry's "
+    assert not found, (f"{relative(path)} reads a tool's output or builds its entries itself; use parsers.registry's "
                        f"format_named(…).read_session / read_runs: {found}")
 
 
 def test_the_known_exception_is_still_one():
     for path in KNOWN:
-        assert own_routes(path.read_text(encoding="utf-8"), path), f"{_name(path)} is no longer an exception"
+        assert own_routes(path.read_text(encoding="utf-8"), path), f"{relative(path)} is no longer an exception"
 
 
 STEPS = PACKAGE / "collect" / "steps.py"

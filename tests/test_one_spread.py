@@ -5,12 +5,11 @@ in figures/findings/finding.py. A second copy drifts: one counted excluded runs,
 The check reads each module's syntax tree, so a copy named in a docstring or comment is not counted."""
 
 import ast
-from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
-MODULES = sorted(PACKAGE.rglob("*.py"))
+from packagefiles import MODULES, PACKAGE, relative
+
 STATS_HOME = PACKAGE / "figures" / "stats.py"
 ROBUST_HOME = PACKAGE / "figures" / "findings" / "finding.py"
 
@@ -57,20 +56,16 @@ def robust_spreads(source):
     return sorted(set(found))
 
 
-def _name(path):
-    return str(path.relative_to(PACKAGE))
-
-
-@pytest.mark.parametrize("path", [p for p in MODULES if p != STATS_HOME], ids=_name)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != STATS_HOME], ids=relative)
 def test_no_standard_deviation_outside_the_statistics(path):
     found = standard_deviations(path.read_text(encoding="utf-8"))
-    assert not found, f"{_name(path)} computes a standard deviation; read figures/stats.py's (value_std): {found}"
+    assert not found, f"{relative(path)} computes a standard deviation; read figures/stats.py's (value_std): {found}"
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != ROBUST_HOME], ids=_name)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != ROBUST_HOME], ids=relative)
 def test_no_robust_spread_outside_its_home(path):
     found = robust_spreads(path.read_text(encoding="utf-8"))
-    assert not found, f"{_name(path)} computes a robust spread; import findings/finding.py's robust_sd: {found}"
+    assert not found, f"{relative(path)} computes a robust spread; import findings/finding.py's robust_sd: {found}"
 
 
 def test_the_homes_hold_what_the_checks_look_for():

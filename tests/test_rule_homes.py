@@ -9,12 +9,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "scripts" / "cardbench"
-MODULES = sorted(PACKAGE.rglob("*.py"))
+from packagefiles import MODULES, PACKAGE, relative
 
-
-def _relative(path):
-    return str(path.relative_to(PACKAGE))
 
 
 def _strings(node):
@@ -44,10 +40,10 @@ def dd_names_built(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != DD_NAME_HOME], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != DD_NAME_HOME], ids=relative)
 def test_a_dd_entry_is_named_in_one_place(path):
     found = dd_names_built(path.read_text(encoding="utf-8"))
-    assert not found, f"{_relative(path)} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
+    assert not found, f"{relative(path)} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
 
 
 def test_the_dd_name_home_builds_the_name():
@@ -107,10 +103,10 @@ def iops_block_comparisons(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != AGREEMENT_HOME], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != AGREEMENT_HOME], ids=relative)
 def test_bandwidth_and_iops_are_compared_in_one_place(path):
     found = iops_block_comparisons(path.read_text(encoding="utf-8"))
-    assert not found, (f"{_relative(path)} compares a bandwidth with IOPS × block itself (lines {found}); "
+    assert not found, (f"{relative(path)} compares a bandwidth with IOPS × block itself (lines {found}); "
                        "use core.figure_agreement")
 
 
@@ -182,10 +178,10 @@ def _converts_local_bw_bytes(source):
                    and any(isinstance(side, ast.Name) and side.id == "bw_bytes" for side in _converts(node)[1])})
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != FIO_RATE_HOME], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != FIO_RATE_HOME], ids=relative)
 def test_a_fio_jobs_rate_is_worked_out_in_one_place(path):
     found = fio_rates_worked_out(path.read_text(encoding="utf-8"))
-    assert not found, (f"{_relative(path)} works out a fio job's rate itself (lines {found}); read the job's "
+    assert not found, (f"{relative(path)} works out a fio job's rate itself (lines {found}); read the job's "
                        "mb_s (parsers/fio/json_output.py job_bandwidth)")
 
 
@@ -290,10 +286,10 @@ def kind_lists(source):
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != KINDS_HOME], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != KINDS_HOME], ids=relative)
 def test_measurement_kinds_are_listed_in_one_place(path):
     found = kind_lists(path.read_text(encoding="utf-8"))
-    assert not found, f"{_relative(path)} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
+    assert not found, f"{relative(path)} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
 
 
 def test_the_kinds_home_lists_them():
@@ -354,10 +350,10 @@ def subtest_name_rules(source):
     return sorted(found)
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != SUBTEST_NAMES_HOME], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if p != SUBTEST_NAMES_HOME], ids=relative)
 def test_subtest_names_are_built_and_read_in_one_place(path):
     found = subtest_name_rules(path.read_text(encoding="utf-8"))
-    assert not found, f"{_relative(path)} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
+    assert not found, f"{relative(path)} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
 
 
 def test_the_subtest_names_home_builds_and_reads_them():
@@ -407,10 +403,10 @@ def formats_named_by_tool_info(source, names):
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if "parsers" in p.parts], ids=_relative)
+@pytest.mark.parametrize("path", [p for p in MODULES if "parsers" in p.parts], ids=relative)
 def test_no_tool_module_names_the_formats_it_shares_a_file_with(path):
     found = formats_named_by_tool_info(path.read_text(encoding="utf-8"), _format_names())
-    assert not found, f"{_relative(path)} names the formats it is read with: {found}; see registry.READ_TOGETHER"
+    assert not found, f"{relative(path)} names the formats it is read with: {found}; see registry.READ_TOGETHER"
 
 
 def test_a_planted_list_of_formats_read_together_is_caught():
