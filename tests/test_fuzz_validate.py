@@ -19,7 +19,7 @@ from conftest import field_paths
 # The suite runs a fixed set of examples (same every run, so CI is stable); set
 # CARDBENCH_FUZZ_EXAMPLES=5000 for a longer hunt with fresh random examples.
 _HUNT = os.environ.get("CARDBENCH_FUZZ_EXAMPLES")
-SETTINGS = settings(max_examples=int(_HUNT or 200), derandomize=not _HUNT, deadline=None,
+SETTINGS = settings(max_examples=int(_HUNT or 100), derandomize=not _HUNT, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 # A card that exercises every section, so mutations reach every rule.
