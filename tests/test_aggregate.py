@@ -319,7 +319,8 @@ def test_random_iops_runs_below_an_application_class_minimum_are_counted():
 
 
 def test_statistics_rows_are_read_as_pandas_gives_them():
-    from cardbench.figures.aggregate import POOL_KEYS, _records
+    from cardbench.figures.aggregate import _records
+    from cardbench.figures.stats import POOL_KEYS
     from cardbench.figures.stats import ENTRY_KEYS, runs_frame, statistics
 
     cards = [card("acme-a", [fio_session(runs=[80.0, 90.5, 100.0])]),

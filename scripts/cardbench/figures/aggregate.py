@@ -14,9 +14,10 @@ from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
-from .headlines import HEADLINE_KEYS, headlines, pick_headline, spi_headlines, stated_only
-from .hosts_readers import path_headlines
-from .stats import (ENTRY_KEYS, LATENCY_STATS, CardFigures, iops_block, is_spi, json_number, json_numbers,
+from .headlines import HEADLINE_KEYS, headlines, spi_headlines, stated_only
+from .hosts_readers import READER_KEYS, path_headlines, path_subsets
+from .subset_headlines import SubsetHeadlines, compared_indexes
+from .stats import (ENTRY_KEYS, LATENCY_STATS, POOL_KEYS, CardFigures, iops_block, is_spi, json_number, json_numbers,
                     latency_block, printed_block, runs_frame, session_entries, statistics, tool_result_stats,
                     unit_figures)
 from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
@@ -30,7 +31,6 @@ SESSION_PASS_THROUGH = ["id", "label", "date", "card_label", "host", "reader", "
 ENTRY_PASS_THROUGH = {"size": "size", "command": "command", "raw": "raw", "block_size": "block_size",
                       "count": "block_count", "flags": "flags", "target": "target", "seconds": "seconds",
                       "bytes": "bytes"}
-POOL_KEYS = ["slug", "test", "op", "unit"]
 
 
 def _records(table):
@@ -54,19 +54,27 @@ def aggregate(cards, data_dir=None):
         entry_rows.setdefault(row["slug"], {})[(row["session"], row["kind"], row["entry"])] = row
 
     out_cards, leaderboard, suite_stats = {}, [], {}
-    own_picks = own_path_picks(cards)
+    empty = frame.iloc[0:0]
+    frames = {card["slug"]: by_slug.get(card["slug"], empty) for card in cards}
+    card_picks = {card["slug"]: headlines(card, frames[card["slug"]], pooled_lookup.get(card["slug"], {}))
+                  for card in cards}
+    subsets = SubsetHeadlines(READER_KEYS)
+    for card in cards:
+        for indexes in path_subsets(card) + [indexes for _, indexes in _standing_subsets(card)]:
+            subsets.ask(card, indexes)
+    subsets.compute(frame, frames, card_picks)
     for card in cards:
         slug = card["slug"]
-        runs = by_slug.get(slug, frame.iloc[0:0])
+        runs = frames[slug]
         figures = CardFigures(runs, entry_rows.get(slug, {}))  # the card's runs and subtests, as stats computed them
         card_json = _card_json(card, figures)
         pooled = pooled_lookup.get(slug, {})
-        picks = headlines(card, runs, pooled)
+        picks = card_picks[slug]
         card_json["headline"] = picks
-        card_json["path_headlines"] = path_headlines(card, runs)
+        card_json["path_headlines"] = path_headlines(card, subsets)
         if any(is_spi(s) for s in card.get("sessions") or []):
             card_json["spi_headline"] = spi_headlines(card)
-        card_json["standing"] = standing_entries(card, picks, own_picks)
+        card_json["standing"] = standing_entries(card, subsets)
         objs = {key: pooled_obj(r) for key, r in pooled.items()}
         card_json["pooled"] = {f"{test} {op}": objs[(test, op)] for test, op in
                                sorted(pooled, key=lambda key: subtest_order(*key))}
@@ -82,53 +90,27 @@ def aggregate(cards, data_dir=None):
     return {"cards": out_cards, "leaderboard": leaderboard, "compare": compare}
 
 
-def _standing_paths(card):
-    """The card's compared sessions (not SPI) and the (host, source) paths they name, in order."""
-    compared = [s for s in card.get("sessions") or [] if s.get("compare", True) and not is_spi(s)]
-    paths = list(dict.fromkeys((s["host"], _source_name(card, s)) for s in compared if s.get("host")))
-    return compared, paths
-
-
 def _source_name(card, session):
     return (session.get("source") or card["source"])["name"]
 
 
-def own_path_picks(cards):
-    """{(slug, host, source): the card's sequential read pick over that path's sessions alone (the others set
-    aside)}, for every card read on more than one path: all the cards' variants in one frame and one statistics
-    call (a frame per variant costs far more), each group the same runs in the same order, so the same figures."""
-    variants = []
-    for card in cards:
-        compared, paths = _standing_paths(card)
-        for host, source in paths:
-            if len(paths) == 1 and all(s.get("host") == host and _source_name(card, s) == source for s in compared):
-                continue  # its headline is the pick
-            own = {**card, "sessions": [s if s.get("host") == host and _source_name(card, s) == source
-                                        else {**s, "compare": False} for s in card.get("sessions") or []]}
-            variants.append(((card["slug"], host, source), own))
-    if not variants:
-        return {}
-    # each variant's runs under a name of its own, so that one groupby keeps the variants apart
-    frame = runs_frame([{**own, "slug": str(number)} for number, (_, own) in enumerate(variants)])
-    frames = dict(tuple(frame.groupby("slug", sort=False)))
-    pooled = {}
-    for r in _records(statistics(frame[frame["compare"]], POOL_KEYS)):
-        pooled.setdefault(r["slug"], {})[(r["test"], r["op"])] = r
-    empty = frame.iloc[0:0]
-    return {key: pick_headline(own, frames.get(str(number), empty), pooled.get(str(number), {}), "seq_read")
-            for number, (key, own) in enumerate(variants)}
+def _standing_subsets(card):
+    """[((host, source), compared_indexes)]: each (host, source) path the card's compared sessions (not SPI)
+    name, in order, with those of its sessions."""
+    paths = list(dict.fromkeys((s["host"], _source_name(card, s)) for i, s in enumerate(card.get("sessions") or [])
+                               if i in compared_indexes(card) and s.get("host")))
+    return [((host, source), compared_indexes(card, lambda s, h=host, n=source: s.get("host") == h
+                                              and _source_name(card, s) == n)) for host, source in paths]
 
 
-def standing_entries(card, picks, own_picks):
+def standing_entries(card, subsets):
     """[{"host", "source", "form_factor", "mb_s", "basis"}]: the card's sequential read on each host its compared
     sessions name, with the source that read it there, so a page can say where it stands among cards of its size
-    the same source read on that host (one machine: a host's name alone, "Laptop, Linux", may be two). A card
-    read on one host by one source has its headline; otherwise each one's own pick (own_path_picks)."""
-    compared, paths = _standing_paths(card)
+    the same source read on that host (one machine: a host's name alone, "Laptop, Linux", may be two), each
+    taken over that path's sessions alone (subsets: the subset_headlines.SubsetHeadlines that computed them)."""
     out = []
-    for host, source in paths:
-        pick = own_picks.get((card["slug"], host, source), picks["seq_read"]) if len(paths) == 1 \
-            else own_picks[(card["slug"], host, source)]
+    for (host, source), indexes in _standing_subsets(card):
+        pick = subsets.picks(card, indexes)["seq_read"]
         if pick:
             out.append({"host": host, "source": source, "form_factor": card["form_factor"], "mb_s": pick["mb_s"],
                         "basis": pick["basis"]})

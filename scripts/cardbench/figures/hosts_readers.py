@@ -16,6 +16,7 @@ changed card costs only its own work.
 from .headlines import pick_headline, stated_only
 from ..core.measurement_kinds import LEADERBOARD_WORDS
 from .stats import is_spi, pooled_over_sessions
+from .subset_headlines import compared_indexes
 
 NOT_STATED = "not stated"
 
@@ -92,23 +93,39 @@ def _slim(pick, spi=False):
             "basis": pick["basis"], "rule": pick["rule"], "stated": stated_only(pick), "spi": spi}
 
 
-def path_headlines(card, frame):
+def _paths(card):
+    """Each stated path of a card's sessions, SPI apart: (path, spi, the sessions on it)."""
+    sessions = card.get("sessions") or []
+    for path, spi in dict.fromkeys((path_of(s), is_spi(s)) for s in sessions):
+        if path != (None, None):
+            yield path, spi, [s for s in sessions if path_of(s) == path and is_spi(s) == spi]
+
+
+def path_subsets(card):
+    """The session subsets (subset_headlines.compared_indexes) whose headlines path_headlines reads."""
+    return [compared_indexes(card, lambda s, path=path: path_of(s) == path)
+            for path, spi, _ in _paths(card) if not spi]
+
+
+def path_headlines(card, subsets):
     """Per stated (host, reader) path any session of a card names, its sequential read and write headline over
     that path's compared sessions alone, by headlines.pick_headline's rules (over SPI sessions, the SPI ranking's
-    own; frame: the card's stats.runs_frame rows): [{host, reader, sessions (ids), seq_read, seq_write}], each
-    figure {mb_s, mib_s, runs, subtest, basis, rule, stated, spi} or None (also for a path whose sessions are all
-    left out of comparisons). The aggregate puts it in the card's twin; /readers/ reads it."""
+    own; subsets: a subset_headlines.SubsetHeadlines that computed path_subsets): [{host, reader, sessions (ids),
+    seq_read, seq_write}], each figure {mb_s, mib_s, runs, subtest, basis, rule, stated, spi} or None (also for a
+    path whose sessions are all left out of comparisons). The aggregate puts it in the card's twin; /readers/
+    reads it."""
     sessions = card.get("sessions") or []
     out = []
-    for path, spi in dict.fromkeys((path_of(s), is_spi(s)) for s in sessions):
-        if path == (None, None):
-            continue
-        on_path = [s for s in sessions if path_of(s) == path and is_spi(s) == spi]
+    for path, spi, on_path in _paths(card):
         compared = [s["id"] for s in on_path if s.get("compare", True)]
-        # the same card with only this path's sessions compared: session indexes stay those of `frame`
-        alone = dict(card, sessions=[dict(s, compare=s["id"] in compared and is_spi(s) == spi) for s in sessions])
-        picks = {key: _slim(pick_headline(alone, frame, {}, key, spi=spi), spi) if compared else None
-                 for key in READER_KEYS}
+        if not compared:
+            picks = dict.fromkeys(READER_KEYS)
+        elif spi:
+            alone = dict(card, sessions=[dict(s, compare=s["id"] in compared and is_spi(s)) for s in sessions])
+            picks = {key: _slim(pick_headline(alone, None, {}, key, spi=True), True) for key in READER_KEYS}
+        else:
+            chosen = subsets.picks(card, compared_indexes(card, lambda s, path=path: path_of(s) == path))
+            picks = {key: _slim(chosen[key]) for key in READER_KEYS}
         out.append({"host": path[0], "reader": path[1], "sessions": [s["id"] for s in on_path], **picks})
     return out
 

@@ -32,6 +32,7 @@ from ..core.units import (KIB_BYTES, MIB_PER_S_IN_MB_PER_S, block_size_bytes, gb
 # fio latency statistics kept per run (the card file's `latency_us` lists).
 LATENCY_STATS = ("mean", "p50", "p90", "p99", "p99_9", "max")
 ENTRY_KEYS = ["slug", "session", "kind", "entry", "test", "op", "unit"]  # one stored entry's runs
+POOL_KEYS = ["slug", "test", "op", "unit"]  # one subtest pooled over a card's compared sessions
 RUN_COLUMNS = ["slug", "session", "compare", "kind", "entry", "test", "op", "unit", "run", "value", "decimals",
                "excluded", "mb_s", "iops", "iops_derived"] + [f"lat_{name}" for name in LATENCY_STATS]
 MAX_PRINTED_DECIMALS = 3

@@ -44,7 +44,7 @@ import os
 import tomllib
 from functools import cache
 
-from ..core.paths import ROOT, raw_strings
+from ..core.paths import ROOT
 from ..figures.hosts_readers import card_filters, card_reach
 from ..figures.suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..pages.card_readers_page import readers_page
@@ -118,7 +118,9 @@ def card_parts(card_json, row, members):
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
              "members": {suite_id: dumps(member) for suite_id, member in members.items()},
-             "raw": sorted(set(raw_strings(card_json))), "feed": card_entries(card_json),
+             # a card names raw files only in its sessions (the card schema)
+             "raw": sorted({ref for session in card_json["sessions"] for ref in session["raw_files"]}),
+             "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
              "paths": paths, "reach": card_reach(card_json),
              "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []],
