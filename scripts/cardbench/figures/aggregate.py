@@ -9,7 +9,7 @@ headlines.py.
 
 from ..core.sd_registers import decode_cid
 from ..core.measurement_kinds import CURVE_CHART_KINDS, MEASURED_WITHOUT_RUNS
-from ..core.paths import raw_strings
+from ..core.paths import raw_refs
 from ..core.titles import card_title
 from .classchecks import class_checks
 from .findings import attach_findings
@@ -158,6 +158,7 @@ def _card_json(card, figures):
     out["title"] = card_title(card)
     out["yaml_path"] = f"data/cards/{card['slug']}.yaml"
     sessions = []
+    figure_raw = {figure: set() for figure in CURVE_CHART_KINDS}
     for s_index, session in enumerate(card.get("sessions") or []):
         s_out = {k: session[k] for k in SESSION_PASS_THROUGH if k in session}
         s_out["compare"] = session.get("compare", True)
@@ -175,12 +176,13 @@ def _card_json(card, figures):
             s_out["tool_results"] = tool_result_stats(session["tool_results"])
         if session.get("cid"):
             s_out["cid"] = {"register": session["cid"], **(decode_cid(session["cid"]) or {})}
-        s_out["raw_files"] = sorted(set(raw_strings(session)))
+        refs = raw_refs(session)  # one walk: (field path, raw path), the field first
+        s_out["raw_files"] = sorted({raw for _, raw in refs})
+        for figure, kinds in CURVE_CHART_KINDS.items():
+            figure_raw[figure].update(raw for where, raw in refs if where[0] in kinds)
         sessions.append(s_out)
     out["sessions"] = sessions
-    out["figure_raw"] = {figure: sorted({ref for s in card.get("sessions") or [] for kind in kinds
-                                         for ref in raw_strings(s.get(kind) or [])})
-                         for figure, kinds in CURVE_CHART_KINDS.items()}
+    out["figure_raw"] = {figure: sorted(refs) for figure, refs in figure_raw.items()}
     return out
 
 
