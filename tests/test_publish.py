@@ -62,8 +62,8 @@ def _previewed(out, slugs):
     from cardbench.pages.preview_image import PREVIEWS
 
     (out / PREVIEWS).parent.mkdir(parents=True, exist_ok=True)
-    previews = [{"slug": s, "title": f"Acme <b>{s}</b> 64GB", "figures": [["Sequential read", 95.2, ""],
-                                                                        ["Sequential write", None, ""]]}
+    previews = [{"slug": s, "title": f"Acme <b>{s}</b> 64GB", "figures": [["Sequential read", 95.2, "", "95.2 MB/s"],
+                                                                        ["Sequential write", None, "", "not stated"]]}
                 for s in slugs]
     (out / PREVIEWS).write_text(json.dumps(previews), encoding="utf-8")
     return previews
@@ -94,10 +94,21 @@ def test_an_unchanged_card_is_not_drawn_again(tmp_path, monkeypatch):
     drawn = []
     monkeypatch.setattr(preview_image, "draw_png", lambda p: drawn.append(p) or b"png")
     assert preview_image.draw_previews(out)["acme"] == first and drawn == []
-    previews[0]["figures"][1][1] = 40.0  # a new write figure: a new image, the old one removed
+    previews[0]["figures"][1][1:] = [40.0, "", "40.0 MB/s"]  # a new write figure: a new image, the old one removed
     (out / preview_image.PREVIEWS).write_text(json.dumps(previews), encoding="utf-8")
     second = preview_image.draw_previews(out)["acme"]
     assert second != first and drawn and not first.exists()
+
+
+def test_the_image_prints_a_figure_as_the_card_page_does():
+    from cardbench.figures.formatting import format_by_size
+    from cardbench.pages.preview_image import preview_of
+
+    pick = {"mb_s": 30.15, "kind": "runs"}  # 30.149999… in binary: Python's format gives 30.1, the page 30.2
+    preview = preview_of({"slug": "acme", "title": "Acme", "headline": {"seq_read": pick, "seq_write": None}})
+    assert preview["figures"] == [["Sequential read", 30.15, "", f"{format_by_size(30.15)} MB/s"],
+                                  ["Sequential write", None, "", "not stated"]]
+    assert preview["figures"][0][3] == "30.2 MB/s"
 
 
 def test_a_long_title_is_fitted_into_the_image():

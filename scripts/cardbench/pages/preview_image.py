@@ -17,6 +17,8 @@ import math
 import os
 from pathlib import Path
 
+from ..figures.formatting import format_by_size
+
 WIDTH, HEIGHT = 1200, 630
 BACKGROUND, TEXT, MUTED, READ, WRITE, TRACK = "#0f1623", "#e5e7eb", "#9ca3af", "#6ea8ff", "#f6a54c", "#243042"
 PREVIEWS = "site/previews.json"  # in the aggregate's output: what each card's image shows
@@ -29,13 +31,17 @@ DECADES = 3  # log scale, as the leaderboard's bars
 
 
 def preview_of(card_json):
-    """What a card's image shows: its title and its headline sequential read and write (MB/s) with what they are."""
+    """What a card's image shows: its title and its headline sequential read and write, each [name, MB/s (the bar),
+    "stated" or "", the figure's text]."""
     headline = card_json.get("headline") or {}
     figures = []
     for key, name in (("seq_read", "Sequential read"), ("seq_write", "Sequential write")):
         pick = headline.get(key)
         stated = "stated" if pick and pick.get("kind") == "summary" else ""
-        figures.append([name, pick["mb_s"] if pick else None, stated])
+        mb_s = pick["mb_s"] if pick else None
+        # the figure's text as the card page prints it (format_by_size), so the image and the page agree
+        shown = "not stated" if mb_s is None else f"{format_by_size(mb_s)} MB/s" + (" (stated)" if stated else "")
+        figures.append([name, mb_s, stated, shown])
     return {"slug": card_json["slug"], "title": card_json["title"], "figures": figures}
 
 
@@ -78,10 +84,9 @@ def draw_png(preview):
     title, font = _fitted(draw, preview["title"], 64, WIDTH - 2 * margin)
     draw.text((margin, 70), title, font=font, fill=TEXT)
     label_font, figure_font = _font(34), _font(44)
-    for row, ((name, mb_s, stated), colour) in enumerate(zip(preview["figures"], (READ, WRITE))):
+    for row, ((name, mb_s, _stated, shown), colour) in enumerate(zip(preview["figures"], (READ, WRITE))):
         y = 230 + row * 150
         draw.text((margin, y), name, font=label_font, fill=MUTED)
-        shown = "not stated" if mb_s is None else f"{_number(mb_s)} MB/s" + (" (stated)" if stated else "")
         draw.text((WIDTH - margin - draw.textlength(shown, font=figure_font), y - 8), shown, font=figure_font,
                   fill=TEXT if mb_s is not None else MUTED)
         bar_top, bar_width = y + 56, WIDTH - 2 * margin
@@ -94,10 +99,6 @@ def draw_png(preview):
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=1)  # drawn by the thousand: fast over small
     return out.getvalue()
-
-
-def _number(mb_s):
-    return f"{mb_s:.0f}" if mb_s >= 100 else f"{mb_s:.1f}" if mb_s >= 10 else f"{mb_s:.2f}"
 
 
 PARALLEL_FROM = 64  # images to draw from which worker processes pay for their start
