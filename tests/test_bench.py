@@ -14,6 +14,7 @@ from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.publish.incremental import SiteDataBuilder
 from cardbench.figures.formatting import format_number, format_by_size
 from cardbench.publish.site_files import write_outputs
+from cardbench.publish.sitedata import parts_from_result
 from cardbench.card.checks.validate import card_paths, validate_paths
 
 from conftest import ROOT
@@ -110,6 +111,39 @@ def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
     cards, _ = validate_paths(card_paths(cards_dir))
     write_outputs(aggregate([c.data for c in cards]), reference, {c.data["slug"]: c.text for c in cards})
     assert different_files(reference, out) == []
+
+
+def test_an_unchanged_build_leaves_the_shared_files_and_the_cache_alone_until_one_is_touched(tmp_path, monkeypatch):
+    from cardbench.publish import incremental, site_files, sitedata
+
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 3)
+    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+
+    def build():
+        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+
+    build()
+    reference = tmp_path / "reference"
+    shutil.copytree(out, reference)
+    texts = []
+    monkeypatch.setattr(site_files, "site_texts", lambda parts: texts.append(1) or sitedata.site_texts(parts))
+    cache_time = cache.stat().st_mtime_ns
+    assert (build().checked, build().written) == (0, 0) and texts == [] and cache.stat().st_mtime_ns == cache_time
+    (out / "site" / "leaderboard.html").write_text("edited by hand", encoding="utf-8")
+    (out / sitedata.CATALOGUE).unlink()
+    assert build().written == 2 and texts == [1]  # a shared file changed or gone: all made again, those two written
+    assert different_files(reference, out) == []
+    assert incremental.cache_bytes({"n": 2 ** 70}) == b'{"n":1180591620717411303424}'  # past orjson's 64 bits
+
+
+def test_every_shared_file_is_one_the_unchanged_build_checks():
+    from cardbench.publish.sitedata import SITE_TEXT_FILES, site_texts
+
+    cards_dir = SHIPPED
+    cards, _ = validate_paths(card_paths(cards_dir)[:3])
+    parts = [p for p, _ in parts_from_result(aggregate([c.data for c in cards]))]
+    assert list(site_texts(parts)) == list(SITE_TEXT_FILES)
 
 
 def test_a_card_with_an_error_stops_the_cached_build_too(tmp_path):

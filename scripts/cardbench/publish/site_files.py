@@ -105,7 +105,7 @@ def join_runs_csv(out_dir, slugs, changed):
 
 
 def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join_all_runs=True, place_staged=None,
-                    before_lists=None):
+                    before_lists=None, shared=True):
     """Write the shared files from every card's parts, and the per-card files given in `files`
     ({slug: {folder: text}}, e.g. only the cards that changed); publish the raw files the cards name
     (from data_dir/raw); remove per-card files of cards no longer present. `written` (name → text),
@@ -113,9 +113,10 @@ def write_site_data(out_dir, parts, files, written=None, data_dir=DATA_DIR, join
     False leaves the all-cards runs.csv alone (the preview); `place_staged`, called where the card files
     are written, moves card files worker processes staged into place and returns their paths
     (staging.py); `before_lists`, called once the card files are in place, before the lists (the preview
-    waits there: cards_first.py). Returns the number of files written."""
+    waits there: cards_first.py); `shared` False leaves the shared files as they are (the caller knows that
+    they hold these cards' texts: incremental.py). Returns the number of files written."""
     out_dir = Path(out_dir)
-    shared = site_texts(parts)  # made (and its models checked) before anything is written
+    shared = site_texts(parts) if shared else {}  # made (and its models checked) before anything is written
     for folder in PER_CARD_DIRS + ("api", "data", "site", CARD_CSV_DIR, COMPARE_DIR, CARD_FILE_DIR):
         (out_dir / folder).mkdir(parents=True, exist_ok=True)
     publish_raw(out_dir, [ref for p in parts for ref in p.get("raw", ())], data_dir)
