@@ -81,6 +81,7 @@ def run_bench(cards, report_path, progress=lambda message: None, work_dir=None, 
         step(f"generate {cards:,} synthetic cards", write_cards, project / "data" / "cards", cards, seed)
 
         cold = step("aggregate every card (no cache)", lambda: _check(measure.aggregate(project), "aggregate"))
+        results["aggregate_output"] = tree_size(project / "build" / "hugo-data")  # what it wrote: (bytes, files)
         warm = step("aggregate, unchanged (cache)", lambda: _check(measure.aggregate(project), "aggregate"))
         _change_one_card(project, 0, seed)
         one = step("aggregate, one card changed", lambda: _check(measure.aggregate(project), "aggregate"))
