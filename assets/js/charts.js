@@ -185,22 +185,22 @@
     waiting.clear();
   });
 
-  // A copy of a piece of markup the page holds as <template data-NAME> (written by pages/templates/shared/:
-  // every page writes a chart box or table from there); null on a page that holds none.
-  function fromTemplate(name) {
-    var template = document.querySelector('template[data-' + name + ']');
+  // A copy of a piece of markup the page holds as a <template> (written by pages/templates/shared/: every page
+  // writes a chart box or table from there); null on a page that holds none.
+  function fromTemplate(selector) {
+    var template = document.querySelector(selector);
     return template ? template.content.firstElementChild.cloneNode(true) : null;
   }
 
   // The empty table under a chart, labelled for the reader.
   function figuresTable(label) {
-    var details = fromTemplate('figures-table');
+    var details = fromTemplate('template[data-figures-table]');
     if (details) details.querySelector('[role=region]').setAttribute('aria-label', label);
     return details;
   }
 
   // An empty chart box: its caption and its chart's place.
-  function chartBox() { return fromTemplate('chart-box'); }
+  function chartBox() { return fromTemplate('template[data-chart-box]'); }
 
   // The figures of a chart that came without a table of its own (one pasted into a review): a row per
   // category (or x value), a column per trace, in a closed <details> below the chart.
