@@ -10,7 +10,8 @@ from cardbench.pages.htmltemplates import TEMPLATES_DIR, compile_all, environmen
 CARD_TEXT = "<script>alert('x')</script> \"Acme\" & Co"
 ESCAPED = escape(CARD_TEXT)  # &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &quot;Acme&quot; &amp; Co
 RATE = '<span data-mb="1.0" data-mib="0.95">1.0</span>'  # a figure cell written by code (figurehtml)
-NO_CARD_TEXT = {"card/words.html.j2"}  # the site's fixed words only
+# the site's fixed words only
+NO_CARD_TEXT = {"shared/words.html.j2", "shared/figures-table-template.html.j2", "shared/chart-box-template.html.j2"}
 
 
 def _raw():
@@ -85,7 +86,8 @@ def _values():
             "p": {"slug": CARD_TEXT, "title": CARD_TEXT, "bus": CARD_TEXT},
             "spi": {"slug": CARD_TEXT, "title": CARD_TEXT, "hosts": CARD_TEXT, "clocks": CARD_TEXT,
                     "cells": [{"value": 1.0, "text": CARD_TEXT, "from": CARD_TEXT}, None]},
-            "repo": "https://git.example.org/cards/commits/main"}  # a card page's (cardhtml.card_page_text)
+            "repo": "https://git.example.org/cards/commits/main",  # a card page's (cardhtml.card_page_text)
+            "switch_name": CARD_TEXT}
 
 
 def test_a_card_string_comes_out_escaped_from_every_template():

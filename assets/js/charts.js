@@ -4,7 +4,7 @@
 // (a figure carries its MiB/s variant as alt.mib: per-trace patches). A chart is drawn when it comes
 // near the screen, so a page of many charts shows its first at once; its box already has its height,
 // so nothing below it moves. No mode bar: it covered bars on touch screens and added tab stops.
-// Exposes cardbenchCharts.plot and .later for the comparison page.
+// Exposes cardbenchCharts.plot, .later, .figuresTable and .chartBox for the comparison page.
 (function () {
   'use strict';
 
@@ -185,9 +185,26 @@
     waiting.clear();
   });
 
+  // A copy of a piece of markup the page holds as a <template> (written by pages/templates/shared/: every page
+  // writes a chart box or table from there); null on a page that holds none.
+  function fromTemplate(selector) {
+    var template = document.querySelector(selector);
+    return template ? template.content.firstElementChild.cloneNode(true) : null;
+  }
+
+  // The empty table under a chart, labelled for the reader.
+  function figuresTable(label) {
+    var details = fromTemplate('template[data-figures-table]');
+    if (details) details.querySelector('[role=region]').setAttribute('aria-label', label);
+    return details;
+  }
+
+  // An empty chart box: its caption and its chart's place.
+  function chartBox() { return fromTemplate('template[data-chart-box]'); }
+
   // The figures of a chart that came without a table of its own (one pasted into a review): a row per
   // category (or x value), a column per trace, in a closed <details> below the chart.
-  function figureTable(figure) {
+  function figureTable(figure, label) {
     var traces = (figure.data || []).filter(function (tr) { return Array.isArray(tr.x) && Array.isArray(tr.y); });
     if (!traces.length) return null;
     var keys = [], columns = traces.map(function (tr) {
@@ -199,17 +216,11 @@
       return map;
     });
     if (keys.length * traces.length > 5000) return null;
-    var details = document.createElement('details');
-    details.className = 'figures-table';
-    var summary = details.appendChild(document.createElement('summary'));
-    summary.textContent = 'The figures as a table';
-    var scroll = details.appendChild(document.createElement('div'));
-    scroll.className = 'table-scroll';
-    scroll.tabIndex = 0;
-    scroll.setAttribute('role', 'region');
-    var table = scroll.appendChild(document.createElement('table'));
-    table.className = 'figures';
-    var head = table.appendChild(document.createElement('thead')).appendChild(document.createElement('tr'));
+    var details = figuresTable(label);
+    if (!details) return null;
+    var table = details.querySelector('table');
+    table.removeChild(table.querySelector('caption'));  // the chart's label names it
+    var head = table.querySelector('thead tr');
     head.appendChild(document.createElement('td'));
     traces.forEach(function (tr, i) {
       var th = head.appendChild(document.createElement('th'));
@@ -217,7 +228,7 @@
       th.className = 'num';
       th.textContent = tr.name === undefined ? 'Trace ' + (i + 1) : String(tr.name).replace(/<br>/g, ' ');
     });
-    var body = table.appendChild(document.createElement('tbody'));
+    var body = table.querySelector('tbody');
     keys.forEach(function (k) {
       var row = body.appendChild(document.createElement('tr'));
       var th = row.appendChild(document.createElement('th'));
@@ -237,11 +248,8 @@
     var el = box.querySelector('.chart');
     if (!box.querySelector('details')) {
       try {
-        var table = figureTable(figure());
-        if (table) {
-          table.querySelector('[role=region]').setAttribute('aria-label', 'The figures of ' + box.id);
-          box.appendChild(table);
-        }
+        var table = figureTable(figure(), 'The figures of ' + box.id);
+        if (table) box.appendChild(table);
       } catch (err) { /* the chart itself reports a figure it cannot read */ }
     }
     later(el, figure);
@@ -277,7 +285,7 @@
   }
 
   // Every string a figure brings is Plotly plain text already (scripts/cardbench/site/plottext.py).
-  window.cardbenchCharts = { plot: plot, later: later };
+  window.cardbenchCharts = { plot: plot, later: later, figuresTable: figuresTable, chartBox: chartBox };
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', drawAll);
   } else {

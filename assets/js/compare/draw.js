@@ -18,9 +18,9 @@ export function drawSet(container, entries, tests, ops, options) {
   var labels = options.labels || {};
   function labelOf(test) { return Object.prototype.hasOwnProperty.call(labels, test) ? labels[test] : test; }
   var id = 'cmp-' + (++chartCount);
-  var box = el('figure', 'chart-box');
-  var cap = el('figcaption');
-  box.appendChild(cap);
+  var box = charts.chartBox();  // the page's empty chart box (charts.js)
+  var cap = box.querySelector('figcaption');
+  var chart = box.querySelector('.chart');
   var select = null;
   if (tests.length > 1) {
     var controls = el('div', 'suite-controls');
@@ -31,11 +31,8 @@ export function drawSet(container, entries, tests, ops, options) {
     tests.forEach(function (test) { select.appendChild(el('option', '', labelOf(test))).value = test; });
     controls.appendChild(label);
     controls.appendChild(select);
-    box.appendChild(controls);
+    box.insertBefore(controls, chart);
   }
-  var chart = el('div', 'chart');
-  chart.setAttribute('role', 'img');
-  box.appendChild(chart);
   if (options.note) box.appendChild(el('p', 'chart-note', options.note));
   var sessions = options.sessions || new Map();
   var pooledFrom = entries.filter(function (e) { return e.sessions || sessions.has(e.token); });

@@ -1,5 +1,5 @@
 // The table of every figure below a comparison chart, each cell in MB/s and MiB/s for the units switch.
-import { base, unit } from './page.js';
+import { base, charts, unit } from './page.js';
 import { el } from './el.js';
 import { barOf } from './figure.js';
 
@@ -13,21 +13,16 @@ function rateSpan(bar, index) {
 }
 
 export function table(entries, view, tests, ops, caption, labelOf) {
-  var details = el('details', 'figures-table');
-  details.appendChild(el('summary', '', 'The figures as a table'));
-  var scroll = el('div', 'table-scroll');
-  scroll.tabIndex = 0;
-  scroll.setAttribute('role', 'region');
-  scroll.setAttribute('aria-label', caption);
-  var t = el('table', 'figures');
-  var cap = el('caption', '', caption + ' ');
+  var details = charts.figuresTable(caption);  // the page's empty table under a chart (charts.js)
+  var t = details.querySelector('table');
+  var cap = t.querySelector('caption');
+  cap.textContent = caption + ' ';
   var unitLabel = el('span', 'unit');
   unitLabel.setAttribute('data-mb', '(MB/s: mean, slowest–fastest)');
   unitLabel.setAttribute('data-mib', '(MiB/s: mean, slowest–fastest)');
   unitLabel.textContent = unitLabel.getAttribute(unit() === 'mib' ? 'data-mib' : 'data-mb');
   cap.appendChild(unitLabel);
-  t.appendChild(cap);
-  var head = el('tr');
+  var head = t.querySelector('thead tr');
   var corner = el('th', '', 'Card');
   corner.scope = 'col';
   head.appendChild(corner);
@@ -38,8 +33,7 @@ export function table(entries, view, tests, ops, caption, labelOf) {
       head.appendChild(th);
     });
   });
-  t.appendChild(el('thead')).appendChild(head);
-  var body = t.appendChild(el('tbody'));
+  var body = t.querySelector('tbody');
   entries.forEach(function (entry) {
     var tr = body.appendChild(el('tr'));
     var th = el('th');
@@ -68,7 +62,5 @@ export function table(entries, view, tests, ops, caption, labelOf) {
       });
     });
   });
-  scroll.appendChild(t);
-  details.appendChild(scroll);
   return details;
 }

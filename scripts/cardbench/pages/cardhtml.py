@@ -3,10 +3,10 @@ card is aggregated: Hugo places it into the site's frame (layouts/cards/card.htm
 Decoding a page model of tens of kB and running Hugo's templates over it for every page was most of the
 build at thousands of cards.
 
-The HTML comes from templates/card.html.j2 and its parts in templates/card/ (htmltemplates.py says how
-every card string is escaped). Addresses on the site are relative to the page (/cards/<slug>/), so the
-page is right at any baseURL and Hugo places it without rewriting it; the repository's address comes
-from config.toml (sitedata.repo_commits).
+The HTML comes from templates/card.html.j2 and its parts in templates/card/, with the chart boxes, tables
+and unit switch of templates/shared/ (htmltemplates.py says how every card string is escaped). Addresses on
+the site are relative to the page (/cards/<slug>/), so the page is right at any baseURL and Hugo places it
+without rewriting it; the repository's address comes from config.toml (sitedata.repo_commits).
 
 card_page_text(page) is the text the template splits at SPLIT: the card's title and description (for
 the head, escaped), the body before a review's prose, the body after it.

@@ -7,6 +7,8 @@ output folder (site_files.py writes them there).
     site/compare.json      the comparison page's suites with a few members by name, the cards it draws
                            first (their pieces are preloaded) and the frame of its charts (comparemodel.py)
     site/left-out.json     every card each comparison chart leaves out, and why (/compare/left-out/)
+    site/fragments.json    the HTML pieces Hugo's layouts place as they are: the comparison page's unit switch,
+                           the empty table scripts fill, a pasted chart's box (sharedhtml.py)
     pages/<slug>.html      a card page's body as finished, escaped HTML (cardhtml.py, from pagemodel.card_page)
     api/picker.json        every card's slug, title and suites, for the comparison page's pickers
     static/index.json      the catalogue (/index.json), and static/compare/index.json (/compare/index.json):
@@ -56,6 +58,7 @@ from ..pages.modelcheck import check_model
 from ..pages.pagemodel import (DEFAULT_MEMBERS, EMBEDDED_MEMBERS, card_page, leader_row, spi_row, standing_group,
                                text_order)
 from ..pages.preview_image import PREVIEWS, preview_of
+from ..pages.sharedhtml import shared_fragments
 from .runs_csv import card_csv
 
 PER_CARD_DIRS = ("pages",)
@@ -228,7 +231,7 @@ def site_texts(parts):
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
             "site/spi.html": "\n".join(p["spi_row"] for p in sorted((p for p in by_title if p.get("spi_row")),
                                                                      key=lambda p: -p["spi_rank"])),
-            "site/left-out.json": dumps(left_out_page),
+            "site/left-out.json": dumps(left_out_page), "site/fragments.json": dumps(shared_fragments()),
             "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker,
