@@ -13,7 +13,7 @@ CLAIMED_KEYS = {"read": "read_mb_s", "write": "write_mb_s"}
 
 
 def _curve(x, mb_s):
-    return {"x": x, "mb_s": mb_s, "mib_s": None if mb_s is None else mib_s_of(list(mb_s))}
+    return {"x": x, "mb_s": mb_s, "mib_s": None if mb_s is None else mib_s_of(mb_s)}
 
 
 def dd_sweep_curve(sweep):
