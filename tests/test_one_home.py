@@ -18,8 +18,9 @@ compared, not multiplied) are no unit factor.
 Which module may convert a stored figure: in figures/, only stats.py converts a rate (MB/s, MiB/s, IOPS); the
 other figures modules read its figures and use core/units.py only to name sizes and times (a 4 MiB erase
 block, a latency in ms). The page models (pages/) and the files Hugo reads (publish/) place figures: they
-import nothing from core/units.py but the spellings of a size ('4K', '4 KiB'), and none of stats.py's
-conversions of one figure into another unit.
+import nothing from core/units.py but the spellings of a size ('4K', '4 KiB'), and neither import nor call
+any of stats.py's conversions of one figure into another unit, by whatever route: a figure they show in
+MB/s and MiB/s comes from the figures stage in both (a curve's or a claim's from figures/shown_rates.py).
 
 The check reads each module's syntax tree, so a conversion inside an f-string is seen and one named in a
 docstring or comment is not."""
@@ -50,10 +51,6 @@ RATE_CONVERTERS = re.compile(r"^(?:(?:MIB|MB|KIB|KKIB|KB)_PER_S_IN_\w+|RATE_TO_M
                              r"|iops_from_mb_s)$")
 # What pages/ and publish/ may import from core/units.py: a size's spelling, no figure changed.
 SIZE_SPELLINGS = {"size_label_from_bytes", "size_arg_from_bytes", "size_text_from_bytes"}
-# stats.py's conversions pages/ still calls to show a figure in MiB/s as well as MB/s: the card data carries no
-# MiB/s figure for a vendor's claim or a sweep's curve yet. This list only shrinks.
-PAGES_MIB_S = {Path("pages") / "chartmodel.py": {"mib_s_of", "curve_mb_s"},
-               Path("pages") / "pagemodel.py": {"mib_s_of"}}
 STATS_CONVERTERS = {"mb_s_of", "mib_s_of", "iops_of_mb_s", "curve_mb_s", "rate_figures"}
 
 
@@ -130,13 +127,18 @@ def rate_conversions(source):
     return sorted(found)
 
 
-def conversions_placing(source, allowed_from_stats=frozenset()):
-    """(line, name) of each unit name (but a size's spelling) and each stats.py conversion a page or published
-    file's module imports."""
+def conversions_placing(source):
+    """(line, name) of each unit name (but a size's spelling) a page or published file's module imports, and
+    each stats.py conversion it imports, calls or names, from stats.py or through any other module."""
     tree = ast.parse(source)
     units = {(line, name) for line, name in _imported_from(tree, "units") if name not in SIZE_SPELLINGS}
-    stats = {(line, name) for line, name in _imported_from(tree, "stats")
-             if name in STATS_CONVERTERS - set(allowed_from_stats)}
+    stats = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            stats |= {(node.lineno, alias.name) for alias in node.names if alias.name in STATS_CONVERTERS}
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if name in STATS_CONVERTERS:
+            stats.add((node.lineno, name))
     return sorted(units | stats)
 
 
@@ -152,7 +154,7 @@ def findings(package=PACKAGE):
         if where.parts[0] == "figures" and where != STATS:
             breaches += rate_conversions(source)
         if where.parts[0] in PLACING:
-            breaches += conversions_placing(source, PAGES_MIB_S.get(where, ()))
+            breaches += conversions_placing(source)
         if breaches:
             found[str(where)] = sorted(set(breaches))
     return found
@@ -165,13 +167,6 @@ def test_no_unit_factor_or_conversion_outside_its_home():
 def test_the_homes_are_where_the_factors_and_conversions_are():
     assert unit_factors((PACKAGE / UNITS).read_text(encoding="utf-8"))  # else the check has lost its target
     assert rate_conversions((PACKAGE / STATS).read_text(encoding="utf-8"))
-
-
-def test_the_pages_still_converting_to_mib_s_do():
-    """Each pending use of stats.py's conversions in pages/ is still there (else it leaves the list)."""
-    for where, names in PAGES_MIB_S.items():
-        used = {name for _, name in _imported_from(ast.parse((PACKAGE / where).read_text(encoding="utf-8")), "stats")}
-        assert names <= used, where
 
 
 # Conversions modules once made themselves: each must be caught.
@@ -234,9 +229,21 @@ def test_words_and_other_quantities_are_not_unit_factors(line):
     "from ..core import units\nx = units.us_from_ns(value)",
     "from ..figures.stats import iops_of_mb_s",
     "from ..figures import stats\nmib = stats.mib_s_of(mb)",
+    "from ..figures.stats import mib_s_of\ncell = rate_cell(claim, mib_s_of(claim))",
+    "from ..figures import stats as figures_stats\ny = figures_stats.curve_mb_s(points, unit)",
+    "import cardbench.figures.stats\npick = cardbench.figures.stats.rate_figures(value, unit)",
+    "from ..figures.shown_rates import mib_s_of",  # a conversion another module imported
+    "patches.append({axis: mib_s_of(list(trace[axis]))})",
+    'text = f"{mb_s_of(value, unit):.1f} MB/s"',
 ])
 def test_a_page_converting_a_figure_is_caught(source):
     assert conversions_placing(source)
+
+
+def test_a_page_placing_figures_of_both_units_is_no_conversion():
+    assert not conversions_placing("from ..figures.shown_rates import claimed_rates\n"
+                                   "claim = claimed_rates(card)['read']\n"
+                                   "cell = rate_cell(claim['mb_s'], claim['mib_s'])")
 
 
 def test_a_page_spelling_a_size_is_no_conversion():
@@ -257,6 +264,8 @@ def package_copy(tmp_path):
     ("pages/gridmodel.py", "ms = latency_us / 1000"),
     ("pages/chartmodel.py", "from ..core.units import us_from_ns"),
     ("publish/sitedata.py", "from ..figures.stats import mib_s_of"),
+    ("pages/chartmodel.py", "from ..figures.stats import curve_mb_s"),
+    ("pages/pagemodel.py", "mib = stats.mib_s_of(claim)"),
     ("figures/headlines.py", "from ..core.units import RATE_TO_MB_S"),
     ("bench/report_page.py", "KB = 1000"),
 ])

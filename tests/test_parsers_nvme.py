@@ -107,3 +107,19 @@ def test_outputs_one_after_another_are_read_apart():
     assert session_fields("nvme", listed + smart).measurements["nvme"]["temperature_c"] == {"before": 41, "max": 41}
     with pytest.raises(ParseError, match="no nvme-cli"):
         session_fields("nvme", listed)
+
+
+def test_outputs_read_one_by_one_make_the_block_a_file_of_them_makes():
+    """The collector reads id-ctrl and get-feature as it runs them, and times its own smart-log readings: the
+    registry's to_session() makes its nvme block, with those readings, the PCIe link and the raw files."""
+    from cardbench.parsers.registry import format_named
+
+    id_ctrl, features = read("nvme--id-ctrl.out"), read("nvme--features-thermal.out")
+    as_file = format_named("nvme").read_session(id_ctrl + "\n" + features).measurements["nvme"]
+    parsed = nvme.parsed_outputs(nvme.parse_id_ctrl(id_ctrl), nvme.parse_features(features))
+    assert format_named("nvme").session_of(parsed).measurements["nvme"] == as_file
+    timed = {"before": 30, "after": 41, "samples": [{"seconds": 10.0, "value": 35}], "max": 41}
+    entry = format_named("nvme").session_of(parsed, temperature_c=timed, pcie_link="PCIe Gen3 x1",
+                                            raw=["raw/s/nvme-id-ctrl.json"]).measurements["nvme"]
+    assert entry == dict(as_file, pcie_link="PCIe Gen3 x1", temperature_c=timed, raw=["raw/s/nvme-id-ctrl.json"])
+    assert "temperature_c" not in format_named("nvme").session_of(nvme.parsed_outputs()).measurements["nvme"]

@@ -15,7 +15,7 @@ from cardbench.card.checks.validate import card_paths
 from cardbench.card.walk import finite_number, finite_numbers, non_finite_paths, text_values, walk_values
 from cardbench.core.paths import raw_refs, raw_strings
 from cardbench.figures.formatting import format_by_size, format_number
-from cardbench.figures.stats import json_number, json_numbers, mib_s_of, round_half_even
+from cardbench.figures.stats import json_number, json_numbers, round_half_even
 from cardbench.pages.plottext import TEMPLATE_KEYS, figure_json, plain_figure
 from cardbench.publish.runs_csv import HEADER, card_csv, card_rows, csv_body
 
@@ -274,10 +274,20 @@ def test_table_cells_of_runs_are_the_cells_of_their_texts():
     from cardbench.pages.figurehtml import rate_html
     from cardbench.figures.formatting import mib_text
 
-    for mb, mib in [(1234.5, 1177.3), (9.994, None), (0.5, 0.47), (250, 238.4)] * 2:
+    for mb, mib in [(1234.5, 1177.3), (9.994, 9.531), (0.5, 0.47), (250, 238.4)] * 2:
         cell = rate_cell(mb, mib)
-        assert cell["mib"] == (mib_text(mib) if mib is not None else format_by_size(mib_s_of(mb)))
+        assert cell["mib"] == mib_text(mib)
         assert rate_html(cell) == (f'<span data-mb="{escape(cell["mb"])}" data-mib="{escape(cell["mib"])}">'
                                    f'{escape(cell["mb"])}</span>')
     assert rate_html({"mb": '<"&', "mib": "'"}) == ('<span data-mb="&lt;&quot;&amp;" data-mib="&#x27;">'
                                                     '&lt;&quot;&amp;</span>')
+
+
+def test_a_rate_cell_without_its_mib_s_figure_is_refused():
+    """The figures stage gives every rate a page shows in both units: a cell never works one out."""
+    from cardbench.figures.formatting import DASH
+    from cardbench.pages.chartmodel import rate_cell
+
+    assert rate_cell(None, None) == {"text": DASH}
+    with pytest.raises(ValueError, match="9.994 MB/s"):
+        rate_cell(9.994, None)

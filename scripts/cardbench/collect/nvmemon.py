@@ -4,10 +4,12 @@ import subprocess
 import threading
 import time
 
-from ..parsers import card_entries
 from ..errors import ParseError
 from ..parsers import nvme as nvme_parser
+from ..parsers.registry import format_named
 from . import tools
+
+NVME = format_named("nvme")
 
 SAMPLE_SECONDS = 10
 
@@ -109,5 +111,6 @@ class NvmeMonitor:
             temps["max"] = max(seen) if seen else None
             temps = {k: v for k, v in temps.items() if v is not None}
             raw = list(self.raw)
-        return card_entries.nvme_entry(id_ctrl=self.id_ctrl, features=self.features, temperature_c=temps or None,
-                                   pcie_link=pcie_link, raw=raw or None)
+        fields = NVME.session_of(nvme_parser.parsed_outputs(self.id_ctrl, self.features),
+                                 temperature_c=temps or None, pcie_link=pcie_link, raw=raw or None)
+        return fields.measurements["nvme"]

@@ -7,8 +7,9 @@ or the JSON twin shows is computed here, with pandas, over the runs a source did
 This is the one module where a throughput becomes MB/s, MiB/s or IOPS (tests/test_one_home.py holds
 every other module to that): the headlines, class checks, findings, page and chart models read the
 figures computed here (CardFigures for one card's runs; mb_s_of, mib_s_of, curve_mb_s and
-iops_of_mb_s for figures outside the runs, such as sweeps, fills and a source's stated figures;
-random_4k_iops, align_access_us and written_gb for the figures the pages show in IOPS, µs and GB).
+iops_of_mb_s for figures outside the runs, such as sweeps, fills and a source's stated figures, which
+shown_rates.py gives the pages in both units; random_4k_iops, align_access_us and written_gb for the
+figures the pages show in IOPS, µs and GB).
 
 Units: a stored rate × RATE_TO_MB_S[unit] is MB/s (10^6 B/s); MB/s ÷ 1.048576 is MiB/s (2^20 B/s).
 IOPS are the recorded figures when the tool recorded them (fio, CrystalDiskMark), otherwise derived:

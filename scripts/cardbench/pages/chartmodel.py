@@ -19,7 +19,8 @@ import math
 from ..core.units import size_arg_from_bytes
 from ..figures.formatting import DASH, format_by_size, mib_text, raw_link
 from .plottext import figure_json, plain_figure
-from ..figures.stats import align_access_us, curve_mb_s, mib_s_of, written_gb
+from ..figures.shown_rates import dd_sweep_curve, fill_curve, find_fat_curves, open_au_curve
+from ..figures.stats import align_access_us, written_gb
 
 MB_S_AXIS = "MB/s (10⁶ bytes/s)"
 MIB_S_AXIS = "MiB/s (2²⁰ bytes/s)"
@@ -40,11 +41,11 @@ def mib_of(stats):
 
 def rate_cell(mb_value, mib_value, printed=None):
     """A table cell with the figure in both units (texts, formatted); `printed`: how the tool wrote it,
-    so a figure it printed in MiB/s keeps its decimals there."""
+    so a figure it printed in MiB/s keeps its decimals there. The figures stage gives every rate in both units."""
     if mb_value is None:
         return {"text": DASH}
     if mib_value is None:
-        return {"mb": format_by_size(mb_value), "mib": format_by_size(mib_s_of(mb_value))}
+        raise ValueError(f"a rate of {mb_value} MB/s has no MiB/s figure beside it")
     # without `printed` (every run of a table), mib_text is format_by_size
     return {"mb": format_by_size(mb_value), "mib": format_by_size(mib_value) if printed is None
             else mib_text(mib_value, printed)}
@@ -169,16 +170,17 @@ def _log_ticks(powers):
 
 def sweeps_figure(card):
     """Throughput against block size: dd sweeps, flashbench open-AU sweeps and find-fat columns."""
-    traces = []
+    traces, mib_curves = [], []
     multi = len(card["sessions"]) > 1
     for s in card["sessions"]:
         prefix = f"{s['label']}: " if multi else ""
         for sweep in s.get("dd_sweeps") or []:
             direct = ", direct" if "direct" in (sweep.get("flags") or []) else ""
+            curve = dd_sweep_curve(sweep)
             traces.append({"type": "scatter", "mode": "lines+markers", "name": f"{prefix}dd {sweep['op']}{direct}",
-                           "x": [p["block_size_bytes"] for p in sweep["points"]],
-                           "y": curve_mb_s(sweep["points"], sweep["unit"]),
+                           "x": curve["x"], "y": curve["mb_s"],
                            "meta": {"group": "sequential", "rate": True, "raw": sweep.get("raw") or []}})
+            mib_curves.append(curve["mib_s"])
         sweep_keys = [(au["mode"], int(au["open_au"]), au.get("erase_size_bytes"))
                       for au in s.get("flashbench_open_au") or []]
         for nth, au in enumerate(s.get("flashbench_open_au") or []):
@@ -200,26 +202,25 @@ def sweeps_figure(card):
                     elif count == f.get("collapses_at"):
                         tags, line["width"] = tags + ["collapses"], 3
             name += f" ({'; '.join(tags)})" if tags else ""
+            curve = open_au_curve(au)
             traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
-                           "x": [p["block_size_bytes"] for p in au["points"]], "y": [p["value"] for p in au["points"]],
-                           "line": line,
+                           "x": curve["x"], "y": curve["mb_s"], "line": line,
                            "meta": {"group": "random" if au["mode"] == "random" else "sequential", "rate": True,
                                     "raw": au.get("raw") or []}})
+            mib_curves.append(curve["mib_s"])
         for table in s.get("flashbench_find_fat") or []:
-            rows = table["rows"]
-            for c in range(max((len(r["values"]) for r in rows), default=0)):
-                picked = [r for r in rows if c < len(r["values"])]
+            for c, curve in enumerate(find_fat_curves(table)):
                 traces.append({"type": "scatter", "mode": "lines", "name": f"{prefix}find-fat, erase block {c + 1}",
-                               "x": [r["block_size_bytes"] for r in picked], "y": [r["values"][c] for r in picked],
-                               "line": {"width": 1},
+                               "x": curve["x"], "y": curve["mb_s"], "line": {"width": 1},
                                "meta": {"group": "find-fat", "rate": True, "raw": table.get("raw") or []}})
+                mib_curves.append(curve["mib_s"])
     if not traces:
         return None
     ticks, labels = _log_ticks(range(9, 33))
     layout = {"height": 420, "xaxis": {"type": "log", "title": {"text": "Block size (bytes, binary prefixes)"},
                                        "tickvals": ticks, "ticktext": labels},
               "yaxis": {"title": {"text": MB_S_AXIS}, "rangemode": "tozero"}}
-    return {"data": traces, "layout": layout}
+    return {"data": traces, "layout": layout, "alt": mib_variant(mib_curves)}
 
 
 def align_figure(card):
@@ -256,13 +257,13 @@ def align_figure(card):
 
 def fill_figure(card):
     """Sustained fills: throughput against data written."""
-    traces = []
+    traces, mib_curves = [], []
     for s in card["sessions"]:
         for fill in s.get("fill") or []:
+            curve = fill_curve(fill)
             traces.append({"type": "scatter", "mode": "lines", "name": f"{s['label']}: {fill['op']}",
-                           "x": [p["written_gb"] for p in fill["points"]],
-                           "y": curve_mb_s(fill["points"], fill["unit"]),
-                           "meta": {"rate": True, "raw": fill.get("raw") or []}})
+                           "x": curve["x"], "y": curve["mb_s"], "meta": {"rate": True, "raw": fill.get("raw") or []}})
+            mib_curves.append(curve["mib_s"])
     if not traces:
         return None
     layout = {"height": 380, "xaxis": {"title": {"text": "GB written (10⁹ bytes)"}},
@@ -276,56 +277,60 @@ def fill_figure(card):
         layout["annotations"] = [{"xref": "x", "yref": "paper", "x": written_gb(f), "y": 1, "yanchor": "top",
                                   "xanchor": "left", "xshift": 3, "showarrow": False,
                                   "text": f"SLC cache ends: {f['text']}"} for f in ends]
-    return {"data": traces, "layout": layout}
+    return {"data": traces, "layout": layout, "alt": mib_variant(mib_curves)}
 
 
 # --- curves: the card's line charts, split so each reads on its own -------------------------------
 
-def curve_table(traces, x_head, x_text, y_head=None, rate=True):
-    """Rows by x value, a column per trace (its name), cells formatted in both units when the y axis is a rate."""
+def curve_table(traces, x_head, x_text, y_head=None, mib_curves=None):
+    """Rows by x value, a column per trace (its name); cells in both units when `mib_curves` gives each trace's
+    y values in MiB/s (the y axis is a rate), else as the number they are."""
+    rate = mib_curves is not None
     xs = sorted({x for t in traces for x in t["x"]})
     head = [{"text": x_head}] + [{"text": t["name"], "rate": rate, "unit": y_head} for t in traces]
-    lookup = [dict(zip(t["x"], t["y"])) for t in traces]
+    second = mib_curves if rate else [t["y"] for t in traces]  # a figure that is no rate has one unit
+    lookup = [dict(zip(t["x"], zip(t["y"], values))) for t, values in zip(traces, second)]  # x → (y, y in MiB/s)
     rows = []
     for x in xs:
         cells = []
         for values in lookup:
-            value = values.get(x)
+            value, value_mib = values.get(x, (None, None))
             if value is None:
                 cells.append({"text": ""})
             elif rate:
-                cells.append(rate_cell(value, mib_s_of(value)))
+                cells.append(rate_cell(value, value_mib))
             else:
                 cells.append({"text": format_by_size(value)})
         rows.append({"head": x_text(x), "cells": cells})
     return {"caption": "The figures", "head": head, "rows": rows}
 
 
-def with_mib_curves(figure, axis="y"):
-    """A line figure in MB/s with its MiB/s variant: every trace tagged as a rate gets converted values."""
-    patches = []
-    for trace in figure["data"]:
-        if (trace.get("meta") or {}).get("rate"):
-            patches.append({axis: mib_s_of(list(trace[axis]))})
-        else:
-            patches.append(None)
-    title = {"title": {"text": MIB_S_AXIS}}
-    figure["alt"] = {"mib": {"data": patches, "layout": {f"{axis}axis": title}}}
-    return figure
+def mib_variant(mib_curves, axis="y"):
+    """The MiB/s variant of a line figure in MB/s whose every trace is a rate: each trace's values in MiB/s."""
+    return {"mib": {"data": [{axis: values} for values in mib_curves],
+                    "layout": {f"{axis}axis": {"title": {"text": MIB_S_AXIS}}}}}
 
 
 def split_by_group(figure, groups):
     """Figures of one trace group each (trace meta 'group'), in the order of `groups`; traces without a
-    group stay with the first figure that is drawn. Returns {group: figure} of the groups that have traces."""
+    group stay with the first figure that is drawn. A MiB/s variant is split with its traces.
+    Returns {group: figure} of the groups that have traces."""
     out = {}
-    loose = [t for t in figure["data"] if not (t.get("meta") or {}).get("group")]
+    traces = figure["data"]
+    group_of = [(t.get("meta") or {}).get("group") for t in traces]
+    loose = [i for i, group in enumerate(group_of) if not group]
     for group in groups:
-        traces = [t for t in figure["data"] if (t.get("meta") or {}).get("group") == group]
-        if not traces:
+        picked = [i for i, of in enumerate(group_of) if of == group]
+        if not picked:
             continue
         if not out:
-            traces = traces + loose
-        out[group] = {"data": traces, "layout": json.loads(json.dumps(figure["layout"]))}
+            picked += loose
+        part = {"data": [traces[i] for i in picked], "layout": json.loads(json.dumps(figure["layout"]))}
+        if "alt" in figure:
+            mib = figure["alt"]["mib"]
+            part["alt"] = {"mib": {"data": [mib["data"][i] for i in picked],
+                                   "layout": json.loads(json.dumps(mib["layout"]))}}
+        out[group] = part
     return out
 
 
@@ -352,12 +357,13 @@ def _sources(traces):
             for ref, names in backs.items()]
 
 
-def _curve_chart(chart_id, title, figure, note, x_head, x_text, y_head=None, rate=True):
-    traces = [t for t in figure["data"] if isinstance(t.get("x"), list) and isinstance(t.get("y"), list)
-              and "meta" in t]
-    table = curve_table(traces, x_head, x_text, y_head, rate)
-    if rate:
-        with_mib_curves(figure)
+def _curve_chart(chart_id, title, figure, note, x_head, x_text, y_head=None):
+    """A line chart with its table; a figure with a MiB/s variant (`alt`) is a rate, its table in both units."""
+    mib = [patch["y"] for patch in figure["alt"]["mib"]["data"]] if "alt" in figure else [None] * len(figure["data"])
+    tabled = [(t, values) for t, values in zip(figure["data"], mib)
+              if isinstance(t.get("x"), list) and isinstance(t.get("y"), list) and "meta" in t]
+    traces = [t for t, _ in tabled]
+    table = curve_table(traces, x_head, x_text, y_head, [values for _, values in tabled] if "alt" in figure else None)
     return chart(chart_id, title, figure, note, table, _sources(traces))
 
 
@@ -375,7 +381,7 @@ def curve_charts(card):
     if align:
         charts.append(_curve_chart("chart-align", "flashbench -a: access time by alignment", align,
                                    "A step in access time at an alignment hints at the page or erase block size.",
-                                   "Alignment", size_arg_from_bytes, "µs", rate=False))
+                                   "Alignment", size_arg_from_bytes, "µs"))
     fill = fill_figure(card)
     if fill:
         charts.append(_curve_chart("chart-fill", "Throughput while filling the card", fill, None, "GB written",

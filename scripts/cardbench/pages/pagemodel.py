@@ -17,7 +17,8 @@ from ..core.measurement_kinds import CURVE_KINDS, LEADERBOARD_WORDS, SINGLE_BLOC
 from .gridmodel import grid_model
 from ..figures.headlines import HEADLINE_KEYS, stated_only
 from .paths_table import card_paths
-from ..figures.stats import mib_s_of, random_4k_iops
+from ..figures.shown_rates import claimed_rates
+from ..figures.stats import random_4k_iops
 
 # Members of a suite the comparison page embeds; the rest come from the catalogue on demand.
 EMBEDDED_MEMBERS = 50
@@ -107,25 +108,21 @@ def basis_text(pick):
     return pick.get("basis") or pick.get("from") or ""
 
 
-def _headline_mib(pick):
-    return pick.get("mib_s") if pick.get("mib_s") is not None else mib_s_of(pick["mb_s"])
-
-
 def claimed_rows(card):
     """Vendor claim against the measured mean, with the subtest that speaks for each."""
-    claimed = card.get("claimed") or {}
+    claimed = claimed_rates(card)
     headline = card.get("headline") or {}
     rows = []
-    for name, claim, measured in (("Sequential read", claimed.get("read_mb_s"), headline.get("seq_read")),
-                                  ("Sequential write", claimed.get("write_mb_s"), headline.get("seq_write")),
+    for name, claim, measured in (("Sequential read", claimed["read"], headline.get("seq_read")),
+                                  ("Sequential write", claimed["write"], headline.get("seq_write")),
                                   ("Random 4K read", None, headline.get("rnd4k_read")),
                                   ("Random 4K write", None, headline.get("rnd4k_write"))):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
-        row = {"name": name, "claim": rate_html(rate_cell(claim, mib_s_of(claim))) if claim else None,
-               "measured": (rate_html(rate_cell(measured["mb_s"], _headline_mib(measured), measured.get("printed")))
+        row = {"name": name, "claim": rate_html(rate_cell(claim["mb_s"], claim["mib_s"])) if claim else None,
+               "measured": (rate_html(rate_cell(measured["mb_s"], measured["mib_s"], measured.get("printed")))
                             if measured else None),
-               "share": f"{whole(100 * measured['mb_s'] / claim)} %" if claim and measured else DASH}
+               "share": f"{whole(100 * measured['mb_s'] / claim['mb_s'])} %" if claim and measured else DASH}
         if measured:
             unit = measured.get("unit")
             # stated: no runs, the source's own figure

@@ -26,6 +26,9 @@ parse_file(text) -> the outputs of a log read together: a file may hold several 
     commands (lsblk) is skipped. to_session(parsed) -> SessionFields with the session's nvme block:
     smart-log readings in file order are the temperature before the tests (the first), after them
     (the last) and the highest; a reading of 0 K is left out with a note.
+parsed_outputs(id_ctrl, features) -> what parse_file() gives of id-ctrl and get-feature outputs read one by one
+    (the collector's monitor reads each as it runs nvme-cli); to_session() then takes the readings the
+    collector timed (`temperature_c`), the card's PCIe link and the raw files as hints.
 """
 
 import json
@@ -351,10 +354,19 @@ def parse_file(text):
             "zero_kelvin": zero_kelvin}
 
 
-def to_session(parsed, **hints):
+def parsed_outputs(id_ctrl=None, features=None):
+    """parse_file()'s dict of an id-ctrl and a get-feature output each read on its own (parse_id_ctrl(),
+    parse_features(); None when not run or not understood): no smart-log reading, no device listed."""
+    return {"id_ctrl": id_ctrl, "thresholds_c": dict((features or {}).get("thresholds_c") or {}),
+            "temperatures_c": [], "listed": [], "zero_kelvin": 0}
+
+
+def to_session(parsed, temperature_c=None, pcie_link=None, raw=None, **hints):
     """The session's nvme block: the first smart-log reading as the temperature before the tests, the
     last as after them, the highest; `nvme list` gives the model, serial and firmware when id-ctrl does
-    not (one device listed), its namespace usage and format in the notes."""
+    not (one device listed), its namespace usage and format in the notes. The collector, which reads the
+    temperature before, while and after the tests run, gives those readings as `temperature_c` ({"before",
+    "after", "max", "samples"}: they stand for the file's), with the card's `pcie_link` and its `raw` files."""
     id_ctrl, thresholds, temperatures = parsed["id_ctrl"], parsed["thresholds_c"], parsed["temperatures_c"]
     listed, zero_kelvin, notes = parsed["listed"], parsed["zero_kelvin"], []
     temperature = None
@@ -371,7 +383,10 @@ def to_session(parsed, **hints):
                      f"format {device['format']}.")
     if id_ctrl is None and len(listed) == 1:
         id_ctrl = {"model": listed[0]["model"], "serial": listed[0]["serial"], "firmware": listed[0]["firmware"]}
-    entry = nvme_entry(id_ctrl, {"thresholds_c": thresholds} if thresholds else None, temperature)
+    if temperature_c is not None:
+        temperature = temperature_c
+    entry = nvme_entry(id_ctrl, {"thresholds_c": thresholds} if thresholds else None, temperature,
+                       pcie_link=pcie_link, raw=raw)
     return SessionFields(tools=[{"name": "nvme-cli"}], measurements={"nvme": entry}, runs=1, notes=notes)
 
 

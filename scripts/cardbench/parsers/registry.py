@@ -11,8 +11,9 @@ a new one is a line here, `tool_format(module)`. Format.parse_file(text) reads a
 the import (the module's parse_file when a file holds more than parse() reads: several fio
 documents, a log of dd commands with their output), and the module's to_session() makes the
 session of it: Format.read_session(text) does both, refusing a damaged line that changes what is read.
-The collector, which runs the tools, reads their output the same way (Format.read_session, read_runs),
-giving to_session() what it knows that the output does not say: the command, the raw files' paths.
+The collector, which runs the tools, reads their output the same way (Format.read_session, read_runs;
+Format.session_of for nvme-cli's outputs, which it reads one by one as it runs them), giving to_session()
+what it knows that the output does not say: the command, the raw files' paths.
 """
 
 from dataclasses import dataclass
@@ -65,6 +66,11 @@ class Format:
             raise refusal
         return result
 
+
+    def session_of(self, parsed, **hints):
+        """SessionFields of outputs already read as parse_file() gives them (nvme-cli's, which the collector
+        reads one at a time while the tests run): the module's to_session()."""
+        return self.module.to_session(parsed, **hints)
 
     def read_runs(self, texts, **hints):
         """SessionFields of one test run several times, each run's output in a file of its own (the
