@@ -1,6 +1,7 @@
 """Shared test set-up: the repository root, the package on the import path, and small helpers."""
 
 import contextlib
+import copy
 import signal
 import sys
 from pathlib import Path
@@ -27,6 +28,22 @@ def shipped_site(tmp_path_factory):
     import sitebuild
 
     return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def _shipped_result_once():
+    from cardbench.card.load import load_card
+    from cardbench.core.paths import CARDS_DIR
+    from cardbench.figures.aggregate import aggregate
+
+    return aggregate([load_card(path).data for path in sorted(Path(CARDS_DIR).glob("*.yaml"))])
+
+
+@pytest.fixture(scope="module")
+def shipped_result(_shipped_result_once):
+    """aggregate() of the shipped cards, worked out once per test process; each test module reads its own copy,
+    so that no module sees what another changed in it."""
+    return copy.deepcopy(_shipped_result_once)
 
 
 @pytest.fixture(scope="module")

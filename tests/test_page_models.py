@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from cardbench.card.load import load_card
-from cardbench.core.paths import CARDS_DIR
 from cardbench.publish import sitedata
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.modelcheck import SCHEMA_DIR, PageModelError, check_model
@@ -23,8 +21,8 @@ from readercards import hostile_reader, two_readers
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    return aggregate([load_card(path).data for path in sorted(Path(CARDS_DIR).glob("*.yaml"))])
+def shipped(shipped_result):
+    return shipped_result
 
 
 PAGE_MODELS = {"card-page", "compare", "compare-card", "leaderboard-row", "leaderboard-filters", "left-out", "readers"}
