@@ -1,6 +1,7 @@
 """Shared test set-up: the repository root, the package on the import path, and small helpers."""
 
 import contextlib
+import copy
 import signal
 import sys
 from pathlib import Path
@@ -27,6 +28,22 @@ def shipped_site(tmp_path_factory):
     import sitebuild
 
     return sitebuild.built_public(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def _shipped_result_once():
+    from cardbench.card.load import load_card
+    from cardbench.core.paths import CARDS_DIR
+    from cardbench.figures.aggregate import aggregate
+
+    return aggregate([load_card(path).data for path in sorted(Path(CARDS_DIR).glob("*.yaml"))])
+
+
+@pytest.fixture(scope="module")
+def shipped_result(_shipped_result_once):
+    """aggregate() of the shipped cards, worked out once per test process; each test module reads its own copy,
+    so that no module sees what another changed in it."""
+    return copy.deepcopy(_shipped_result_once)
 
 
 @pytest.fixture(scope="module")
@@ -91,13 +108,42 @@ NEEDS = {
               "test_make_setup", "test_make_variables"},  # Hugo, make, npm
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
-# Single tests that take seconds each (hang guards on the largest allowed inputs, many processes at once).
+# Single tests that take seconds each: hang guards on the largest allowed inputs and lines of megabytes, many
+# processes at once, the worst line of every pattern, cards made again from their sources' kept files, the quick
+# paths against the plain ones over every shipped card, the site data built under several hash seeds.
 SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
                                         "test_the_same_file_imported_in_parallel_lands_once"},
-              "test_import_hostile": {"test_as_many_lines_as_allowed", "test_more_dd_commands_than_a_session_holds"},
-              "test_schemacheck": {"test_one_changed_value_gets_the_same_verdict"},
+              "test_import_hostile": {"test_as_many_lines_as_allowed", "test_more_dd_commands_than_a_session_holds",
+                                      "test_a_figure_of_megabytes_is_quoted_cut"},
+              "test_parsers_registry": {"test_a_damaged_line_of_any_tool_is_refused_by_name_or_changes_nothing"},
               "test_schema": {"test_a_card_at_the_bounds_is_valid"},
-              "test_parsers_fio_bwlog": {"test_a_live_fio_log"}}  # runs fio
+              "test_parsers_fio_bwlog": {"test_a_live_fio_log"},  # runs fio
+              "test_regex_linear": {"test_every_pattern_ends_in_linear_time_on_its_worst_line",
+                                    "test_every_pattern_made_as_the_program_runs_is_reached"},
+              "test_quick_paths": {"test_card_pages_render_as_plain_jinja_renders_them",
+                                   "test_card_twins_name_the_raw_files_of_the_cards_json"},
+              "test_sources": {"test_every_card_made_from_a_source_is_what_its_kept_files_give",
+                               "test_a_parser_fix_reaches_every_card_from_a_source"},
+              "test_comparemodel": {"test_the_site_data_is_the_same_whatever_order_python_keeps_its_sets_in"},
+              "test_twin_figures": {"test_every_figure_of_the_shipped_twins_is_as_recorded"},
+              "test_yaml_build": {"test_every_card_file_reads_alike_with_its_lines"},
+              "test_findings_wording": {"test_findings_figures_are_mb_s_with_the_unit_on_each"},
+              "test_submission": {"test_measuring_and_importing_need_none_of_the_sites_packages"}}
+# Sweeps whose every case takes a while (each shipped card, corpus case, issue, hostile file, list bound,
+# quadratic shape or planted copy): the first case stays in `make check` as a sample of its family, the others are slow.
+SLOW_SWEEPS = {"test_shipped_cards_take_results": {
+                   "test_make_import_adds_to_a_shipped_card",
+                   "test_the_form_adds_to_a_shipped_card_named_as_on_its_page",
+                   "test_the_collector_knows_a_shipped_card_takes_its_session_before_writing"},
+               "test_import_corpus": {"test_case_lands_or_says_what_to_add"},
+               "test_submission": {"test_an_issue_of_each_tool_becomes_the_card_change_an_import_makes"},
+               "test_yaml_build": {"test_fast_yaml_path_reads_what_the_careful_loader_reads"},
+               "test_hostile": {"test_aggregate_stops_and_publishes_nothing"},
+               "test_schema": {"test_bad_file_stops_validate_and_aggregate",
+                               "test_a_list_one_over_its_bound_is_refused"},
+               "test_regex_linear": {"test_the_worst_lines_find_the_known_quadratic_shapes"},
+               "test_one_home": {"test_a_unit_factor_planted_in_a_copy_is_reported"},
+               "test_schemacheck": {"test_shipped_cards_pass_both"}}  # make check validates every card itself
 
 
 def pytest_configure(config):
@@ -113,6 +159,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(items):
+    sampled = set()  # (module, test) of the sweeps whose first case has been seen
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1]
         for marker, modules in NEEDS.items():
@@ -120,6 +167,12 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(marker)
         if item.originalname in SLOW_TESTS.get(module, ()):
             item.add_marker("slow")
+        if item.originalname in SLOW_SWEEPS.get(module, ()):
+            if (module, item.originalname) in sampled:
+                item.add_marker("slow")
+            sampled.add((module, item.originalname))
+        if getattr(item.obj, "is_hypothesis_test", False):
+            item.add_marker("slow")  # generated inputs: a hundred examples or more each
         if "shipped_site" in item.fixturenames:
             item.add_marker("build")
         if item.get_closest_marker("device"):

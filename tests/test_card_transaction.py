@@ -3,9 +3,12 @@ temp files go on the next change, a full disk changes nothing, a held lock times
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ import pytest
 from cardbench.card.store.transaction import CardBusyError, card_change, card_lock, unique_session_id
 from cardbench.card.store.checksums import read_sha256sums
 from cardbench.card.load import load_card
+from cardbench.cli import main
 from cardbench.imports.importer import import_file
 from cardwrites import NAME, SLUG, card_folder, card_with_one_import, dd_log, errors_of, snapshot
 
@@ -24,6 +28,36 @@ def data(tmp_path):
     return card_folder(tmp_path)
 
 
+def imports_at_once(argvs, tmp_path, timeout=300):
+    """`cardbench import` with each of `argvs`, each in a process of its own, all started at once: forked from
+    this one, so that none spends a second starting Python and importing the package again. Each process's
+    (exit status, stderr), in order."""
+    children = []
+    for number, argv in enumerate(argvs):
+        stderr = tmp_path / f"import-{number}.stderr"
+        pid = os.fork()
+        if pid == 0:  # the child: the command line's entry point, then out without running the parent's cleanup
+            code = 70
+            try:
+                with open(stderr, "w", encoding="utf-8") as sys.stderr, open(os.devnull, "w") as sys.stdout:
+                    try:
+                        code = main(argv)
+                    except BaseException:
+                        traceback.print_exc()
+            finally:
+                os._exit(code)
+        children.append((pid, stderr))
+    deadline = time.monotonic() + timeout
+    outcomes = []
+    for pid, stderr in children:
+        while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0:
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.05)
+        outcomes.append((os.waitstatus_to_exitcode(ended[1]), stderr.read_text(encoding="utf-8")))
+    return outcomes
+
+
 def test_twenty_parallel_imports_all_land(data, tmp_path):
     logs = []
     for i in range(20):
@@ -31,9 +65,8 @@ def test_twenty_parallel_imports_all_land(data, tmp_path):
         log.write_text(dd_log(1.6 + i * 0.01))
         logs.append(log)
     import_file(logs[0], data / "cards", SLUG, name=NAME)  # the card exists; the other 19 race to append
-    procs = [subprocess.Popen(CLI + ["import", str(log), "--card", SLUG, "--cards-dir", str(data / "cards")],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for log in logs[1:]]
-    outcomes = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    outcomes = imports_at_once([["import", str(log), "--card", SLUG, "--cards-dir", str(data / "cards")]
+                                for log in logs[1:]], tmp_path)
     assert [code for code, _ in outcomes] == [0] * 19, outcomes
     card = load_card(data / "cards" / f"{SLUG}.yaml")
     assert len(card.data["sessions"]) == 20
@@ -45,10 +78,9 @@ def test_twenty_parallel_imports_all_land(data, tmp_path):
 def test_the_same_file_imported_in_parallel_lands_once(data, tmp_path):
     log = tmp_path / "dd.txt"
     log.write_text(dd_log(1.63627))
-    procs = [subprocess.Popen(CLI + ["import", str(log), "--card", SLUG, "--name", NAME,
-                                     "--cards-dir", str(data / "cards")],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
-    assert [p.wait(timeout=300) for p in procs] == [0] * 6
+    outcomes = imports_at_once([["import", str(log), "--card", SLUG, "--name", NAME, "--cards-dir", str(data / "cards")]
+                                for _ in range(6)], tmp_path)
+    assert [code for code, _ in outcomes] == [0] * 6, outcomes
     card = load_card(data / "cards" / f"{SLUG}.yaml")
     assert len(card.data["sessions"]) == 1
     assert errors_of(data) == []

@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from cardbench import cli
-from cardbench.card.load import load_card
-from cardbench.core.paths import CARDS_DIR
 from cardbench.publish import sitedata
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.comparemodel import chart_frame, compare_piece
@@ -24,8 +22,8 @@ LEXAR = "lexar-play-pro-1tb-microsd-express"
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    return aggregate([load_card(path).data for path in sorted(Path(CARDS_DIR).glob("*.yaml"))])
+def shipped(shipped_result):
+    return shipped_result
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,8 @@ MiB, GiB = 1024**2, 1024**3
 
 
 def card(slug):
-    return yaml.safe_load((ROOT / "data" / "cards" / f"{slug}.yaml").read_text(encoding="utf-8"))
+    # libyaml's safe loader: what yaml.safe_load reads, several times faster over every shipped card
+    return yaml.load((ROOT / "data" / "cards" / f"{slug}.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 
 
 def by_id(findings):

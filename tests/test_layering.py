@@ -7,12 +7,12 @@ A module that reaches upwards (a parser importing the site, the card importing t
 floor to a high one, and the tree would stop telling a newcomer where things are. Which floors may convert units
 (pages/ and publish/ none) is tests/test_one_home.py's rule."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from importgraph import PACKAGE, imported_modules, module_name
+from planted import planted_copy, with_lines
 
 # Which folders (or top-level modules) each part of the package may import besides itself.
 ALLOWED = {
@@ -69,13 +69,6 @@ def test_every_part_has_a_floor():
     assert not unplaced_parts(PACKAGE), f"folders with no place in the order: {unplaced_parts(PACKAGE)}"
 
 
-@pytest.fixture
-def package_copy(tmp_path):
-    copy = tmp_path / "cardbench"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy
-
-
 @pytest.mark.parametrize("where, line, reached", [
     ("parsers/planted.py", "from ..pages import pagemodel", "cardbench.pages.pagemodel"),
     ("parsers/fio/planted.py", "from ...figures.stats import entry_stats", "cardbench.figures.stats"),
@@ -84,15 +77,11 @@ def package_copy(tmp_path):
     ("figures/planted.py", "from cardbench.publish import sitedata", "cardbench.publish.sitedata"),
     ("pages/__init__.py", "from ..publish import serve", "cardbench.publish.serve"),
 ])
-def test_an_import_from_above_planted_in_a_copy_is_reported(package_copy, where, line, reached):
-    planted = package_copy / where
-    planted.write_text((planted.read_text(encoding="utf-8") if planted.exists() else "") + line + "\n",
-                       encoding="utf-8")
-    wrong = reaches_above(planted, package_copy)
+def test_an_import_from_above_planted_in_a_copy_is_reported(tmp_path, where, line, reached):
+    package_copy = planted_copy(tmp_path, {where: with_lines(where, line)})
+    wrong = reaches_above(package_copy / where, package_copy)
     assert wrong and wrong[-1].endswith(reached)
 
 
-def test_a_folder_with_no_floor_planted_in_a_copy_is_reported(package_copy):
-    (package_copy / "plugins").mkdir()
-    (package_copy / "plugins" / "__init__.py").write_text("", encoding="utf-8")
-    assert unplaced_parts(package_copy) == {"plugins"}
+def test_a_folder_with_no_floor_planted_in_a_copy_is_reported(tmp_path):
+    assert unplaced_parts(planted_copy(tmp_path, {"plugins/__init__.py": ""})) == {"plugins"}

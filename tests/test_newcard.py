@@ -1,11 +1,13 @@
 """`cardbench new-card` / `make new-card`: a skeleton card file that validates unchanged, a review
 page on request, safe quoting of any text, and no file ever replaced."""
 
+import io
 import os
 import pty
 import re
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import jinja2
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardbench.card.store.session_text import append_session_text
+from cardbench.cli import main
 from cardbench.card.load import load_card, parse_card_text
 from cardbench.errors import CardbenchError
 from cardbench.card.identity import make_slug, parse_capacity
@@ -28,12 +31,19 @@ ANSWERS = {"brand": "SanDisk", "model": "Extreme PRO", "capacity_gb": 256, "form
 SLUG = "sandisk-extreme-pro-256gb-microsdxc"
 
 
-def run_cli(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "cardbench", "new-card", *args], capture_output=True, text=True,
-                          cwd=ROOT, stdin=subprocess.DEVNULL, **kwargs)
+@pytest.fixture
+def run_cli(monkeypatch, capsys):
+    """`cardbench new-card` through the command line's entry point in this process, with nothing on its input
+    (no terminal to ask in): its exit status and what it wrote to stderr. An exception escaping it fails the
+    test, as a traceback would."""
+    def run(*args):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        code = main(["new-card", *args])
+        return SimpleNamespace(returncode=code, stderr=capsys.readouterr().err)
+    return run
 
 
-def test_cli_writes_a_skeleton_that_validates_unchanged(tmp_path):
+def test_cli_writes_a_skeleton_that_validates_unchanged(tmp_path, run_cli, capsys):
     cards = tmp_path / "cards"
     run = run_cli("--brand", "SanDisk", "--model", "Extreme PRO", "--capacity-gb", "256", "--form-factor", "microsd",
                   "--bus", "uhs-i", "--markings", "U3, v30 A2", "--cards-dir", str(cards))
@@ -41,9 +51,9 @@ def test_cli_writes_a_skeleton_that_validates_unchanged(tmp_path):
     path = cards / f"{SLUG}.yaml"
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# yaml-language-server: $schema=../schema/card.schema.json\n")
-    check = subprocess.run([sys.executable, "-m", "cardbench", "validate", str(path)], capture_output=True, text=True,
-                           cwd=ROOT)
-    assert check.returncode == 0 and "0 error(s)" in check.stderr, check.stderr
+    code = main(["validate", str(path)])
+    err = capsys.readouterr().err
+    assert code == 0 and "0 error(s)" in err, err
     data = load_card(path).data
     assert {k: data[k] for k in ANSWERS} == ANSWERS
     assert data["family"] == "SDXC" and data["sessions"] == [] and data["slug"] == SLUG
@@ -57,7 +67,7 @@ def test_review_page_has_title_front_matter_and_a_placeholder(tmp_path):
     assert len(body.strip().splitlines()) == 1 and "review" in body
 
 
-def test_never_replaces_a_file(tmp_path):
+def test_never_replaces_a_file(tmp_path, run_cli):
     cards, content = tmp_path / "cards", tmp_path / "content"
     create_card(ANSWERS, cards, content)
     before = (cards / f"{SLUG}.yaml").read_bytes()
@@ -79,13 +89,13 @@ def test_existing_review_stops_before_anything_is_written(tmp_path):
     assert (content / f"{SLUG}.md").read_text() == "mine\n"
 
 
-def test_without_a_terminal_missing_answers_are_listed(tmp_path):
+def test_without_a_terminal_missing_answers_are_listed(tmp_path, run_cli):
     run = run_cli("--brand", "Acme", "--cards-dir", str(tmp_path))
     assert run.returncode == 2
     assert "missing --model, --capacity-gb, --form-factor, --bus" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_bad_answer_is_refused_naming_the_choices(tmp_path):
+def test_bad_answer_is_refused_naming_the_choices(tmp_path, run_cli):
     run = run_cli("--brand", "Acme", "--model", "X", "--capacity-gb", "64", "--form-factor", "nano", "--bus", "UHS-I",
                   "--cards-dir", str(tmp_path))
     assert run.returncode == 2 and "form factor 'nano' is not one of: microSD, SD" in run.stderr

@@ -27,12 +27,12 @@ docstring or comment is not."""
 
 import ast
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from packagefiles import PACKAGE
+from planted import planted_copy, with_lines
 
 UNITS = Path("core") / "units.py"
 STATS = Path("figures") / "stats.py"
@@ -250,13 +250,6 @@ def test_a_page_spelling_a_size_is_no_conversion():
     assert not conversions_placing("from ..core.units import size_arg_from_bytes, size_text_from_bytes")
 
 
-@pytest.fixture
-def package_copy(tmp_path):
-    copy = tmp_path / "cardbench"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy
-
-
 @pytest.mark.parametrize("where, line", [
     ("collect/profiles.py", "FIXTURE_BYTES = 64 * 1024 ** 3"),
     ("parsers/fio/planted.py", "ms = runtime_us / 1e3"),
@@ -269,8 +262,5 @@ def package_copy(tmp_path):
     ("figures/headlines.py", "from ..core.units import RATE_TO_MB_S"),
     ("bench/report_page.py", "KB = 1000"),
 ])
-def test_a_unit_factor_planted_in_a_copy_is_reported(package_copy, where, line):
-    planted = package_copy / where
-    planted.write_text((planted.read_text(encoding="utf-8") if planted.exists() else "") + line + "\n",
-                       encoding="utf-8")
-    assert list(findings(package_copy)) == [where]
+def test_a_unit_factor_planted_in_a_copy_is_reported(tmp_path, where, line):
+    assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]

@@ -10,6 +10,7 @@ import ast
 import pytest
 
 from packagefiles import MODULES, PACKAGE, relative
+from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "aggregate.py"
 PLACING = {"rank_group", "stated_cells", "other_test_cells", "runs_stated"}
@@ -70,9 +71,7 @@ def test_reading_a_row_is_not_building_one(source):
 
 
 def test_a_planted_builder_in_a_module_is_reported(tmp_path):
-    planted = tmp_path / "session_standing.py"
-    planted.write_text((PACKAGE / "figures" / "session_standing.py").read_text(encoding="utf-8")
-                       + '\n\ndef _row(picks):\n'
-                         '    return {"rank_group": "measured" if picks["seq_read"] else "none"}\n',
-                       encoding="utf-8")
-    assert row_builders(planted.read_text(encoding="utf-8"))
+    builder = '\n\ndef _row(picks):\n    return {"rank_group": "measured" if picks["seq_read"] else "none"}'
+    figures = PACKAGE / "figures"
+    copy = planted_copy(tmp_path, {"session_standing.py": with_lines("session_standing.py", builder, figures)}, figures)
+    assert row_builders((copy / "session_standing.py").read_text(encoding="utf-8"))

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from packagefiles import PACKAGE, modules_under, relative
+from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "formatting.py"
 # The card's preview image draws its two figures with Python's rounding; its images are cached by what they
@@ -80,9 +81,8 @@ def test_other_choices_are_not_roundings(source):
 
 
 def test_a_planted_copy_in_a_module_is_reported(tmp_path):
-    planted = tmp_path / "finding.py"
-    planted.write_text((PACKAGE / "figures" / "findings" / "finding.py").read_text(encoding="utf-8")
-                       + '\n\ndef tb_text(tb):\n    return f"{tb:.2f} TB" if tb < 10 else f"{tb:.0f} TB"\n',
-                       encoding="utf-8")
-    assert size_roundings(planted.read_text(encoding="utf-8"))
+    findings = PACKAGE / "figures" / "findings"
+    rounding = '\n\ndef tb_text(tb):\n    return f"{tb:.2f} TB" if tb < 10 else f"{tb:.0f} TB"'
+    copy = planted_copy(tmp_path, {"finding.py": with_lines("finding.py", rounding, findings)}, findings)
+    assert size_roundings((copy / "finding.py").read_text(encoding="utf-8"))
     assert size_roundings((PACKAGE / "pages" / "preview_image.py").read_text(encoding="utf-8"))  # still known

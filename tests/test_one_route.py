@@ -12,6 +12,7 @@ import re
 import pytest
 
 from packagefiles import PACKAGE, modules_under, relative
+from planted import planted_copy, with_lines
 
 from cardbench.parsers.registry import FORMATS, NAMED_ONLY
 
@@ -116,11 +117,10 @@ def test_the_registry_and_builders_no_tool_module_makes_are_allowed(source):
 
 
 def test_a_planted_route_in_the_collector_is_reported(tmp_path):
-    planted = tmp_path / "steps.py"
-    planted.write_text(STEPS.read_text(encoding="utf-8")
-                       + "\n\nfrom ..parsers import f3probe\n\n\ndef _entry(text):\n"
-                       + "    return card_entries.f3probe_entry(f3probe.parse(text))\n", encoding="utf-8")
-    assert len(own_routes(planted.read_text(encoding="utf-8"), STEPS)) == 2
+    route = ("\n\nfrom ..parsers import f3probe\n\n\ndef _entry(text):\n"
+             "    return card_entries.f3probe_entry(f3probe.parse(text))\n")
+    collect = planted_copy(tmp_path, {STEPS.name: with_lines(STEPS.name, route, STEPS.parent)}, STEPS.parent)
+    assert len(own_routes((collect / STEPS.name).read_text(encoding="utf-8"), STEPS)) == 2
 
 
 # --- the command line's tool names ------------------------------------------------------------------------
@@ -180,7 +180,5 @@ def test_one_tool_or_none_is_not_a_list(source):
 
 
 def test_a_planted_list_in_the_command_line_is_reported(tmp_path):
-    planted = tmp_path / "cli.py"
-    planted.write_text(CLI.read_text(encoding="utf-8") + '\n\nHELP = "reads fio, dd and iozone output"\n',
-                       encoding="utf-8")
-    assert written_out_tools(planted.read_text(encoding="utf-8"))
+    package = planted_copy(tmp_path, {CLI.name: with_lines(CLI.name, '\n\nHELP = "reads fio, dd and iozone output"')})
+    assert written_out_tools((package / CLI.name).read_text(encoding="utf-8"))

@@ -9,6 +9,7 @@ import ast
 import pytest
 
 from packagefiles import MODULES, PACKAGE, relative
+from planted import planted_copy, with_lines
 
 STATS_HOME = PACKAGE / "figures" / "stats.py"
 ROBUST_HOME = PACKAGE / "figures" / "findings" / "finding.py"
@@ -106,10 +107,9 @@ def test_words_and_other_figures_are_not_spreads(source):
 
 
 def test_a_planted_copy_in_a_module_is_reported(tmp_path):
-    planted = tmp_path / "stability.py"
-    planted.write_text((PACKAGE / "figures" / "findings" / "stability.py").read_text(encoding="utf-8")
-                       + "\n\ndef _spread(values):\n    return 1.4826 * statistics.median(abs(v - 1) for v in values)\n"
-                       + "\n\ndef _cv(values):\n    return statistics.stdev(values) / statistics.fmean(values)\n",
-                       encoding="utf-8")
-    source = planted.read_text(encoding="utf-8")
+    findings = PACKAGE / "figures" / "findings"
+    spreads = ("\n\ndef _spread(values):\n    return 1.4826 * statistics.median(abs(v - 1) for v in values)\n"
+               "\n\ndef _cv(values):\n    return statistics.stdev(values) / statistics.fmean(values)\n")
+    copy = planted_copy(tmp_path, {"stability.py": with_lines("stability.py", spreads, findings)}, findings)
+    source = (copy / "stability.py").read_text(encoding="utf-8")
     assert robust_spreads(source) and standard_deviations(source)

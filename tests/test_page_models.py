@@ -5,13 +5,10 @@ naming the file and the field."""
 
 import ast
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from cardbench.card.load import load_card
-from cardbench.core.paths import CARDS_DIR
 from cardbench.publish import sitedata
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.modelcheck import SCHEMA_DIR, PageModelError, check_model
@@ -19,12 +16,13 @@ from cardbench.pages.pagemodel import card_page
 from cardbench.pages.card_readers_page import readers_page
 from cardbench.publish.site_files import write_outputs
 from markupcards import runs_card, summary_card
+from planted import planted_copy
 from readercards import hostile_reader, two_readers
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    return aggregate([load_card(path).data for path in sorted(Path(CARDS_DIR).glob("*.yaml"))])
+def shipped(shipped_result):
+    return shipped_result
 
 
 PAGE_MODELS = {"card-page", "compare", "compare-card", "leaderboard-row", "leaderboard-filters", "left-out", "readers"}
@@ -54,37 +52,27 @@ def test_every_page_model_has_its_schema_and_is_checked_where_it_is_written():
         assert json.loads(path.read_text(encoding="utf-8"))["title"]
 
 
-@pytest.fixture
-def copies(tmp_path):
-    schemas, publish = tmp_path / "schemas", tmp_path / "publish"
-    shutil.copytree(SCHEMA_DIR, schemas)
-    shutil.copytree(PUBLISH, publish, ignore=shutil.ignore_patterns("__pycache__"))
-    return schemas, publish
-
-
-def test_a_model_written_unchecked_is_reported(copies):
-    schemas, publish = copies
-    sitedata_copy = publish / "sitedata.py"
-    text = sitedata_copy.read_text(encoding="utf-8")
+def test_a_model_written_unchecked_is_reported(tmp_path):
+    text = (PUBLISH / "sitedata.py").read_text(encoding="utf-8")
     assert 'check_model("readers", ' in text
-    sitedata_copy.write_text(text.replace('check_model("readers", ', 'print("readers", '), encoding="utf-8")
-    assert unmatched_models(schemas, publish)["schema never checked"] == {"readers"}
+    publish = planted_copy(tmp_path, {"sitedata.py": text.replace('check_model("readers", ', 'print("readers", ')},
+                           tree=PUBLISH)
+    assert unmatched_models(SCHEMA_DIR, publish)["schema never checked"] == {"readers"}
 
 
-def test_a_schema_or_check_this_test_does_not_cover_is_reported(copies):
-    schemas, publish = copies
-    shutil.copy(schemas / "readers.schema.json", schemas / "hosts.schema.json")
-    (publish / "planted.py").write_text('check_model("hosts", {}, "site/hosts.json")\n', encoding="utf-8")
+def test_a_schema_or_check_this_test_does_not_cover_is_reported(tmp_path):
+    readers_schema = (SCHEMA_DIR / "readers.schema.json").read_text(encoding="utf-8")
+    schemas = planted_copy(tmp_path, {"hosts.schema.json": readers_schema}, tree=SCHEMA_DIR)
+    publish = planted_copy(tmp_path, {"planted.py": 'check_model("hosts", {}, "site/hosts.json")\n'}, tree=PUBLISH)
     found = unmatched_models(schemas, publish)
     assert found["not covered here"] == {"hosts"} and not found["schema never checked"]
 
     assert unmatched_models(SCHEMA_DIR, PUBLISH, PAGE_MODELS - {"readers"})["not covered here"] == {"readers"}
 
 
-def test_a_check_with_no_schema_is_reported(copies):
-    schemas, publish = copies
-    (schemas / "readers.schema.json").unlink()
-    assert unmatched_models(schemas, publish)["checked with no schema"] == {"readers"}
+def test_a_check_with_no_schema_is_reported(tmp_path):
+    schemas = planted_copy(tmp_path, {"readers.schema.json": None}, tree=SCHEMA_DIR)
+    assert unmatched_models(schemas, PUBLISH)["checked with no schema"] == {"readers"}
 
 
 def test_every_shipped_and_hostile_cards_page_model_matches_its_schema(shipped):

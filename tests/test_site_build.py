@@ -12,6 +12,7 @@ import sitebuild
 from cardbench.card.dump import new_card_text
 
 from conftest import ROOT
+from planted import planted_copy
 
 
 def shipped_slugs():
@@ -266,24 +267,16 @@ def test_every_raw_link_on_a_card_page_resolves(shipped_site):
 
 
 def test_only_the_raw_files_cards_name_are_published(tmp_path):
-    raw = tmp_path / "raw"
-    shutil.copytree(ROOT / "data" / "raw", raw)
     slug = "sandisk-ultra-200gb-microsdxc"
-    planted = {
+    raw = planted_copy(tmp_path, {
         f"{slug}/index.html": "<script>alert(1)</script>",
         f"{slug}/re-test-2025/evil.svg": '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
         f"{slug}/notes.txt": "a note no card names",
         "no-such-card/index.html": "<script>alert(2)</script>",
         "index.html": "<script>alert(3)</script>",
-    }
-    for name, text in planted.items():
-        (raw / name).parent.mkdir(parents=True, exist_ok=True)
-        (raw / name).write_text(text, encoding="utf-8")
-    cards = tmp_path / "cards"
-    shutil.copytree(ROOT / "data" / "cards", cards)
-    (cards / "notes.html").write_text("<script>alert(4)</script>", encoding="utf-8")
-    (cards / "sub").mkdir()
-    (cards / "sub" / "x.yaml").write_text("not: a card\n", encoding="utf-8")
+    }, ROOT / "data" / "raw")
+    cards = planted_copy(tmp_path, {"notes.html": "<script>alert(4)</script>", "sub/x.yaml": "not: a card\n"},
+                         ROOT / "data" / "cards")
     project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards, raw_dir=raw)
     assert agg.returncode == 0, agg.stderr
     assert hugo.returncode == 0, hugo.stdout + hugo.stderr
@@ -296,13 +289,12 @@ def test_only_the_raw_files_cards_name_are_published(tmp_path):
 
 
 def test_a_card_naming_an_active_file_type_is_refused(tmp_path):
-    cards, raw = tmp_path / "cards", tmp_path / "raw"
-    shutil.copytree(ROOT / "data" / "cards", cards)
-    shutil.copytree(ROOT / "data" / "raw", raw)
-    card = cards / "sandisk-ultra-200gb-microsdxc.yaml"
+    card = "sandisk-ultra-200gb-microsdxc.yaml"
     ref = "raw/sandisk-ultra-200gb-microsdxc/re-test-2025/dd-read"
-    card.write_text(card.read_text(encoding="utf-8").replace(f"{ref}.out", f"{ref}.html"), encoding="utf-8")
-    (tmp_path / f"{ref}.html").write_text("<script>alert(1)</script>", encoding="utf-8")
+    text = (ROOT / "data" / "cards" / card).read_text(encoding="utf-8").replace(f"{ref}.out", f"{ref}.html")
+    cards = planted_copy(tmp_path, {card: text}, ROOT / "data" / "cards")
+    raw = planted_copy(tmp_path, {f"{ref.removeprefix('raw/')}.html": "<script>alert(1)</script>"},
+                       ROOT / "data" / "raw")
     project, agg, hugo = sitebuild.build(tmp_path / "site", cards_dir=cards, raw_dir=raw)
     assert agg.returncode != 0 and hugo is None
     assert "sandisk-ultra-200gb-microsdxc.yaml:" in agg.stderr and "[raw-type]" in agg.stderr

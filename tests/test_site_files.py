@@ -5,7 +5,6 @@ shipped cards and one card whose names are markup and spreadsheet formulas."""
 import csv
 import json
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from urllib.parse import urljoin
@@ -18,6 +17,7 @@ from cardbench.pages.pagemodel import card_page
 from cardbench.publish.runs_csv import COLUMNS
 
 from conftest import ROOT
+from planted import planted_copy
 
 pytestmark = pytest.mark.build
 
@@ -43,9 +43,7 @@ def odd_card():
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     work = tmp_path_factory.mktemp("files")
-    cards = work / "cards"
-    shutil.copytree(ROOT / "data" / "cards", cards)
-    (cards / "odd-names-card.yaml").write_text(new_card_text(odd_card()), encoding="utf-8")
+    cards = planted_copy(work, {"odd-names-card.yaml": new_card_text(odd_card())}, ROOT / "data" / "cards")
     project, agg, hugo = sitebuild.build(work / "site", cards_dir=cards)
     assert agg.returncode == 0, agg.stderr
     assert hugo.returncode == 0, hugo.stdout + hugo.stderr

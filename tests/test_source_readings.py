@@ -48,8 +48,8 @@ def cards():
 
 
 @pytest.fixture(scope="module")
-def result(cards):
-    return aggregate(cards)
+def result(shipped_result):
+    return shipped_result
 
 
 @pytest.fixture(scope="module")
