@@ -295,3 +295,24 @@ def test_the_show_more_button_passes_axe(site, browser, dark):
     result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
     assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
             if v["impact"] in ("serious", "critical")] == []
+
+
+def test_a_change_touches_only_the_rows_entering_or_leaving_the_page(site, browser):
+    url, public = site
+    total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
+    page, problems = open_paged(browser, url + "/")
+    page.evaluate("""() => { window.touched = new Set();
+        new MutationObserver(records => records.forEach(r => {
+            if (r.type === 'attributes') window.touched.add(r.target);
+            r.addedNodes.forEach(n => window.touched.add(n));
+        })).observe(document.querySelector('#leaderboard-table tbody'),
+                    { attributes: true, attributeFilter: ['hidden'], childList: true, subtree: true }); }""")
+    touched = "() => new Promise(done => setTimeout(() => { const n = window.touched.size; window.touched.clear(); " \
+              "done(n); }, 0))"
+    page.get_by_role("button", name=f"Show {PAGE_SIZE} more").click()
+    assert page.evaluate(touched) == PAGE_SIZE  # the next page, already in place: shown, not moved
+    page.locator("th[data-key=card] button").click()  # 2 pages shown, then the first page of another order
+    assert 0 < page.evaluate(touched) <= 3 * PAGE_SIZE < total
+    page.fill("input[name=q]", "")  # nothing changed
+    assert page.evaluate(touched) == 0
+    assert problems.messages == []
