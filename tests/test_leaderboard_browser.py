@@ -301,10 +301,11 @@ def test_a_change_touches_only_the_rows_entering_or_leaving_the_page(site, brows
     url, public = site
     total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
     page, problems = open_paged(browser, url + "/")
+    # The rows whose hidden attribute changed or that were moved, or in which a node was added (a compare box).
     page.evaluate("""() => { window.touched = new Set();
         new MutationObserver(records => records.forEach(r => {
             if (r.type === 'attributes') window.touched.add(r.target);
-            r.addedNodes.forEach(n => window.touched.add(n));
+            r.addedNodes.forEach(n => window.touched.add(n.closest('tr')));
         })).observe(document.querySelector('#leaderboard-table tbody'),
                     { attributes: true, attributeFilter: ['hidden'], childList: true, subtree: true }); }""")
     touched = "() => new Promise(done => setTimeout(() => { const n = window.touched.size; window.touched.clear(); " \
