@@ -77,7 +77,7 @@ def sideways(page):
 
 
 def visible_titles(page):
-    """Titles of the leaderboard's rows the filters leave shown, in their order."""
+    """Titles of the leaderboard's rows shown (matching the filters, within the pages shown), in their order."""
     return page.locator("#leaderboard-table tbody tr:not([hidden]) th a").all_inner_texts()
 
 

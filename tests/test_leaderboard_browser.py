@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import NEEDS_CHROMIUM, open_page, visible_titles
+from browser import AXE, NEEDS_CHROMIUM, PageProblems, open_page, visible_titles
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -156,3 +156,164 @@ def test_printed_the_leaderboard_keeps_its_column_headings(site, browser):
         [th.innerText.trim(), getComputedStyle(th.querySelector('button') || th).display])""")
     assert [text.split("\n")[0] for text, _ in headings][:4] == ["Card", "Bus", "Seq. read", "Seq. write"]
     assert all(display != "none" for _, display in headings)
+
+
+# Paging: the shipped cards fit in one page of the real size, so these tests serve the home page with a smaller one.
+PAGE_SIZE = 20
+
+
+def open_paged(browser, url, size=PAGE_SIZE, scripts=True):
+    """The home page at `url` (its address may carry a view) served with pages of `size` rows, and its problems."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=scripts,
+                                  bypass_csp=True)
+    page = context.new_page()
+    problems = PageProblems(page)
+
+    def smaller_pages(route):
+        response = route.fetch()
+        route.fulfill(response=response,
+                      body=response.text().replace('data-page-size="200"', f'data-page-size="{size}"'))
+
+    page.route(lambda address: urlparse(address).path == "/", smaller_pages)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#leaderboard-table").get_attribute("data-page-size") == str(size)
+    return page, problems
+
+
+def test_the_real_page_holds_every_shipped_card(site, browser):
+    url, public = site
+    cards = json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"]
+    page, _ = open_page(browser, url + "/")
+    assert int(page.locator("#leaderboard-table").get_attribute("data-page-size")) >= len(cards)
+    assert not page.locator("#show-more").is_visible()
+
+
+def test_rows_show_a_page_at_a_time_and_the_button_reveals_the_next(site, browser):
+    url, public = site
+    total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
+    ranked = visible_titles(open_page(browser, url + "/")[0])
+    page, problems = open_paged(browser, url + "/")
+    assert visible_titles(page) == ranked[:PAGE_SIZE]
+    assert (page.locator("#result-count").inner_text()
+            == f"Showing {PAGE_SIZE} of all {total} cards, fastest sequential read first.")
+    more = page.get_by_role("button", name=f"Show {PAGE_SIZE} more")
+    more.click()
+    assert visible_titles(page) == ranked[: 2 * PAGE_SIZE]
+    # The keyboard carries on at the first card revealed.
+    assert page.evaluate("() => document.activeElement.textContent") == ranked[PAGE_SIZE]
+    assert (page.locator("#result-count").inner_text()
+            == f"Showing {2 * PAGE_SIZE} of all {total} cards, fastest sequential read first.")
+    remaining = total % PAGE_SIZE or PAGE_SIZE
+    while len(visible_titles(page)) < total - remaining:
+        more.click()
+    page.get_by_role("button", name=f"Show the remaining {remaining}").click()
+    assert visible_titles(page) == ranked
+    assert page.locator("#result-count").inner_text() == f"Showing all {total} cards, fastest sequential read first."
+    assert not page.locator("#show-more").is_visible()
+    assert problems.messages == []
+
+
+def test_sorting_and_filtering_rank_every_row_then_show_the_first_page(site, browser):
+    url, public = site
+    total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
+    whole, _ = open_page(browser, url + "/")
+    page, problems = open_paged(browser, url + "/")
+    for view in (whole, page):
+        view.locator("th[data-key=seq_write] button").click()
+        view.locator("th[data-key=seq_write] button").click()  # slowest write first: rows the first page left out
+    slowest_writes = visible_titles(whole)
+    assert visible_titles(page) == slowest_writes[:PAGE_SIZE]
+    assert page.locator("#result-count").inner_text() == f"Showing {PAGE_SIZE} of all {total} cards."
+    page.get_by_role("button", name=f"Show {PAGE_SIZE} more").click()
+    assert visible_titles(page) == slowest_writes[: 2 * PAGE_SIZE]
+    # A filter starts again at the first page of its matches, in the same order.
+    bus = page.evaluate("""() => { const counts = {};
+        document.querySelectorAll('#leaderboard-table tbody tr').forEach(r => {
+            counts[r.dataset.bus] = (counts[r.dataset.bus] || 0) + 1; });
+        return Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0]; }""")
+    for view in (whole, page):
+        view.select_option("select[name=bus]", bus)
+    matching = visible_titles(whole)
+    assert PAGE_SIZE < len(matching) < total
+    assert visible_titles(page) == matching[:PAGE_SIZE]
+    assert (page.locator("#result-count").inner_text()
+            == f"Showing {PAGE_SIZE} of {len(matching)} matching cards ({total} in all).")
+    # A search that leaves fewer than a page shows them all, in today's words.
+    page.fill("input[name=q]", "lexar")
+    found = visible_titles(page)
+    assert 0 < len(found) < PAGE_SIZE and all("lexar" in t.lower() for t in found)
+    assert page.locator("#result-count").inner_text() == f"Showing {len(found)} of {total} cards."
+    assert not page.locator("#show-more").is_visible()
+    # Every filter cleared: the first page of every card, still in the chosen order.
+    page.locator("#filters button[type=reset]").click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('bus') === null")
+    assert visible_titles(page) == slowest_writes[:PAGE_SIZE]
+    assert problems.messages == []
+
+
+def test_an_address_brings_back_the_first_page_of_its_view(site, browser):
+    url, _ = site
+    view = url + "/?bus=UHS-I&sort=card&dir=desc"
+    whole, _ = open_page(browser, view)
+    page, problems = open_paged(browser, view)
+    assert len(visible_titles(whole)) > PAGE_SIZE
+    assert visible_titles(page) == visible_titles(whole)[:PAGE_SIZE]
+    assert page.locator("th[data-key=card]").get_attribute("aria-sort") == "descending"
+    assert problems.messages == []
+
+
+def test_cards_on_a_later_page_are_picked_to_compare(site, browser):
+    url, _ = site
+    page, problems = open_paged(browser, url + "/")
+    page.get_by_role("button", name=f"Show {PAGE_SIZE} more").click()
+    boxes = page.locator("#leaderboard-table tbody tr:not([hidden]) input.pick")
+    boxes.nth(0).check()
+    boxes.nth(PAGE_SIZE + 1).check()
+    assert page.locator("#compare-pick-status").inner_text() == "2 cards picked."
+    assert page.get_by_role("button", name="Compare selected").is_enabled()
+    assert problems.messages == []
+
+
+def test_without_scripts_every_row_shows(site, browser):
+    url, public = site
+    total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
+    page, _ = open_paged(browser, url + "/", scripts=False)
+    assert len(visible_titles(page)) == total
+    assert page.locator("#leaderboard-table tbody tr:visible").count() == total
+    assert not page.locator("#show-more").is_visible()
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_show_more_button_passes_axe(site, browser, dark):
+    url, _ = site
+    page, _ = open_paged(browser, url + "/")
+    if dark:
+        page.emulate_media(color_scheme="dark")
+    assert page.locator("#show-more").is_visible()
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+            if v["impact"] in ("serious", "critical")] == []
+
+
+def test_a_change_touches_only_the_rows_entering_or_leaving_the_page(site, browser):
+    url, public = site
+    total = len(json.loads((public / "index.json").read_text(encoding="utf-8"))["cards"])
+    page, problems = open_paged(browser, url + "/")
+    # The rows whose hidden attribute changed or that were moved, or in which a node was added (a compare box).
+    page.evaluate("""() => { window.touched = new Set();
+        new MutationObserver(records => records.forEach(r => {
+            if (r.type === 'attributes') window.touched.add(r.target);
+            r.addedNodes.forEach(n => window.touched.add(n.closest('tr')));
+        })).observe(document.querySelector('#leaderboard-table tbody'),
+                    { attributes: true, attributeFilter: ['hidden'], childList: true, subtree: true }); }""")
+    touched = "() => new Promise(done => setTimeout(() => { const n = window.touched.size; window.touched.clear(); " \
+              "done(n); }, 0))"
+    page.get_by_role("button", name=f"Show {PAGE_SIZE} more").click()
+    assert page.evaluate(touched) == PAGE_SIZE  # the next page, already in place: shown, not moved
+    page.locator("th[data-key=card] button").click()  # 2 pages shown, then the first page of another order
+    assert 0 < page.evaluate(touched) <= 3 * PAGE_SIZE < total
+    page.fill("input[name=q]", "")  # nothing changed
+    assert page.evaluate(touched) == 0
+    assert problems.messages == []

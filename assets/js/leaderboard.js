@@ -4,6 +4,11 @@
 // shown cards is announced, and an empty result says so. Search ignores case and spaces ("1TB" finds
 // "1 TB"). Each figure gets a bar against the fastest card in its column, on a log scale. A figure the source only
 // stated (data-stated, no runs recorded) sorts after every measured one in either direction, as the page ranks it.
+// The matching rows show a page at a time (the table's data-page-size; a "Show more" button under it reveals the
+// next page, and any new filter or sort starts again at the first page), so a keystroke lays out one page of rows
+// however many cards there are. Sorting and filtering work on an array of each row's facts: a change hides, shows
+// or moves only the rows entering or leaving the shown page, which always lead the table body in their order.
+// Without scripts every row shows.
 (function () {
   'use strict';
   var table = document.getElementById('leaderboard-table');
@@ -13,6 +18,7 @@
   var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
   var count = document.getElementById('result-count');
   var none = document.getElementById('no-matches');
+  var more = document.getElementById('show-more');
   var total = body.rows.length;
   var FILTERS = ['form_factor', 'bus', 'brand'];
   var PATH_FILTERS = { host: 'data-hosts', reader: 'data-readers' };
@@ -59,6 +65,35 @@
     });
   }
 
+  // The hosts or readers a row's card was measured through (a JSON list in the attribute).
+  function usedPaths(row, attribute) {
+    try { return JSON.parse(row.getAttribute(attribute) || '[]') || []; } catch (e) { return []; }
+  }
+
+  // What the filters compare, read from each row once: a keystroke then only compares strings.
+  var facts = Array.prototype.map.call(body.rows, function (row, at) {
+    var fact = { row: row, at: at, search: squash(row.getAttribute('data-search')), keep: false };
+    FILTERS.forEach(function (key) { fact[key] = row.getAttribute('data-' + key); });
+    Object.keys(PATH_FILTERS).forEach(function (key) { fact[key] = usedPaths(row, PATH_FILTERS[key]); });
+    return fact;
+  });
+  var order = facts.slice();  // every row in the sorted order; the page ranks them by sequential read
+  var matching = order;       // the rows the filters leave, in that order
+  var shownFacts = facts.slice();  // the rows shown now (every row until the first update)
+  var pageSize = parseInt(table.getAttribute('data-page-size'), 10) || Infinity;
+  var limit = pageSize;
+
+  // A column's sort keys, read from its cells once (a comparison then reads no DOM).
+  var columnKeys = {};
+  function keysOf(index, kind) {
+    if (!columnKeys[index]) {
+      columnKeys[index] = facts.map(function (fact) {
+        return { value: cellValue(fact.row, index, kind), stated: isStated(fact.row, index) };
+      });
+    }
+    return columnKeys[index];
+  }
+
   function sortBy(key, dir) {
     var index = -1;
     headers.forEach(function (th, i) {
@@ -67,58 +102,100 @@
     });
     if (index === -1) return;
     var th = headers[index];
-    var kind = th.getAttribute('data-sort');
+    var keys = keysOf(index, th.getAttribute('data-sort'));
     th.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
     sortState = { key: key, dir: dir };
-    // Each row's value read once (not once per comparison), the rows moved in one go: quick at 10,000 rows.
-    var keyed = Array.prototype.map.call(body.rows, function (row, position) {
-      return { row: row, value: cellValue(row, index, kind), stated: isStated(row, index), position: position };
+    // Ties keep the order the rows had before (a stable sort over their positions in it).
+    var keyed = order.map(function (fact, position) {
+      var k = keys[fact.at];
+      return { fact: fact, value: k.value, stated: k.stated, position: position };
     });
     keyed.sort(function (a, b) {
       var x = a.value, y = b.value;
       if (x === null || y === null) return x === y ? a.position - b.position : x === null ? 1 : -1;  // missing last
       if (a.stated !== b.stated) return a.stated ? 1 : -1;  // stated figures after measured ones
-      var order = x < y ? -1 : x > y ? 1 : 0;
-      return (dir === 'asc' ? order : -order) || a.position - b.position;
+      var comparison = x < y ? -1 : x > y ? 1 : 0;
+      return (dir === 'asc' ? comparison : -comparison) || a.position - b.position;
     });
-    var moved = document.createDocumentFragment();
-    keyed.forEach(function (k) { moved.appendChild(k.row); });
-    body.appendChild(moved);
+    order = keyed.map(function (k) { return k.fact; });
   }
 
-  // The hosts or readers a row's card was measured through (a JSON list in the attribute).
-  function usedPaths(row, attribute) {
-    try { return JSON.parse(row.getAttribute(attribute) || '[]') || []; } catch (e) { return []; }
-  }
-
-  // What the filters compare, read from each row once: a keystroke then only compares strings.
-  var facts = Array.prototype.map.call(body.rows, function (row) {
-    var fact = { row: row, search: squash(row.getAttribute('data-search')) };
-    FILTERS.forEach(function (key) { fact[key] = row.getAttribute('data-' + key); });
-    Object.keys(PATH_FILTERS).forEach(function (key) { fact[key] = usedPaths(row, PATH_FILTERS[key]); });
-    return fact;
-  });
-
-  function applyFilters() {
-    var q = squash(form.elements.q.value);
-    var wanted = {};
+  function wantedNow() {
+    var wanted = { q: squash(form.elements.q.value) };
     ALL_FILTERS.forEach(function (key) { wanted[key] = form.elements[key].value; });
-    var shown = 0;
-    facts.forEach(function (fact) {
-      var show = !q || fact.search.indexOf(q) !== -1;
-      FILTERS.forEach(function (key) {
-        if (wanted[key] && fact[key] !== wanted[key]) show = false;
-      });
-      Object.keys(PATH_FILTERS).forEach(function (key) {
-        if (wanted[key] && fact[key].indexOf(wanted[key]) === -1) show = false;
-      });
-      if (fact.row.hidden === show) fact.row.hidden = !show;  // only rows that change are touched
-      if (show) shown += 1;
+    return wanted;
+  }
+
+  function matches(fact, wanted) {
+    if (wanted.q && fact.search.indexOf(wanted.q) === -1) return false;
+    for (var i = 0; i < FILTERS.length; i += 1) {
+      if (wanted[FILTERS[i]] && fact[FILTERS[i]] !== wanted[FILTERS[i]]) return false;
+    }
+    for (var key in PATH_FILTERS) {
+      if (wanted[key] && fact[key].indexOf(wanted[key]) === -1) return false;
+    }
+    return true;
+  }
+
+  function number(n) {
+    return n.toLocaleString('en');
+  }
+
+  // The first `limit` matching rows shown, in order, at the top of the table body; every other row hidden.
+  // Only rows that enter or leave the page, or stand out of place, are touched.
+  function showPage() {
+    var next = matching.slice(0, limit);
+    next.forEach(function (fact) { fact.keep = true; });
+    shownFacts.forEach(function (fact) {
+      if (fact.keep) return;
+      fact.row.hidden = true;
+      if (picking) picking.leave(fact);
     });
-    var order = sortState.key === DEFAULT_SORT.key && sortState.dir === DEFAULT_SORT.dir ? ', fastest sequential read first' : '';
-    count.textContent = shown === total ? 'Showing all ' + total + ' cards' + order + '.'
-      : shown === 0 ? 'No card matches.' : 'Showing ' + shown + ' of ' + total + ' cards' + order + '.';
-    none.hidden = shown !== 0;
+    var previous = null;
+    next.forEach(function (fact) {
+      var expected = previous ? previous.nextElementSibling : body.firstElementChild;
+      if (fact.row !== expected) body.insertBefore(fact.row, expected);
+      if (fact.row.hidden) fact.row.hidden = false;
+      if (picking) picking.enter(fact);
+      fact.keep = false;
+      previous = fact.row;
+    });
+    shownFacts = next;
+    var shown = next.length, found = matching.length;
+    var ranking = sortState.key === DEFAULT_SORT.key && sortState.dir === DEFAULT_SORT.dir
+      ? ', fastest sequential read first' : '';
+    count.textContent = found === 0 ? 'No card matches.'
+      : shown < found && found === total
+        ? 'Showing ' + number(shown) + ' of all ' + number(total) + ' cards' + ranking + '.'
+      : shown < found ? 'Showing ' + number(shown) + ' of ' + number(found) + ' matching cards (' + number(total)
+        + ' in all)' + ranking + '.'
+      : found === total ? 'Showing all ' + number(total) + ' cards' + ranking + '.'
+      : 'Showing ' + number(found) + ' of ' + number(total) + ' cards' + ranking + '.';
+    none.hidden = found !== 0;
+    if (more) {
+      var left = found - shown;
+      more.hidden = left <= 0;
+      more.textContent = left > pageSize ? 'Show ' + number(pageSize) + ' more' : 'Show the remaining ' + number(left);
+    }
+  }
+
+  // A new filter or sort: the matching rows again, from the first page.
+  function applyFilters() {
+    var wanted = wantedNow();
+    matching = order.filter(function (fact) { return matches(fact, wanted); });
+    limit = pageSize;
+    showPage();
+  }
+
+  // The next page of the same matches; focus moves to the first card it reveals, so the keyboard carries on there.
+  if (more) {
+    more.addEventListener('click', function () {
+      var first = matching[limit];
+      limit += pageSize;
+      showPage();
+      var link = first && first.row.cells[0].querySelector('a');
+      if (link) link.focus();
+    });
   }
 
   // The address holds every choice that differs from the default view.
@@ -170,27 +247,35 @@
   form.addEventListener('reset', function () { setTimeout(function () { applyFilters(); saveState(); }, 0); });
   form.addEventListener('submit', function (e) { e.preventDefault(); });
 
-  // Picking cards to compare: a labelled checkbox per row (added here, so a page without scripts shows
-  // no dead controls), and a button that opens the comparison page with the picked cards in the order
-  // they were ticked. The button stays disabled until two are picked; the count is announced.
+  // Picking cards to compare: a labelled checkbox in each shown row (added here, so a page without scripts
+  // shows no dead controls), and a button that opens the comparison page with the picked cards in the order
+  // they were ticked. The button stays disabled until two are picked; the count is announced. A row leaving
+  // the shown page drops its box unless it is ticked: Chromium saves every form control's state whenever the
+  // address changes, which takes a tenth of a second at 10,000 boxes.
   function setUpPicking() {
     var bar = document.getElementById('compare-pick');
     var button = document.getElementById('compare-selected');
     var status = document.getElementById('compare-pick-status');
-    if (!bar || !button || !status) return;
+    if (!bar || !button || !status) return null;
     var picked = [];
     var idle = status.textContent;
-    Array.prototype.forEach.call(body.rows, function (row) {
-      var link = row.cells[0].querySelector('a');
+    function enter(fact) {
+      if (fact.box) return;
+      var link = fact.row.cells[0].querySelector('a');
       if (!link) return;
-      var slug = link.getAttribute('href').replace(/\/$/, '').split('/').pop();
       var box = document.createElement('input');
       box.type = 'checkbox';
       box.className = 'pick';
-      box.value = slug;
+      box.value = link.getAttribute('href').replace(/\/$/, '').split('/').pop();
       box.setAttribute('aria-label', 'Compare ' + link.textContent);
-      row.cells[0].insertBefore(box, row.cells[0].firstChild);
-    });
+      fact.row.cells[0].insertBefore(box, fact.row.cells[0].firstChild);
+      fact.box = box;
+    }
+    function leave(fact) {
+      if (!fact.box || fact.box.checked) return;
+      fact.box.remove();
+      fact.box = null;
+    }
     function update() {
       button.disabled = picked.length < 2;
       status.textContent = picked.length === 0 ? idle
@@ -211,10 +296,11 @@
     });
     bar.hidden = false;
     update();
+    return { enter: enter, leave: leave };
   }
 
   drawBars();
+  var picking = setUpPicking();
   loadState();
   applyFilters();
-  setUpPicking();
 })();
