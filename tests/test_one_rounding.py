@@ -14,9 +14,6 @@ from packagefiles import PACKAGE, modules_under, relative
 from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "formatting.py"
-# The card's preview image draws its two figures with Python's rounding; its images are cached by what they
-# show, not by how they are drawn, so changing its words needs a new cache name as well.
-KNOWN = {PACKAGE / "pages" / "preview_image.py"}
 CHECKED = modules_under("figures", "pages", "publish")
 SIZES = {10, 100}
 DECIMALS = re.compile(r"\.\d+f$")
@@ -50,7 +47,7 @@ def size_roundings(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME and p not in KNOWN], ids=relative)
+@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME], ids=relative)
 def test_no_rounding_by_size_outside_the_formatting(path):
     found = size_roundings(path.read_text(encoding="utf-8"))
     assert not found, f"{relative(path)} picks decimals by size itself; use formatting.format_by_size: {found}"
@@ -85,4 +82,3 @@ def test_a_planted_copy_in_a_module_is_reported(tmp_path):
     rounding = '\n\ndef tb_text(tb):\n    return f"{tb:.2f} TB" if tb < 10 else f"{tb:.0f} TB"'
     copy = planted_copy(tmp_path, {"finding.py": with_lines("finding.py", rounding, findings)}, findings)
     assert size_roundings((copy / "finding.py").read_text(encoding="utf-8"))
-    assert size_roundings((PACKAGE / "pages" / "preview_image.py").read_text(encoding="utf-8"))  # still known

@@ -76,9 +76,9 @@ STANDING = "static/standing.json"  # /standing.json: every card's sequential rea
 RUNS_CSV_ORDER = "runs-csv.order"  # the cards, in order, that static/runs.csv was last joined from
 # Every file made from all the cards' parts together: site_texts() writes the first ones; the all-cards runs.csv
 # is joined from the cards' own.
-SITE_TEXT_FILES = (CARD_INDEX, "site/leaderboard.json", "site/leaderboard.html", "site/spi.html", "site/left-out.json",
-                   "site/cards.html", "site/compare.json", CATALOGUE, COMPARE_API, "api/picker.json",
-                   "site/feed.json", "site/readers.json", STANDING, PREVIEWS)
+SITE_TEXT_FILES = (CARD_INDEX, "site/leaderboard.json", "site/leaderboard.html", "site/spi.html",
+                   "site/left-out.json", "site/fragments.json", "site/cards.html", "site/compare.json", CATALOGUE,
+                   COMPARE_API, "api/picker.json", "site/feed.json", "site/readers.json", STANDING, PREVIEWS)
 SHARED_FILES = SITE_TEXT_FILES + (ALL_RUNS_CSV, RUNS_CSV_ORDER)
 # The public JSON (/index.json, each card's twin) says its format; docs/card-json.md describes each version.
 FORMAT_VERSION = 2
