@@ -118,3 +118,18 @@ def test_templates_are_compiled_once_for_the_forked_workers():
     names = compile_all()
     assert all(environment().get_template(name) is environment().get_template(name) for name in names)
     assert {p.relative_to(TEMPLATES_DIR).as_posix() for p in TEMPLATES_DIR.rglob("*.j2")} == set(names)
+
+
+def test_compiled_templates_are_kept_between_processes(tmp_path):
+    """A build that checks one card starts a new process: its templates come compiled from Jinja2's bytecode cache
+    (the system's temp folder, named by each template's source), not compiled again."""
+    import jinja2
+
+    from cardbench.pages.htmltemplates import environment
+
+    assert isinstance(environment().bytecode_cache, jinja2.FileSystemBytecodeCache)
+    fresh = environment().overlay(bytecode_cache=jinja2.FileSystemBytecodeCache(str(tmp_path)), cache_size=0)
+    fresh._loaded_by_name = {}  # as a new process has it: nothing loaded yet
+    fresh.get_template("card.html.j2")
+    assert list(tmp_path.glob("__jinja2_*.cache"))  # what the next process reads instead of compiling
+    assert "__cardbench_" in environment().bytecode_cache.pattern  # named by the options that compiled it too

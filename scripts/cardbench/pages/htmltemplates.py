@@ -12,6 +12,7 @@ or not at all.
 """
 
 import functools
+import hashlib
 import json
 from collections import ChainMap
 from html import escape
@@ -140,6 +141,14 @@ class _PageEnvironment(jinja2.Environment):
         return super().get_template(name, parent, globals)
 
 
+def _compiled_templates():
+    """Jinja2's cache of compiled templates in the system's temp folder (one folder per user). Jinja2 names an
+    entry by the template's name and source; the names here add this module's text and Jinja2's version, which
+    decide the compiled code too (the environment's options), so a change to either compiles afresh."""
+    made_by = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:16]
+    return jinja2.FileSystemBytecodeCache(pattern=f"__cardbench_{made_by}_%s.cache")
+
+
 @functools.cache
 def environment():
     env = _PageEnvironment(
@@ -150,6 +159,9 @@ def environment():
         lstrip_blocks=True,
         finalize=page_text,
         auto_reload=False,  # templates ship with the code: no file checks per render
+        # compiled templates kept between processes: a build that checks one card does not compile the card
+        # page's 18 templates again
+        bytecode_cache=_compiled_templates(),
     )
     env.filters.update(from_code=from_code, url_attr=url_attr, first_upper=first_upper, json_text=json_text,
                        whole_number=lambda n: format_number(n, 0))
