@@ -121,6 +121,9 @@ def _heading_level(line):
     return None
 
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_manifests(data_dir):
     """Every Import of every source under data/sources/, in folder then manifest order."""
     out = []
@@ -128,7 +131,8 @@ def read_manifests(data_dir):
         manifest = folder / MANIFEST
         if not manifest.is_file():
             continue
-        doc = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+        # libyaml's safe loader where PyYAML has it: the same values as safe_load, read many times faster
+        doc = yaml.load(manifest.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
         source = doc.get("source")
         if not isinstance(source, dict) or not source.get("name"):
             raise SourceError(f"{manifest}: no source with a name")
