@@ -134,13 +134,13 @@ test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(VENV)/bin/shellcheck scripts/*.sh .github/scripts/*.sh
-	$(PY) -m pytest -q -n auto --dist loadgroup
+	$(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadgroup
 
 ## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
-	$(PY) -m pytest -q -n auto -m "not browser and not device and not build and not slow"
+	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not browser and not device and not build and not slow"
 
 ## core-deps: install only the measuring and importing packages (what collect, import, validate, new-card and submission need)
 core-deps: $(CORE_STAMP)
