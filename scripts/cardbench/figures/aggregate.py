@@ -97,8 +97,9 @@ def _source_name(card, session):
 def _standing_subsets(card):
     """[((host, source), compared_indexes)]: each (host, source) path the card's compared sessions (not SPI)
     name, in order, with those of its sessions."""
+    compared = compared_indexes(card)
     paths = list(dict.fromkeys((s["host"], _source_name(card, s)) for i, s in enumerate(card.get("sessions") or [])
-                               if i in compared_indexes(card) and s.get("host")))
+                               if i in compared and s.get("host")))
     return [((host, source), compared_indexes(card, lambda s, h=host, n=source: s.get("host") == h
                                               and _source_name(card, s) == n)) for host, source in paths]
 
