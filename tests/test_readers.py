@@ -11,7 +11,7 @@ from conftest import ROOT
 from cardbench.figures.aggregate import aggregate
 from cardbench.pages.pagemodel import text_order
 from cardbench.figures.hosts_readers import card_filters, card_reach, path_label
-from cardbench.pages.card_readers_page import readers_page
+from cardbench.pages.card_readers_page import card_groups, readers_page
 from cardbench.pages.paths_table import card_paths
 from cardbench.publish.sitedata import parts_from_result, site_texts
 from readercards import PI, UHS, USB2, card, one_reader, session, two_readers
@@ -68,7 +68,7 @@ def test_filters_and_reach_name_every_stated_host_and_reader(result):
 
 
 def test_readers_page_names_the_fastest_card_and_subtest_through_each_reader(result):
-    cards = [(slug, c["title"], card_reach(c)) for slug, c in result["cards"].items()]
+    cards = [(slug, c["title"], card_groups(card_reach(c))) for slug, c in result["cards"].items()]
     page = readers_page(cards, text_order)
     usb2 = next(r for r in page["readers"] if r["name"] == USB2)
     assert usb2["card_count"] == 2
@@ -116,7 +116,7 @@ def test_the_readers_page_draws_each_cards_figure_as_a_bar_beside_the_fastest_th
     fast = {"mb_s": 90.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
     slow = {"mb_s": 9.0, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
     reach = lambda figure: [{"host": "Pi", "reader": "USB 3 reader", "read": figure, "write": None, "measured": ""}]  # noqa: E731
-    page = readers_page([("a", "A", reach(fast)), ("b", "B", reach(slow))], str)
+    page = readers_page([("a", "A", card_groups(reach(fast))), ("b", "B", card_groups(reach(slow)))], str)
     shares = {c["slug"]: c["read"]["share"] for c in page["readers"][0]["cards"]}
     assert shares == {"a": 1.0, "b": round(1 - 1 / 3, 3)}  # a tenth of the fastest: a third of the bar less
     assert bar_share(0.001, 90) == 0.02 and bar_share(None, 90) == 0

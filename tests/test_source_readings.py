@@ -23,7 +23,7 @@ from cardbench.figures.findings.signal_path import reader_findings
 from cardbench.figures.headlines import pick_headline
 from cardbench.pages.pagemodel import card_page
 from cardbench.figures.hosts_readers import card_reach
-from cardbench.pages.card_readers_page import readers_page
+from cardbench.pages.card_readers_page import card_groups, readers_page
 from cardbench.publish.sitedata import parts_from_result, site_texts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -381,7 +381,7 @@ def test_each_paths_figure_is_the_headline_pick_over_that_paths_sessions_alone()
     assert reach["Reader A"]["read"]["subtest"] == "SEQ1M Q8T1 read" and reach["Reader A"]["read"]["mb_s"] == 81.0
     assert reach["Reader B"]["read"]["mb_s"] == 40.0
     # A reader named only by a session left out of comparisons is still listed, with what went through it.
-    page = readers_page([(card["slug"], "Acme Two", card_reach(twin))], str.casefold)
+    page = readers_page([(card["slug"], "Acme Two", card_groups(card_reach(twin)))], str.casefold)
     (c,) = [r for r in page["readers"] if r["name"] == "Reader C"]
     assert c["fastest_read"] is None and c["cards"][0]["measured"] == "SEQ1M Q8T1 read"
     only_a = dict(card, sessions=[dict(s, compare=s["reader"] == "Reader A") for s in card["sessions"]])

@@ -9,8 +9,9 @@ sessions by the statistics module (stats.pooled_over_sessions: the mean of all t
 shows for a card through a path is the card's headline figure taken over that path's sessions alone, by the
 same rules as everywhere else (headlines.pick_headline: path_headlines, computed by the aggregate into the
 card's twin); where no rule finds one, it says what was measured through the path instead. Worked out once per
-card (path_figures, card_filters, card_reach); the shared page joins the cards' small `reach` lists, so a
-changed card costs only its own work.
+card (path_figures, card_filters, card_reach); each card's `reach` is gathered by reader and host with the
+card too (card_readers_page.card_groups), and the shared page only joins those parts, so a changed card costs
+only its own work.
 """
 
 from .headlines import pick_headline, stated_only

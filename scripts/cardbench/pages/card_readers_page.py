@@ -43,54 +43,61 @@ def bar_share(value, top):
     return round(max(0.02, min(1.0, 1 + math.log10(value / top) / BAR_DECADES)), 3)
 
 
-def _read_of(card):
-    return _rank(card["read"])
+def card_groups(reach):
+    """A card's part of /readers/, made once with the card: for 'reader' and for 'host', each stated name with the
+    card's fastest read and write through it (measured before stated), their places (`ranks`, as _rank gives them)
+    and the kinds of test measured through it (`kinds`, each once), in the order of the card's `reach` paths. The
+    shared page then only gathers the cards' parts."""
+    out = {}
+    for field in ("reader", "host"):
+        groups = {}
+        for path in reach:
+            name = path[field]
+            if not name:
+                continue
+            card = groups.setdefault(name, {"read": None, "write": None, "kinds": {}})
+            for op in ("read", "write"):
+                card[op] = _faster(card[op], path[op])
+            for kind in (path.get("measured") or "").split(", "):
+                if kind:
+                    card["kinds"][kind] = None
+        for card in groups.values():
+            card["kinds"] = list(card["kinds"])
+            card["ranks"] = [list(_rank(card["read"])), list(_rank(card["write"]))]
+        out[field] = groups
+    return out
 
 
 def _group(cards, field, text_order):
     """Every stated `field` ('host' or 'reader') with its cards, fastest read first (measured before stated), and
     its fastest figures; where a card or the whole group has none, what was measured through it."""
     groups = {}
-    for slug, title, reach in cards:
-        for path in reach:
-            name = path[field]
-            if not name:
-                continue
-            card = groups.setdefault(name, {}).setdefault(slug, {"title": title, "read": None, "write": None,
-                                                                 "measured": []})
-            for op in ("read", "write"):
-                card[op] = _faster(card[op], path[op])
-            if path.get("measured"):
-                card["measured"].append(path["measured"])
+    for slug, title, parts in cards:
+        for name, part in parts[field].items():
+            groups.setdefault(name, {})[slug] = {"title": title, **part}
     out = []
     for name in sorted(groups, key=text_order):
         members = groups[name]
         # The fastest few by read alone (cheap at thousands of cards), then in order with names for ties.
-        listed = heapq.nlargest(CARDS_LISTED, members.items(), key=lambda item: _read_of(item[1]))
-        ranked = sorted(listed, key=lambda item: (tuple(-x for x in _read_of(item[1])), text_order(item[1]["title"])))
+        listed = heapq.nlargest(CARDS_LISTED, members.items(), key=lambda item: item[1]["ranks"][0])
+        ranked = sorted(listed, key=lambda item: (-item[1]["ranks"][0][0], -item[1]["ranks"][0][1],
+                                                  text_order(item[1]["title"])))
         tops = {op: max((c[op]["mb_s"] for c in members.values() if c[op]), default=None) for op in ("read", "write")}
         entry = {"name": name, "card_count": len(members), "more": max(0, len(members) - CARDS_LISTED),
                  "cards": [{"slug": slug, "title": c["title"], "read": _shown(c["read"], top=tops["read"]),
-                            "write": _shown(c["write"], top=tops["write"]), "measured": _joined(c["measured"])}
+                            "write": _shown(c["write"], top=tops["write"]), "measured": ", ".join(c["kinds"])}
                            for slug, c in ranked]}
-        for op in ("read", "write"):
-            top = None
-            for slug, c in members.items():
-                if c[op] and (top is None or _rank(c[op]) > _rank(top[2])):
-                    top = (slug, c["title"], c[op])
-            entry[f"fastest_{op}"] = _shown(top[2], top[0], top[1]) if top else None
-        entry["measured"] = _joined([m for c in members.values() for m in c["measured"]])
+        for index, op in enumerate(("read", "write")):
+            # The first card of the highest place; a card without the figure has the lowest place (_rank).
+            slug, card = max(members.items(), key=lambda item: item[1]["ranks"][index])
+            entry[f"fastest_{op}"] = _shown(card[op], slug, card["title"]) if card[op] else None
+        entry["measured"] = ", ".join(dict.fromkeys(kind for c in members.values() for kind in c["kinds"]))
         out.append(entry)
     return out
 
 
-def _joined(texts):
-    """Several paths' 'measured' words as one list, each kind once."""
-    return ", ".join(dict.fromkeys(part for text in texts for part in text.split(", ") if part))
-
-
 def readers_page(cards, text_order):
-    """The /readers/ page's model from every card's (slug, title, card_reach list): each reader and each host,
-    the cards measured through it (the fastest CARDS_LISTED) with their figures through it, and the fastest read
-    and write among those (a measured figure before one the source only stated)."""
+    """The /readers/ page's model from every card's (slug, title, card_groups of its card_reach list): each reader
+    and each host, the cards measured through it (the fastest CARDS_LISTED) with their figures through it, and the
+    fastest read and write among those (a measured figure before one the source only stated)."""
     return {"readers": _group(cards, "reader", text_order), "hosts": _group(cards, "host", text_order)}

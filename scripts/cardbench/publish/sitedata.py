@@ -49,7 +49,7 @@ from functools import cache
 from ..core.paths import ROOT
 from ..figures.hosts_readers import card_filters, card_reach
 from ..figures.suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
-from ..pages.card_readers_page import readers_page
+from ..pages.card_readers_page import card_groups, readers_page
 from ..pages.cardhtml import card_charts_text, card_page_text
 from ..pages.comparemodel import chart_frame, compare_piece, path_choices
 from ..pages.feed import card_entries, feed_data
@@ -131,7 +131,7 @@ def card_parts(card_json, row, members):
              "raw": sorted({ref for session in card_json["sessions"] for ref in session["raw_files"]}),
              "feed": card_entries(card_json),
              "sessions": [x["label"] for x in card_json["sessions"] if x.get("compare", True)],
-             "paths": paths, "reach": card_reach(card_json),
+             "paths": paths, "reader_groups": card_groups(card_reach(card_json)),
              "standing": [[standing_group(e), e["mb_s"]] for e in card_json.get("standing") or []],
              "preview": preview_of(card_json)}
     parts["list_item"] = card_list_item_html(parts)
@@ -225,7 +225,7 @@ def site_texts(parts):
     compare = {"suites": summary, "drawn_first": drawn_first, "in_no_suite": in_no_suite,
                "in_no_suite_count": in_no_suite_count, "chart": chart_frame()}
     check_model("compare", compare, "site/compare.json")
-    readers = readers_page([(p["slug"], p["title"], p.get("reach", ())) for p in parts], text_order)
+    readers = readers_page([(p["slug"], p["title"], p["reader_groups"]) for p in parts], text_order)
     check_model("readers", readers, "site/readers.json")
     return {CARD_INDEX: titles, "site/leaderboard.json": leaderboard,
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
