@@ -113,8 +113,30 @@ def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
     assert different_files(reference, out) == []
 
 
+@pytest.mark.parametrize("gone", ["runs.csv", "charts.json", "index.json", "the card's folder"])
+def test_a_card_whose_served_file_is_gone_is_checked_again_and_its_file_restored(tmp_path, gone):
+    cards_dir = tmp_path / "cards"
+    write_cards(cards_dir, 3)
+    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+
+    def build():
+        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+
+    build()
+    reference = tmp_path / "reference"
+    shutil.copytree(out, reference)
+    folder = out / "static" / "cards" / slug_for(1)
+    if gone.endswith("folder"):
+        shutil.rmtree(folder)
+    else:
+        (folder / gone).unlink()
+    result = build()
+    assert (result.checked, result.reused) == (1, 2)
+    assert different_files(reference, out) == []
+
+
 def test_an_unchanged_build_leaves_the_shared_files_and_the_cache_alone_until_one_is_touched(tmp_path, monkeypatch):
-    from cardbench.publish import incremental, site_files, sitedata
+    from cardbench.publish import build_cache, site_files, sitedata
 
     cards_dir = tmp_path / "cards"
     write_cards(cards_dir, 3)
@@ -134,7 +156,7 @@ def test_an_unchanged_build_leaves_the_shared_files_and_the_cache_alone_until_on
     (out / sitedata.CATALOGUE).unlink()
     assert build().written == 2 and texts == [1]  # a shared file changed or gone: all made again, those two written
     assert different_files(reference, out) == []
-    assert incremental.cache_bytes({"n": 2 ** 70}) == b'{"n":1180591620717411303424}'  # past orjson's 64 bits
+    assert build_cache.cache_bytes({"n": 2 ** 70}) == b'{"n":1180591620717411303424}'  # past orjson's 64 bits
 
 
 def test_every_shared_file_is_one_the_unchanged_build_checks():

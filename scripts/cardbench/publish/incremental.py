@@ -3,8 +3,9 @@
 Checking (YAML, schema, rules) and aggregating a card depends only on its file, the raw outputs it
 names, the code and schema, and the date (no date may lie in the future: a card that passed that
 rule passes it on every later day, so only cards it failed, or a clock set back, are checked again).
-So every card's result is kept in a cache file beside the output folder (<out>.cache.json): its
-findings and the small pieces of text it adds to the shared files (sitedata.card_parts). A card
+So every card's result is kept in a cache file beside the output folder (<out>.cache.json, with a journal of
+the entries changed since: build_cache.py): its findings and the small pieces of text it adds to the shared files
+(sitedata.card_parts). A card
 whose file is unchanged — same size, modification time and inode, or failing that the same SHA-256 —
 is not read again; its own output files are already in place. Changed cards are checked in worker
 processes (one per core) when there are many; they write the card files they make into a staging
@@ -17,10 +18,7 @@ no card and publishes the same cards in the same order as the last one, whose sh
 import datetime
 import gc
 import hashlib
-import json
 import os
-
-import orjson
 import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -31,7 +29,8 @@ from ..figures.aggregate import aggregate
 from ..card.store.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
-from .site_files import missing_card_files, replace_text, write_site_data
+from .build_cache import CacheFile, cache_path_for
+from .site_files import missing_card_files, write_site_data
 from .sitedata import SHARED_FILES, card_parts, repo_commits, site_address
 from ..pages.htmltemplates import compile_all
 from .cards_first import write_cards_first
@@ -41,7 +40,7 @@ from ..card.checks.problems import Finding
 from ..card.checks.validate import check_card, cross_card_findings
 from ..card.checks.site_links import project_link_findings
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 PARALLEL_FROM = 64  # changed cards below this are checked in this process (starting workers costs more)
 CHUNK = 100
 LAST_CHUNK = 25  # the smallest chunk, towards the end: a chunk costs ~15 ms besides its cards
@@ -62,11 +61,6 @@ class BuildResult:
         return sum(f.severity == "error" for f in self.findings)
 
 
-def cache_path_for(out_dir):
-    out_dir = Path(out_dir)
-    return out_dir.with_name(out_dir.name + ".cache.json")
-
-
 def default_workers():
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -85,15 +79,6 @@ def _environment(cards_dir, data_dir):
     digest.update(site_address().encode())  # the JSON twins carry the site's address,
     digest.update(repo_commits().encode())  # the card pages the repository's
     return digest.hexdigest()
-
-
-def cache_bytes(value):
-    """The cache file's bytes: orjson, or the json module for what orjson does not write (an integer past 64
-    bits); either reads back the same values."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _signature(path):
@@ -210,12 +195,13 @@ class SiteDataBuilder:
     def __init__(self, cards_dir, out_dir, cache_file=None, data_dir=DATA_DIR, workers=None, preview=False):
         self.cards_dir = Path(cards_dir)
         self.out_dir = Path(out_dir)
-        self.cache_file = Path(cache_file) if cache_file else None
+        self.cache = CacheFile(cache_file) if cache_file else None
         self.data_dir = Path(data_dir)
         self.workers = workers or default_workers()
         self.environment = None
         self.entries = {}
         self.saved_entries = False  # the cache file holds self.entries as they are now
+        self.changed = set()  # names of the entries changed or removed since the cache file was last written
         # The shared files as the last build left them: the published cards' names in order, and each file's
         # signature; a build that checks no card and publishes the same cards leaves files that match alone.
         self.shared = {}
@@ -228,22 +214,15 @@ class SiteDataBuilder:
     def _load_cache(self, environment):
         if self.environment == environment:
             return
-        self.environment, self.entries, self.shared, self.saved_entries = environment, {}, {}, False
-        if self.cache_file and self.cache_file.is_file():
-            try:
-                saved = orjson.loads(self.cache_file.read_bytes())  # tens of MB at thousands of cards
-            except (OSError, ValueError):
-                return  # an unreadable cache is only a slower build
-            if isinstance(saved, dict) and saved.get("environment") == environment:
-                self.entries = saved.get("entries") or {}
-                self.shared = saved.get("shared") or {}
-                self.saved_entries = True
+        self.environment, self.entries, self.shared, self.changed = environment, {}, {}, set()
+        if self.cache:
+            self.entries, self.shared = self.cache.load(environment)
+        self.saved_entries = bool(self.entries)
 
     def save_cache(self):
-        if self.cache_file and not self.saved_entries:
-            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-            replace_text(self.cache_file, cache_bytes({"environment": self.environment, "entries": self.entries,
-                                                       "shared": self.shared}))
+        if self.cache and not self.saved_entries:
+            self.cache.save(self.environment, self.entries, self.shared, self.changed)
+            self.changed.clear()
             self.saved_entries = True
 
     def _shared_signatures(self):
@@ -252,7 +231,8 @@ class SiteDataBuilder:
     def _shared_intact(self, saved):
         return bool(saved) and saved == self._shared_signatures() and None not in saved.values()
 
-    def _reusable(self, path, entry, sig, today):
+    def _reusable(self, path, name, sig, today):
+        entry = self.entries.get(name)
         if not entry or entry.get("sig") is None or sig is None:
             return False
         if today.isoformat() < entry.get("checked", "") or any(r[5] == FUTURE_RULE for r in entry["findings"]):
@@ -268,6 +248,7 @@ class SiteDataBuilder:
             if not same:
                 return False
             entry["sig"] = sig  # touched, not changed
+            self.changed.add(name)
             self.saved_entries = False
         return all(_same_file(self.data_dir / name, *then) for name, *then in entry.get("raw") or [])
 
@@ -294,6 +275,7 @@ class SiteDataBuilder:
         self.saved_entries = False
         for (_, name), (entry, texts) in zip(pairs, self._check([Path(p) for p, _ in pairs], today), strict=True):
             self.entries[name] = entry
+            self.changed.add(name)
             if isinstance(texts, dict):
                 files[entry["slug"]] = texts
             elif texts is not None:
@@ -350,9 +332,10 @@ class SiteDataBuilder:
         cards = [(path, name, sig) for path, name, sig in listed if path not in wrong_name]
         names = {name for _, name, _ in cards}
         if len(self.entries) != len(names):  # forget the card files no longer there
+            self.changed.update(name for name in self.entries if name not in names)
             self.entries = {name: entry for name, entry in self.entries.items() if name in names}
             self.saved_entries = False
-        reuse = {path for path, name, sig in cards if self._reusable(path, self.entries.get(name), sig, today)}
+        reuse = {path for path, name, sig in cards if self._reusable(path, name, sig, today)}
         files, staged = {}, {}
         first, checked_first, hold_lists = [], None, None
         if self.preview:  # the changed cards' pages before anything else (cards_first.py)

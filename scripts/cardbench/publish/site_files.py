@@ -166,9 +166,16 @@ def missing_card_files(out_dir, slugs):
         missing |= {slug for slug in slugs if f"{slug}{suffix}" not in have}
     csv_dir = os.path.join(out_dir, CARD_CSV_DIR)
     have_dir = set(os.listdir(csv_dir)) if os.path.isdir(csv_dir) else set()
-    isfile, join = os.path.isfile, os.path.join  # tens of thousands of checks at thousands of cards: no Path objects
-    return missing | {slug for slug in slugs if slug not in have_dir or not isfile(join(csv_dir, slug, TWIN_NAME))
-                      or not isfile(join(csv_dir, slug, "runs.csv")) or not isfile(join(csv_dir, slug, CHARTS_NAME))}
+    # One listing per card's folder, not a check per file: thousands of cards.
+    wanted = {TWIN_NAME, "runs.csv", CHARTS_NAME}
+    return missing | {slug for slug in slugs if slug not in have_dir or not wanted.issubset(_names_in(csv_dir, slug))}
+
+
+def _names_in(folder, name):
+    try:
+        return os.listdir(os.path.join(folder, name))
+    except OSError:  # not a folder, or gone
+        return ()
 
 
 def write_outputs(result, out_dir, card_texts=None):

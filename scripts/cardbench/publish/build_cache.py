@@ -1,0 +1,118 @@
+"""The build cache on disk: every card's result (incremental.py) as a snapshot, and a journal of the few entries
+changed since it.
+
+At thousands of cards the snapshot is a hundred MB of JSON; a build that checked one card would write it all
+again. It writes the journal instead: the changed and removed entries, and the snapshot's token, so a journal
+left beside another snapshot (one written later, or restored from elsewhere) is never applied to it. Once the
+journal holds more than JOURNAL_LIMIT entries, the next save writes a whole snapshot and removes the journal.
+Each file is replaced whole (temporary file, then rename); a build killed between writing the snapshot and
+removing the journal leaves a journal naming the old token, which the next build ignores.
+"""
+
+import gc
+import json
+import os
+import secrets
+from pathlib import Path
+
+import orjson
+
+from .site_files import replace_text
+
+JOURNAL_LIMIT = 200  # entries; past it, a whole snapshot costs little next to the journal's own writing
+
+
+def cache_path_for(out_dir):
+    out_dir = Path(out_dir)
+    return out_dir.with_name(out_dir.name + ".cache.json")
+
+
+def journal_path_for(cache_file):
+    cache_file = Path(cache_file)
+    return cache_file.with_name(cache_file.name.removesuffix(".json") + ".journal.json")
+
+
+def cache_bytes(value):
+    """A cache file's bytes: orjson, or the json module for what orjson does not write (an integer past 64
+    bits); either reads back the same values."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _read_values(path):
+    """A cache file's values: tens of MB, millions of objects at thousands of cards. Python's cyclic collector
+    would scan them again and again as they are made and at every later collection of the build, finding no
+    garbage (values read from JSON hold no cycles, and the reference counts free them): it is paused while they
+    are made, and they are kept out of its later scans (gc.freeze)."""
+    data = path.read_bytes()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        saved = orjson.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
+    gc.freeze()
+    return saved
+
+
+class CacheFile:
+    """The snapshot and its journal for one output folder. load() gives the entries and shared-file record
+    kept for an environment; save() writes what changed since."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.journal = journal_path_for(self.path)
+        self.token = None  # the snapshot's, as read or last written
+        self.journaled = {}  # name → entry (None: removed) in the journal beside that snapshot
+
+    def load(self, environment):
+        """(entries, shared) as saved for `environment`, or ({}, {}) when there is none or it is unreadable
+        (an unreadable cache is only a slower build)."""
+        self.token, self.journaled = None, {}
+        try:
+            saved = _read_values(self.path) if self.path.is_file() else None
+        except (OSError, ValueError):
+            saved = None
+        if not isinstance(saved, dict) or saved.get("environment") != environment or not saved.get("token"):
+            return {}, {}
+        entries, shared = saved.get("entries") or {}, saved.get("shared") or {}
+        self.token = saved["token"]
+        try:
+            journal = _read_values(self.journal) if self.journal.is_file() else None
+        except (OSError, ValueError):
+            journal = None
+        if isinstance(journal, dict) and journal.get("token") == self.token \
+                and journal.get("environment") == environment:
+            self.journaled = journal.get("entries") or {}
+            for name, entry in self.journaled.items():
+                if entry is None:
+                    entries.pop(name, None)
+                else:
+                    entries[name] = entry
+            shared = journal.get("shared") or {}
+        return entries, shared
+
+    def save(self, environment, entries, shared, changed):
+        """Write the entries named in `changed` (those gone from `entries` as removed) to the journal, or every
+        entry to a new snapshot when there is no snapshot to add to or the journal would grow past its limit."""
+        journaled = {**self.journaled, **{name: entries.get(name) for name in changed}}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.token and len(journaled) <= JOURNAL_LIMIT and self.path.is_file():
+            replace_text(self.journal, cache_bytes({"environment": environment, "token": self.token,
+                                                    "entries": journaled, "shared": shared}))
+            self.journaled = journaled
+            return
+        token = secrets.token_hex(8)
+        replace_text(self.path, cache_bytes({"environment": environment, "token": token, "entries": entries,
+                                             "shared": shared}))
+        self.token, self.journaled = token, {}
+        try:
+            os.unlink(self.journal)
+        except FileNotFoundError:
+            pass
+
+
+__all__ = ["CacheFile", "cache_path_for", "journal_path_for", "cache_bytes", "JOURNAL_LIMIT"]
