@@ -58,6 +58,9 @@ def run(argv, cwd=None, env=None):
 def code_env(project):
     """Environment that runs the project copy's own cardbench package (see project.make_project)."""
     env = dict(os.environ)
+    # Python keeps each module compiled beside its source (__pycache__), as on a reviewer's machine, so a build
+    # after the first reads the compiled modules; a shell that turns that off would measure compiling them too.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(project) / "scripts"), env.get("PYTHONPATH")]))
     return env
 
