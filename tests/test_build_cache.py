@@ -8,7 +8,7 @@ import pytest
 
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
 from cardbench.card.checks.validate import card_paths
-from cardbench.publish import build_cache
+from cardbench.publish import build_cache, incremental
 from cardbench.publish.build_cache import journal_path_for
 from cardbench.publish.incremental import SiteDataBuilder
 
@@ -86,4 +86,80 @@ def test_an_unreadable_journal_is_only_a_slower_build(project):
     build()
     journal_path_for(cache).write_text("{not json", encoding="utf-8")
     result = build()
+    # What it held is unknown, so the snapshot may not say what the card files hold: every card is checked.
+    assert (result.checked, result.reused) == (4, 0)
+
+
+def _files(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _as_fresh(cards_dir, out):
+    """Whether `out` holds exactly what a build without any cache makes of the cards as they are now."""
+    fresh = out.with_name(out.name + "-fresh")
+    SiteDataBuilder(cards_dir, fresh, None, workers=1).build(card_paths(cards_dir))
+    return _files(out) == _files(fresh)
+
+
+def test_a_card_changed_back_after_its_journal_is_lost_is_checked_again(project):
+    cards_dir, cache, build = project
+    change(cards_dir, 1)
+    build()  # card 1's files now hold the changed figures
+    journal_path_for(cache).write_bytes(journal_path_for(cache).read_bytes()[:40])  # truncated
+    write_cards(cards_dir, 1, start=1)  # back as it was: same size and content as the snapshot's entry says
+    assert build().checked == 4  # the snapshot no longer says what the card files hold
+    assert _as_fresh(cards_dir, cache.with_name("out"))
+
+
+def test_the_previews_changed_cards_are_not_taken_from_the_cache_by_the_next_build(project):
+    cards_dir, cache, _ = project
+    out = cache.with_name("out")
+    preview = SiteDataBuilder(cards_dir, out, cache, workers=1, preview=True)
+    preview.build()
+    change(cards_dir, 1)
+    preview.build(save=False)  # as `make serve` rebuilds: its cache kept in memory
+    write_cards(cards_dir, 1, start=1)  # changed back while the preview is stopped
+    result = SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
     assert (result.checked, result.reused) == (1, 3)
+    assert _as_fresh(cards_dir, out)
+
+
+def test_card_files_written_for_another_environment_leave_no_cache_of_the_first(project, monkeypatch):
+    cards_dir, cache, build = project
+    out = cache.with_name("out")
+    other = SiteDataBuilder(cards_dir, out, cache, workers=1)
+    monkeypatch.setattr(incremental, "_environment", lambda *_: "other code")
+    change(cards_dir, 1)
+    other.build(card_paths(cards_dir), save=False)  # as a build stopped before it saves its cache
+    monkeypatch.undo()
+    write_cards(cards_dir, 1, start=1)
+    assert build().checked == 4
+    assert _as_fresh(cards_dir, out)
+
+
+@pytest.mark.parametrize("journal_entries", [lambda name: {name: 5}, lambda name: [name],
+                                             lambda name: {name: {"sig": [1, 2, 3]}}],
+                         ids=["not a dict", "a list", "no findings"])
+def test_a_journal_of_the_wrong_shape_is_only_a_slower_build(project, journal_entries):
+    cards_dir, cache, build = project
+    saved = json.loads(cache.read_text(encoding="utf-8"))
+    token, environment = saved["token"], saved["environment"]
+    journal_entries = journal_entries(f"{slug_for(1)}.yaml")
+    journal_path_for(cache).write_text(json.dumps({"environment": environment, "token": token,
+                                                   "entries": journal_entries, "shared": {}}), encoding="utf-8")
+    result = build()
+    assert (result.checked, result.errors) == (4, 0)
+
+
+@pytest.mark.parametrize("field, value", [("entries", lambda entries: list(entries)),
+                                          ("entries", lambda entries: {**entries, f"{slug_for(1)}.yaml": "y"}),
+                                          ("shared", lambda shared: [1])],
+                         ids=["entries a list", "an entry not a dict", "shared a list"])
+def test_a_snapshot_of_the_wrong_shape_is_only_a_slower_build(project, field, value):
+    cards_dir, cache, build = project
+    saved = json.loads(cache.read_text(encoding="utf-8"))
+    saved[field] = value(saved[field])
+    cache.write_text(json.dumps(saved), encoding="utf-8")
+    result = build()
+    assert (result.checked, result.errors) == (4, 0)
+

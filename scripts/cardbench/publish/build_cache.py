@@ -7,6 +7,11 @@ left beside another snapshot (one written later, or restored from elsewhere) is 
 journal holds more than JOURNAL_LIMIT entries, the next save writes a whole snapshot and removes the journal.
 Each file is replaced whole (temporary file, then rename); a build killed between writing the snapshot and
 removing the journal leaves a journal naming the old token, which the next build ignores.
+
+Every entry must describe the card files on disk: before a build writes a card's files, the journal records its
+entry as removed (forget), so a build stopped before it saves, or one that never saves (the preview's), leaves
+no entry its card's files may contradict. So a journal that names the snapshot but cannot be read, or holds what
+no build writes, leaves the snapshot untrusted too: the build checks every card.
 """
 
 import gc
@@ -42,20 +47,36 @@ def cache_bytes(value):
 
 
 def _read_values(path):
-    """A cache file's values: tens of MB, millions of objects at thousands of cards. Python's cyclic collector
-    would scan them again and again as they are made and at every later collection of the build, finding no
-    garbage (values read from JSON hold no cycles, and the reference counts free them): it is paused while they
-    are made, and they are kept out of its later scans (gc.freeze)."""
+    """A cache file's values, None when there is no such file. They are tens of MB, millions of objects at
+    thousands of cards: Python's cyclic collector would scan them again and again as they are made, finding no
+    garbage (values read from JSON hold no cycles, and the reference counts free them), so it is paused meanwhile.
+    Raises OSError or ValueError for a file that cannot be read."""
+    if not path.is_file():
+        return None
     data = path.read_bytes()
     enabled = gc.isenabled()
     gc.disable()
     try:
-        saved = orjson.loads(data)
+        return orjson.loads(data)
     finally:
         if enabled:
             gc.enable()
-    gc.freeze()
-    return saved
+
+
+def _entries_shaped(entries, removals):
+    """Whether a cache file's `entries` are as a build writes them: name → entry (a dict with its findings), or
+    in a journal also None for an entry removed."""
+    if not isinstance(entries, dict):
+        return False
+    return all((entry is None and removals) or (isinstance(entry, dict) and isinstance(entry.get("findings"), list))
+               for entry in entries.values())
+
+
+def _unlink(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 class CacheFile:
@@ -73,19 +94,24 @@ class CacheFile:
         (an unreadable cache is only a slower build)."""
         self.token, self.journaled = None, {}
         try:
-            saved = _read_values(self.path) if self.path.is_file() else None
+            saved = _read_values(self.path)
+            if not isinstance(saved, dict) or saved.get("environment") != environment or not saved.get("token") \
+                    or not _entries_shaped(saved.get("entries") or {}, False) \
+                    or not isinstance(saved.get("shared") or {}, dict):
+                return {}, {}
+            journal = _read_values(self.journal)
         except (OSError, ValueError):
-            saved = None
-        if not isinstance(saved, dict) or saved.get("environment") != environment or not saved.get("token"):
             return {}, {}
+        finally:
+            gc.freeze()  # what was read stays out of the collector's later scans in this build
         entries, shared = saved.get("entries") or {}, saved.get("shared") or {}
-        self.token = saved["token"]
-        try:
-            journal = _read_values(self.journal) if self.journal.is_file() else None
-        except (OSError, ValueError):
-            journal = None
-        if isinstance(journal, dict) and journal.get("token") == self.token \
-                and journal.get("environment") == environment:
+        if isinstance(journal, dict) and journal.get("token") != saved["token"]:
+            journal = None  # left by a build stopped after writing the snapshot that replaced its own
+        if journal is not None:  # it names this snapshot: it applies whole, or nothing here is to be trusted
+            if not isinstance(journal, dict) or journal.get("environment") != environment \
+                    or not _entries_shaped(journal.get("entries") or {}, True) \
+                    or not isinstance(journal.get("shared") or {}, dict):
+                return {}, {}
             self.journaled = journal.get("entries") or {}
             for name, entry in self.journaled.items():
                 if entry is None:
@@ -93,7 +119,21 @@ class CacheFile:
                 else:
                     entries[name] = entry
             shared = journal.get("shared") or {}
+        self.token = saved["token"]
         return entries, shared
+
+    def forget(self, environment, names):
+        """Before card files are written for the entries `names`: record them as removed in the journal, or, with
+        no snapshot of this environment to add to, remove the cache files (module docstring)."""
+        if self.token and self.path.is_file():
+            journaled = {**self.journaled, **dict.fromkeys(names)}
+            replace_text(self.journal, cache_bytes({"environment": environment, "token": self.token,
+                                                    "entries": journaled, "shared": {}}))
+            self.journaled = journaled
+            return
+        self.token, self.journaled = None, {}
+        _unlink(self.path)
+        _unlink(self.journal)
 
     def save(self, environment, entries, shared, changed):
         """Write the entries named in `changed` (those gone from `entries` as removed) to the journal, or every
@@ -109,10 +149,7 @@ class CacheFile:
         replace_text(self.path, cache_bytes({"environment": environment, "token": token, "entries": entries,
                                              "shared": shared}))
         self.token, self.journaled = token, {}
-        try:
-            os.unlink(self.journal)
-        except FileNotFoundError:
-            pass
+        _unlink(self.journal)
 
 
 __all__ = ["CacheFile", "cache_path_for", "journal_path_for", "cache_bytes", "JOURNAL_LIMIT"]

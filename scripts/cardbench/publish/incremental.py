@@ -202,6 +202,7 @@ class SiteDataBuilder:
         self.entries = {}
         self.saved_entries = False  # the cache file holds self.entries as they are now
         self.changed = set()  # names of the entries changed or removed since the cache file was last written
+        self.forgotten = set()  # of those, the ones the cache on disk already records as removed (CacheFile.forget)
         # The shared files as the last build left them: the published cards' names in order, and each file's
         # signature; a build that checks no card and publishes the same cards leaves files that match alone.
         self.shared = {}
@@ -214,7 +215,7 @@ class SiteDataBuilder:
     def _load_cache(self, environment):
         if self.environment == environment:
             return
-        self.environment, self.entries, self.shared, self.changed = environment, {}, {}, set()
+        self.environment, self.entries, self.shared, self.changed, self.forgotten = environment, {}, {}, set(), set()
         if self.cache:
             self.entries, self.shared = self.cache.load(environment)
         self.saved_entries = bool(self.entries)
@@ -223,7 +224,15 @@ class SiteDataBuilder:
         if self.cache and not self.saved_entries:
             self.cache.save(self.environment, self.entries, self.shared, self.changed)
             self.changed.clear()
+            self.forgotten.clear()
             self.saved_entries = True
+
+    def _forget_before_writing(self):
+        """Card files are about to be written for the changed entries: the cache on disk drops those entries first,
+        so that it holds none its card's files contradict, even if this build is stopped or never saves."""
+        if self.cache and not self.changed <= self.forgotten:
+            self.cache.forget(self.environment, self.changed)
+            self.forgotten |= self.changed
 
     def _shared_signatures(self):
         return {name: _signature(self.out_dir / name) for name in SHARED_FILES}
@@ -343,6 +352,7 @@ class SiteDataBuilder:
             self._check_into(first, today, files, staged)
             checked_first = findings, published = self._published(listed, wrong_name)
             if files and not any(f.severity == "error" for f in findings):
+                self._forget_before_writing()
                 hold_lists = write_cards_first(self.out_dir, published, files, self.written)
         slugs = {}
         for path, name, _ in cards:
@@ -363,6 +373,7 @@ class SiteDataBuilder:
             order, previous = [p["slug"] for p in published], self.shared
             untouched = (not result.checked and not self.preview and previous.get("order") == order
                          and self._shared_intact(previous.get("files")))
+            self._forget_before_writing()
             result.written = write_site_data(self.out_dir, published, files, self.written,
                                              join_all_runs=not self.preview, before_lists=hold_lists,
                                              place_staged=place, shared=not untouched)
