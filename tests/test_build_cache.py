@@ -2,7 +2,9 @@
 the journal; a later build, in a new process, reads both and reuses every unchanged card; a journal beside
 another snapshot is never applied."""
 
+import gc
 import json
+import weakref
 
 import pytest
 
@@ -163,3 +165,22 @@ def test_a_snapshot_of_the_wrong_shape_is_only_a_slower_build(project, field, va
     result = build()
     assert (result.checked, result.errors) == (4, 0)
 
+
+class Cycle:
+    def __init__(self):
+        self.me = self
+
+
+def test_what_a_cache_read_keeps_out_of_collections_is_collected_again_at_the_next_read(tmp_path):
+    """The preview reads the cache again when its environment changes: objects that died meanwhile in cycles
+    must not stay out of the collector's reach for good, or each read would keep more."""
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"environment": "e", "token": "t", "entries": {}, "shared": {}}), encoding="utf-8")
+    cycle = Cycle()
+    died = weakref.ref(cycle)
+    build_cache.CacheFile(path).load("e")
+    del cycle
+    gc.collect()
+    build_cache.CacheFile(path).load("e")
+    gc.collect()
+    assert died() is None

@@ -63,6 +63,15 @@ def _read_values(path):
             gc.enable()
 
 
+def _collect_frozen():
+    """Put back in the collector's reach what an earlier read kept out of its scans (gc.freeze), and collect what
+    died in cycles since: a long-lived process (the preview) reads the cache again whenever its environment
+    changes, and each read would otherwise keep such garbage for good."""
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
+
+
 def _entries_shaped(entries, removals):
     """Whether a cache file's `entries` are as a build writes them: name → entry (a dict with its findings), or
     in a journal also None for an entry removed."""
@@ -93,6 +102,7 @@ class CacheFile:
         """(entries, shared) as saved for `environment`, or ({}, {}) when there is none or it is unreadable
         (an unreadable cache is only a slower build)."""
         self.token, self.journaled = None, {}
+        _collect_frozen()
         try:
             saved = _read_values(self.path)
             if not isinstance(saved, dict) or saved.get("environment") != environment or not saved.get("token") \
