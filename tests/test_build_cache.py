@@ -2,6 +2,7 @@
 the journal; a later build, in a new process, reads both and reuses every unchanged card; a journal beside
 another snapshot is never applied."""
 
+import fcntl
 import gc
 import json
 import weakref
@@ -184,3 +185,41 @@ def test_what_a_cache_read_keeps_out_of_collections_is_collected_again_at_the_ne
     build_cache.CacheFile(path).load("e")
     gc.collect()
     assert died() is None
+
+
+@pytest.mark.parametrize("limit", [0, build_cache.JOURNAL_LIMIT], ids=["a new snapshot", "a new journal"])
+def test_a_build_between_the_previews_builds_leaves_neither_stale(project, monkeypatch, limit):
+    """`make site` run while `make serve` is running: each must see what the other wrote to the cache."""
+    cards_dir, cache, build = project
+    out = cache.with_name("out")
+    preview = SiteDataBuilder(cards_dir, out, cache, workers=1, preview=True)
+    preview.build()
+    monkeypatch.setattr(build_cache, "JOURNAL_LIMIT", limit)
+    change(cards_dir, 2)
+    assert build().checked == 1  # card 2's files and entry now as changed
+    monkeypatch.undo()
+    write_cards(cards_dir, 1, start=2)  # card 2 back as it was, as the preview last saw it
+    change(cards_dir, 1)
+    assert preview.build(save=False).checked == 2  # card 2's files are not what the preview's entry says
+    write_cards(cards_dir, 1, start=1)
+    build()
+    assert _as_fresh(cards_dir, out)
+
+
+def test_a_build_holds_the_lock_of_its_output_folder_while_it_writes(project, monkeypatch):
+    cards_dir, cache, build = project
+    held = []
+
+    def write_site_data(*args, **kwargs):
+        with open(build_cache.lock_path_for(cache), "a+") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                held.append(True)
+        return real(*args, **kwargs)
+
+    real = incremental.write_site_data
+    monkeypatch.setattr(incremental, "write_site_data", write_site_data)
+    change(cards_dir, 1)
+    build()
+    assert held == [True]

@@ -12,12 +12,18 @@ Every entry must describe the card files on disk: before a build writes a card's
 entry as removed (forget), so a build stopped before it saves, or one that never saves (the preview's), leaves
 no entry its card's files may contradict. So a journal that names the snapshot but cannot be read, or holds what
 no build writes, leaves the snapshot untrusted too: the build checks every card.
+
+Builds of one output folder take turns (a lock file beside the cache, held from reading the cache to saving it).
+Between its builds the preview keeps the entries in memory; they hold only while the cache files are as it last
+read or wrote them: once another build has written them, the preview reads them again (unchanged()).
 """
 
+import fcntl
 import gc
 import json
 import os
 import secrets
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -35,6 +41,32 @@ def cache_path_for(out_dir):
 def journal_path_for(cache_file):
     cache_file = Path(cache_file)
     return cache_file.with_name(cache_file.name.removesuffix(".json") + ".journal.json")
+
+
+def lock_path_for(cache_file):
+    cache_file = Path(cache_file)
+    return cache_file.with_name(cache_file.name.removesuffix(".json") + ".lock")
+
+
+@contextmanager
+def build_lock(cache_file):
+    """Held by a build of the output folder whose cache this is; another build waits for it."""
+    path = lock_path_for(cache_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _stat(path):
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def cache_bytes(value):
@@ -97,11 +129,20 @@ class CacheFile:
         self.journal = journal_path_for(self.path)
         self.token = None  # the snapshot's, as read or last written
         self.journaled = {}  # name → entry (None: removed) in the journal beside that snapshot
+        self.seen = None  # the files' (snapshot, journal) signatures as this object last read or wrote them
+
+    def _on_disk(self):
+        return _stat(self.path), _stat(self.journal)
+
+    def unchanged(self):
+        """Whether no other build has written the cache files since this object last read or wrote them."""
+        return self.seen is not None and self._on_disk() == self.seen
 
     def load(self, environment):
         """(entries, shared) as saved for `environment`, or ({}, {}) when there is none or it is unreadable
         (an unreadable cache is only a slower build)."""
         self.token, self.journaled = None, {}
+        self.seen = self._on_disk()  # before reading: a file replaced meanwhile is then seen as changed
         _collect_frozen()
         try:
             saved = _read_values(self.path)
@@ -135,31 +176,44 @@ class CacheFile:
     def forget(self, environment, names):
         """Before card files are written for the entries `names`: record them as removed in the journal, or, with
         no snapshot of this environment to add to, remove the cache files (module docstring)."""
-        if self.token and self.path.is_file():
+        if self.token and self.path.is_file() and self.unchanged():
             journaled = {**self.journaled, **dict.fromkeys(names)}
-            replace_text(self.journal, cache_bytes({"environment": environment, "token": self.token,
-                                                    "entries": journaled, "shared": {}}))
+            self._write(self.journal, {"environment": environment, "token": self.token, "entries": journaled,
+                                       "shared": {}})
             self.journaled = journaled
             return
-        self.token, self.journaled = None, {}
-        _unlink(self.path)
-        _unlink(self.journal)
+        self._remove()
 
     def save(self, environment, entries, shared, changed):
         """Write the entries named in `changed` (those gone from `entries` as removed) to the journal, or every
-        entry to a new snapshot when there is no snapshot to add to or the journal would grow past its limit."""
+        entry to a new snapshot when there is no snapshot to add to or the journal would grow past its limit.
+        Cache files another build wrote since they were read are removed instead: `entries` may no longer say
+        what that build's card files hold."""
+        if not self.unchanged():
+            self._remove()
+            return
         journaled = {**self.journaled, **{name: entries.get(name) for name in changed}}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.token and len(journaled) <= JOURNAL_LIMIT and self.path.is_file():
-            replace_text(self.journal, cache_bytes({"environment": environment, "token": self.token,
-                                                    "entries": journaled, "shared": shared}))
+            self._write(self.journal, {"environment": environment, "token": self.token, "entries": journaled,
+                                       "shared": shared})
             self.journaled = journaled
             return
         token = secrets.token_hex(8)
-        replace_text(self.path, cache_bytes({"environment": environment, "token": token, "entries": entries,
-                                             "shared": shared}))
+        self._write(self.path, {"environment": environment, "token": token, "entries": entries, "shared": shared})
         self.token, self.journaled = token, {}
         _unlink(self.journal)
+        self.seen = self._on_disk()
 
+    def _write(self, path, value):
+        replace_text(path, cache_bytes(value))
+        self.seen = self._on_disk()
 
-__all__ = ["CacheFile", "cache_path_for", "journal_path_for", "cache_bytes", "JOURNAL_LIMIT"]
+    def _remove(self):
+        self.token, self.journaled = None, {}
+        _unlink(self.path)
+        _unlink(self.journal)
+        self.seen = self._on_disk()
+
+__all__ = ["CacheFile", "build_lock", "cache_path_for", "journal_path_for", "lock_path_for", "cache_bytes",
+           "JOURNAL_LIMIT"]

@@ -21,6 +21,7 @@ import hashlib
 import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -29,7 +30,7 @@ from ..figures.aggregate import aggregate
 from ..card.store.checksums import SUMS_NAME
 from ..card.load import LoadedCard, load_card
 from ..errors import CardFileError
-from .build_cache import CacheFile, cache_path_for
+from .build_cache import CacheFile, build_lock, cache_path_for
 from .site_files import missing_card_files, write_site_data
 from .sitedata import SHARED_FILES, card_parts, repo_commits, site_address
 from ..pages.htmltemplates import compile_all
@@ -213,9 +214,10 @@ class SiteDataBuilder:
         self.staging = None  # where this build's worker processes write card files (staging.py)
 
     def _load_cache(self, environment):
-        if self.environment == environment:
+        if self.environment == environment and (self.cache is None or self.cache.unchanged()):
             return
         self.environment, self.entries, self.shared, self.changed, self.forgotten = environment, {}, {}, set(), set()
+        self.written = {}  # another build may have written the shared files since
         if self.cache:
             self.entries, self.shared = self.cache.load(environment)
         self.saved_entries = bool(self.entries)
@@ -317,13 +319,14 @@ class SiteDataBuilder:
     def build(self, paths=None, today=None, save=True):
         """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
         them) and write Hugo's data unless there are errors."""
-        remove_stale_staging(self.out_dir)  # a killed build's
-        try:
-            return self._build(paths, today, save)
-        finally:
-            if self.staging:
-                shutil.rmtree(self.staging, ignore_errors=True)
-                self.staging = None
+        with build_lock(self.cache.path) if self.cache else nullcontext():  # builds of one folder take turns
+            remove_stale_staging(self.out_dir)  # a killed build's
+            try:
+                return self._build(paths, today, save)
+            finally:
+                if self.staging:
+                    shutil.rmtree(self.staging, ignore_errors=True)
+                    self.staging = None
 
     def _build(self, paths, today, save):
         today = today or datetime.date.today()
