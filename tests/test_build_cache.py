@@ -211,7 +211,7 @@ def test_a_build_holds_the_lock_of_its_output_folder_while_it_writes(project, mo
     held = []
 
     def write_site_data(*args, **kwargs):
-        with open(build_cache.lock_path_for(cache), "a+") as other:
+        with open(build_cache.lock_path_for(cache.with_name("out")), "a+") as other:
             try:
                 fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

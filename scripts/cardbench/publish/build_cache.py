@@ -13,7 +13,7 @@ entry as removed (forget), so a build stopped before it saves, or one that never
 no entry its card's files may contradict. So a journal that names the snapshot but cannot be read, or holds what
 no build writes, leaves the snapshot untrusted too: the build checks every card.
 
-Builds of one output folder take turns (a lock file beside the cache, held from reading the cache to saving it).
+Builds of one output folder take turns (`<out>.lock`, held from reading the cache to saving it).
 Between its builds the preview keeps the entries in memory; they hold only while the cache files are as it last
 read or wrote them: once another build has written them, the preview reads them again (unchanged()).
 """
@@ -43,15 +43,15 @@ def journal_path_for(cache_file):
     return cache_file.with_name(cache_file.name.removesuffix(".json") + ".journal.json")
 
 
-def lock_path_for(cache_file):
-    cache_file = Path(cache_file)
-    return cache_file.with_name(cache_file.name.removesuffix(".json") + ".lock")
+def lock_path_for(out_dir):
+    out_dir = Path(out_dir)
+    return out_dir.with_name(out_dir.name + ".lock")
 
 
 @contextmanager
-def build_lock(cache_file):
-    """Held by a build of the output folder whose cache this is; another build waits for it."""
-    path = lock_path_for(cache_file)
+def build_lock(out_dir):
+    """Held by a build of `out_dir` (its card files, shared files and cache); another build of it waits."""
+    path = lock_path_for(out_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

@@ -21,7 +21,6 @@ import hashlib
 import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -319,7 +318,7 @@ class SiteDataBuilder:
     def build(self, paths=None, today=None, save=True):
         """Check the card files (`paths`; default: those of the folder, as validate.card_paths lists
         them) and write Hugo's data unless there are errors."""
-        with build_lock(self.cache.path) if self.cache else nullcontext():  # builds of one folder take turns
+        with build_lock(self.out_dir):  # builds of one output folder take turns
             remove_stale_staging(self.out_dir)  # a killed build's
             try:
                 return self._build(paths, today, save)
