@@ -122,3 +122,36 @@ def test_the_readers_page_draws_each_cards_figure_as_a_bar_beside_the_fastest_th
     assert bar_share(0.001, 90) == 0.02 and bar_share(None, 90) == 0
     html = (ROOT / "layouts" / "readers.html").read_text(encoding="utf-8")
     assert 'class="num bar"{{ with .read }} style="--share: {{ .share }}"' in html
+
+
+def _figure(mb_s, stated=False):
+    figure = {"mb_s": mb_s, "runs": 3, "subtest": "SEQ1M Q8T1 read", "basis": "b", "rule": "r"}
+    return {**figure, "stated": True} if stated else figure
+
+
+def _path(read, write=None, measured="", reader="R", host="Pi"):
+    return {"host": host, "reader": reader, "read": read, "write": write, "measured": measured}
+
+
+def test_the_readers_page_breaks_ties_by_title_then_by_the_order_cards_come_in():
+    """Equal figures are listed by title (then as the cards came); a measured figure comes before a faster one the
+    source only stated, a card with no read through the reader after both; the fastest is the first such card."""
+    cards = [("d", "Delta", [_path(None, measured="RND4K Q1T1 read")]),
+             ("b", "Bravo", [_path(_figure(50.0)), _path(_figure(20.0), measured="SEQ1M Q8T1 read, dd write")]),
+             ("a", "Alpha", [_path(_figure(50.0), write=_figure(9.0), measured="dd write")]),
+             ("s", "Sierra", [_path(_figure(90.0, stated=True))]),
+             ("a2", "Alpha", [_path(_figure(50.0))])]
+    (reader,) = readers_page([(slug, title, card_groups(reach)) for slug, title, reach in cards], str)["readers"]
+    assert [c["slug"] for c in reader["cards"]] == ["a", "a2", "b", "s", "d"]
+    assert (reader["fastest_read"]["slug"], reader["fastest_write"]["slug"]) == ("b", "a")
+    assert [c["measured"] for c in reader["cards"]] == ["dd write", "", "SEQ1M Q8T1 read, dd write", "",
+                                                        "RND4K Q1T1 read"]
+    assert reader["measured"] == "RND4K Q1T1 read, SEQ1M Q8T1 read, dd write"
+
+
+def test_a_cards_part_of_the_readers_page_makes_the_same_page_read_back_from_the_cache():
+    cards = [("a", "A", [_path(_figure(50.0), measured="dd write"), _path(_figure(50.0, stated=True), reader="Q")]),
+             ("b", "B", [_path(None, _figure(7.0), host="Mac"), _path(_figure(12.5), reader="Q")])]
+    parts = [(slug, title, card_groups(reach)) for slug, title, reach in cards]
+    read_back = [(slug, title, json.loads(json.dumps(groups))) for slug, title, groups in parts]
+    assert readers_page(read_back, str) == readers_page(parts, str)
