@@ -98,7 +98,7 @@ def _read_values(path):
 def _collect_frozen():
     """Put back in the collector's reach what an earlier read kept out of its scans (gc.freeze), and collect what
     died in cycles since: a long-lived process (the preview) reads the cache again whenever its environment
-    changes, and each read would otherwise keep such garbage for good."""
+    changes or another build has written the cache, and each read would otherwise keep such garbage for good."""
     if gc.get_freeze_count():
         gc.unfreeze()
         gc.collect()
@@ -158,7 +158,7 @@ class CacheFile:
         entries, shared = saved.get("entries") or {}, saved.get("shared") or {}
         if isinstance(journal, dict) and journal.get("token") != saved["token"]:
             journal = None  # left by a build stopped after writing the snapshot that replaced its own
-        if journal is not None:  # it names this snapshot: it applies whole, or nothing here is to be trusted
+        if journal is not None:  # it names this snapshot, or names none: it applies whole, or nothing here is trusted
             if not isinstance(journal, dict) or journal.get("environment") != environment \
                     or not _entries_shaped(journal.get("entries") or {}, True) \
                     or not isinstance(journal.get("shared") or {}, dict):
