@@ -81,8 +81,9 @@ def cache_bytes(value):
 def _read_values(path):
     """A cache file's values, None when there is no such file. They are tens of MB, millions of objects at
     thousands of cards: Python's cyclic collector would scan them again and again as they are made, finding no
-    garbage (values read from JSON hold no cycles, and the reference counts free them), so it is paused meanwhile.
-    Raises OSError or ValueError for a file that cannot be read."""
+    garbage (values read from JSON hold no cycles, and the reference counts free them), so it is paused meanwhile,
+    and they are kept out of its later scans (gc.freeze) before it runs again: its first collection would otherwise
+    scan them all. Raises OSError or ValueError for a file that cannot be read."""
     if not path.is_file():
         return None
     data = path.read_bytes()
@@ -91,6 +92,7 @@ def _read_values(path):
     try:
         return orjson.loads(data)
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()
 
@@ -153,8 +155,6 @@ class CacheFile:
             journal = _read_values(self.journal)
         except (OSError, ValueError):
             return {}, {}
-        finally:
-            gc.freeze()  # what was read stays out of the collector's later scans in this build
         entries, shared = saved.get("entries") or {}, saved.get("shared") or {}
         if isinstance(journal, dict) and journal.get("token") != saved["token"]:
             journal = None  # left by a build stopped after writing the snapshot that replaced its own
