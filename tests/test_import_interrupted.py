@@ -21,6 +21,9 @@ from cardwrites import SLUG, card_with_one_import, dd_log, errors_of, snapshot
 # file and SHA256SUMS line of the commit is written by then, the card file is not.
 STOPPED_AT_CARD_WRITE = """
 import os, signal, sys
+# As a terminal starts the command: a shell that runs the tests as a background job ignores SIGINT, and the
+# command would inherit that, leaving SIGINT nothing to stop.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 card = sys.argv[1]
 prefix = os.path.join(os.path.dirname(card), "." + os.path.basename(card) + ".")
 def stop(event, args):
