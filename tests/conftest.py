@@ -105,13 +105,12 @@ NEEDS = {
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_pinned", "test_collect_steps",
                "test_collect_stops", "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
     "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench",
-              "test_make_setup", "test_make_variables"},  # Hugo, make, npm
+              "test_build_cache", "test_make_setup", "test_make_variables"},  # Hugo, make, npm, builds in turn
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
 # Single tests that take seconds each: hang guards on the largest allowed inputs and lines of megabytes, many
 # processes at once, the worst line of every pattern, cards made again from their sources' kept files, the quick
-# paths against the plain ones over every shipped card, the site data built under several hash seeds, a preview's
-# builds and full builds of the same cards in turn.
+# paths against the plain ones over every shipped card, the site data built under several hash seeds.
 SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
                                         "test_the_same_file_imported_in_parallel_lands_once"},
               "test_import_hostile": {"test_as_many_lines_as_allowed", "test_more_dd_commands_than_a_session_holds",
@@ -129,9 +128,7 @@ SLOW_TESTS = {"test_card_transaction": {"test_twenty_parallel_imports_all_land",
               "test_twin_figures": {"test_every_figure_of_the_shipped_twins_is_as_recorded"},
               "test_yaml_build": {"test_every_card_file_reads_alike_with_its_lines"},
               "test_findings_wording": {"test_findings_figures_are_mb_s_with_the_unit_on_each"},
-              "test_submission": {"test_measuring_and_importing_need_none_of_the_sites_packages"},
-              "test_build_cache": {"test_a_build_between_the_previews_builds_leaves_neither_stale",
-                                   "test_the_previews_changed_cards_are_not_taken_from_the_cache_by_the_next_build"}}
+              "test_submission": {"test_measuring_and_importing_need_none_of_the_sites_packages"}}
 # Sweeps whose every case takes a while (each shipped card, corpus case, issue, hostile file, list bound,
 # quadratic shape or planted copy): the first case stays in `make check` as a sample of its family, the others are slow.
 SLOW_SWEEPS = {"test_shipped_cards_take_results": {
