@@ -17,6 +17,7 @@ from cardbench.publish.site_files import write_outputs
 from cardbench.publish.sitedata import parts_from_result
 from cardbench.card.checks.validate import card_paths, validate_paths
 
+from cachedbuild import cached_project
 from conftest import ROOT
 
 SHIPPED = ROOT / "data" / "cards"
@@ -87,12 +88,7 @@ def test_cached_aggregation_writes_what_a_full_aggregation_writes(tmp_path):
 
 
 def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
-    cards_dir = tmp_path / "cards"
-    write_cards(cards_dir, 6)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
-
-    def build():
-        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+    cards_dir, out, cache, build = cached_project(tmp_path, 6)
 
     assert build().checked == 6
     touched = cards_dir / f"{slug_for(1)}.yaml"
@@ -115,12 +111,7 @@ def test_cache_follows_changed_touched_added_and_removed_cards(tmp_path):
 
 @pytest.mark.parametrize("gone", ["runs.csv", "charts.json", "index.json", "the card's folder"])
 def test_a_card_whose_served_file_is_gone_is_checked_again_and_its_file_restored(tmp_path, gone):
-    cards_dir = tmp_path / "cards"
-    write_cards(cards_dir, 3)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
-
-    def build():
-        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+    cards_dir, out, cache, build = cached_project(tmp_path, 3)
 
     build()
     reference = tmp_path / "reference"
@@ -138,12 +129,7 @@ def test_a_card_whose_served_file_is_gone_is_checked_again_and_its_file_restored
 def test_an_unchanged_build_leaves_the_shared_files_and_the_cache_alone_until_one_is_touched(tmp_path, monkeypatch):
     from cardbench.publish import build_cache, site_files, sitedata
 
-    cards_dir = tmp_path / "cards"
-    write_cards(cards_dir, 3)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
-
-    def build():
-        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
+    cards_dir, out, cache, build = cached_project(tmp_path, 3)
 
     build()
     reference = tmp_path / "reference"

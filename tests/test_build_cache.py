@@ -15,16 +15,12 @@ from cardbench.publish import build_cache, incremental
 from cardbench.publish.build_cache import journal_path_for
 from cardbench.publish.incremental import SiteDataBuilder
 
+from cachedbuild import cached_project
+
 
 @pytest.fixture
 def project(tmp_path):
-    cards_dir = tmp_path / "cards"
-    write_cards(cards_dir, 4)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
-
-    def build():  # a new builder each time, as a new `cardbench aggregate` process has
-        return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))
-
+    cards_dir, _, cache, build = cached_project(tmp_path, 4)
     build()
     return cards_dir, cache, build
 
