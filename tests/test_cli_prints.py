@@ -22,6 +22,9 @@ OWN_PROCESS = {
     "collect/toolrun.py": {"os._exit"},
 }
 STREAMS = {"sys.stdout", "sys.stderr"}
+# Library calls that write to a standard stream themselves.
+PRINTERS = {"traceback.print_exc", "traceback.print_exception", "traceback.print_stack", "traceback.print_tb",
+            "traceback.print_last", "pprint", "pprint.pprint", "print_exc"}
 
 
 def _dotted(node):
@@ -38,10 +41,12 @@ def prints_and_exits(source):
     """(line, what) of every print, exit and write to the standard streams in a module's source."""
     found = []
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and _dotted(node.exc) == "SystemExit":  # raise SystemExit, no call
+            found.append((node.lineno, "SystemExit"))
         if not isinstance(node, ast.Call):
             continue
         name = _dotted(node.func)
-        if name in ("print", "exit", "quit", "sys.exit", "os._exit"):
+        if name in ("print", "exit", "quit", "sys.exit", "os._exit") or name in PRINTERS:
             found.append((node.lineno, name))
         elif name and name.rsplit(".", 1)[0] in STREAMS and name.endswith((".write", ".writelines")):
             found.append((node.lineno, name.rsplit(".", 1)[0]))
@@ -78,6 +83,11 @@ def report(text):
         sys.exit(2)
     os._exit(1)
     raise SystemExit(3)
+
+
+def failed():
+    traceback.print_exc()
+    raise SystemExit
 '''
     assert prints_and_exits(source) == [(7, "print"), (8, "sys.stderr"), (10, "sys.exit"), (11, "os._exit"),
-                                        (12, "SystemExit")]
+                                        (12, "SystemExit"), (16, "traceback.print_exc"), (17, "SystemExit")]

@@ -188,6 +188,8 @@ def cmd_submission(args):
     except Exception as exc:  # noqa: BLE001 - the body or event file itself cannot be read: still an answer
         print(f"cardbench: submission: {type(exc).__name__}: {exc}", file=sys.stderr)
         result = Submission(ERROR, INTERNAL_ERROR)
+    if result.trace:
+        print(result.trace, end="", file=sys.stderr)  # for the maintainer, in the workflow's log
     print(result.message)
     if args.message_file:
         args.message_file.write_text(result.message + "\n", encoding="utf-8")

@@ -73,6 +73,7 @@ class Submission:
     message: str  # Markdown for the issue: what was added, what to add, or that a maintainer will look
     slug: str | None = None
     card_path: Path | None = None
+    trace: str | None = None  # an internal error's traceback, for the maintainer (the workflow's log), never the reply
 
     @property
     def accepted(self):
@@ -185,8 +186,7 @@ def submit(body, cards_dir, data_dir=None):
     except Exception:  # noqa: BLE001 - every outcome must answer the contributor
         import traceback
 
-        traceback.print_exc()  # for the maintainer, in the workflow's log; never in the reply
-        return Submission(ERROR, INTERNAL_ERROR)
+        return Submission(ERROR, INTERNAL_ERROR, trace=traceback.format_exc())
 
 
 def _submit(body, cards_dir, data_dir):
