@@ -3,9 +3,9 @@ through it (each card's `reach`, figures/hosts_readers.card_reach), bars beside 
 write among them (a measured figure before one the source only stated)."""
 
 import heapq
-import math
 
 from ..figures.formatting import format_by_size
+from . import bars
 
 # Cards listed under each reader or host on /readers/, fastest first; the rest are one filter away on the home page.
 CARDS_LISTED = 50
@@ -33,14 +33,9 @@ def _shown(figure, slug=None, title=None, top=None):
     return shown
 
 
-BAR_DECADES = 3  # a bar's log scale: a full bar the fastest, an empty one a thousandth of it (as the leaderboard's)
-
-
 def bar_share(value, top):
-    """The share of a bar a figure fills beside the fastest one, on a log scale, rounded for the page."""
-    if not value or not top or value <= 0 or top <= 0:
-        return 0
-    return round(max(0.02, min(1.0, 1 + math.log10(value / top) / BAR_DECADES)), 3)
+    """The share of a bar a figure fills beside the fastest one (pages/bars.py), rounded for the page."""
+    return round(bars.bar_share(value, top), 3)
 
 
 def card_groups(reach):

@@ -13,11 +13,11 @@ import concurrent.futures
 import functools
 import hashlib
 import json
-import math
 import os
 from pathlib import Path
 
 from ..figures.formatting import format_by_size
+from .bars import bar_share
 
 WIDTH, HEIGHT = 1200, 630
 BACKGROUND, TEXT, MUTED, READ, WRITE, TRACK = "#0f1623", "#e5e7eb", "#9ca3af", "#6ea8ff", "#f6a54c", "#243042"
@@ -27,7 +27,6 @@ CACHE = "previews"  # beside it: the drawn images, named by digest
 # any of them): the tests' many site builds, a CI cache.
 SHARED_CACHE_VARIABLE = "CARDBENCH_PREVIEW_CACHE"
 TOP_MB_S = 1000.0  # a full bar: above any UHS-I card, about an SD Express card's read
-DECADES = 3  # log scale, as the leaderboard's bars
 
 
 def preview_of(card_json):
@@ -47,12 +46,6 @@ def preview_of(card_json):
 
 def digest(preview):
     return hashlib.sha256(json.dumps(preview, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
-
-
-def _share(mb_s):
-    if not mb_s or mb_s <= 0:
-        return 0.0
-    return max(0.02, min(1.0, 1 + math.log10(mb_s / TOP_MB_S) / DECADES))
 
 
 @functools.cache
@@ -91,7 +84,7 @@ def draw_png(preview):
                   fill=TEXT if mb_s is not None else MUTED)
         bar_top, bar_width = y + 56, WIDTH - 2 * margin
         draw.rounded_rectangle((margin, bar_top, margin + bar_width, bar_top + 26), radius=8, fill=TRACK)
-        filled = _share(mb_s) * bar_width
+        filled = bar_share(mb_s, TOP_MB_S) * bar_width
         if filled:
             draw.rounded_rectangle((margin, bar_top, margin + filled, bar_top + 26), radius=8, fill=colour)
     draw.text((margin, HEIGHT - 80), "cardbench · SD, microSD and SD Express card benchmarks (bars: log scale)",
