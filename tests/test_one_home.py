@@ -15,12 +15,13 @@ iops_from_mb_s ...), which parsers, card, collect, imports, bench and the figure
 as 64 GB in a collector profile is 64 * GB_BYTES. Other numbers (a percent, a count, a limit of 1000 lines
 compared, not multiplied) are no unit factor.
 
-Which module may convert a stored figure: in figures/, only stats.py converts a rate (MB/s, MiB/s, IOPS); the
-other figures modules read its figures and use core/units.py only to name sizes and times (a 4 MiB erase
-block, a latency in ms). The page models (pages/) and the files Hugo reads (publish/) place figures: they
-import nothing from core/units.py but the spellings of a size ('4K', '4 KiB'), and neither import nor call
-any of stats.py's conversions of one figure into another unit, by whatever route: a figure they show in
-MB/s and MiB/s comes from the figures stage in both (a curve's or a claim's from figures/shown_rates.py).
+Which module may convert a stored figure: in figures/, only stats.py holds a rate's conversion (MB/s, MiB/s,
+IOPS); the other figures modules read its figures or call its conversions, and use core/units.py only to name
+sizes and times (a 4 MiB erase block, a latency in ms). The page models (pages/) and the files Hugo reads
+(publish/) place figures: they import nothing from core/units.py but the spellings of a size ('4K', '4 KiB'),
+and neither import nor call any of stats.py's conversions of one figure into another unit, by whatever route:
+a figure they show in MB/s and MiB/s comes from the figures stage in both (a curve's or a claim's from
+figures/shown_rates.py).
 
 The check reads each module's syntax tree, so a conversion inside an f-string is seen and one named in a
 docstring or comment is not."""
