@@ -1,12 +1,13 @@
-"""Every unit factor has one home, core/units.py, and every figure the site shows is computed in one place,
-figures/stats.py: two copies of a factor or of a conversion drift apart (one left excluded runs in its mean,
+"""Every unit factor has one home, core/units.py, and every figure the site shows of a card's runs is converted in
+one place, figures/stats.py: two copies of a factor or of a conversion drift apart (one left excluded runs in its mean,
 the other did not).
 
 What counts as a unit factor, anywhere in scripts/cardbench but core/units.py:
 - a number of bytes in a decimal or binary unit, or a time factor (ns → µs → ms → s), used to multiply,
   divide, take a remainder or raise: 1000, 1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9, 1e12 and 1024, 2**10, 1 << 20,
   1_048_576, 1024**3 ... in any spelling, written as a number or as a power or shift of numbers;
-- a power of 1000 or 1024 (`1024 ** index`: a table of unit suffixes), a shift by 10, 20, 30 ... bits;
+- a power of 1000 or 1024 (`1024 ** index`: a table of unit suffixes), a shift either way by 10, 20, 30 ...
+  bits; the same arithmetic through a call (divmod(size, 1024), math.pow(2, 20), np.divide(x, 1e6));
 - a name that says it holds a unit (KB, MiB, NS_IN_US) given one of those numbers;
 - the rate factors between MB/s, MiB/s, kKiB/s and KiB/s (1.048576, 1.024, 0.001024, 1_024_000 and the
   reciprocals), and a whole binary size of a MiB or more (1_048_576, 1 << 30), wherever they are written.
@@ -79,14 +80,35 @@ def _spelled_as_unit(node):
     base, power = _number(node.left), _number(node.right)
     if isinstance(node.op, ast.Pow):
         return base in (1000, 1024) or power in UNIT_BASES.get(base, ())
-    return isinstance(node.op, ast.LShift) and power in UNIT_BASES[2]
+    return isinstance(node.op, (ast.LShift, ast.RShift)) and power in UNIT_BASES[2]  # x >> 20: bytes to MiB
+
+
+# Calls that multiply, divide or raise as the operators do: divmod(size, 1024), math.pow(2, 20), np.divide(x, 1e6).
+ARITHMETIC_CALLS = {"divmod", "pow", "divide", "true_divide", "floor_divide", "multiply", "ldexp", "fmod"}
+
+
+def _called_name(node):
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _factor_call(node):
+    """A call of ARITHMETIC_CALLS with a unit factor among its arguments, or raising 2 or 10 to a unit's power."""
+    if not (isinstance(node, ast.Call) and _called_name(node) in ARITHMETIC_CALLS):
+        return False
+    numbers = [_number(arg) for arg in node.args]
+    if _called_name(node) == "pow" and len(numbers) >= 2:
+        base, power = numbers[:2]
+        if base in (1000, 1024) or power in UNIT_BASES.get(base, ()):
+            return True
+    return any(_among(n, OPERAND_FACTORS | RATE_FACTORS) for n in numbers)
 
 
 def unit_factors(source):
     """(line, code) of every unit factor written in a module's source."""
     found = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.BinOp) and _spelled_as_unit(node):
+        if (isinstance(node, ast.BinOp) and _spelled_as_unit(node)) or _factor_call(node):
             found.add((node.lineno, ast.unparse(node)))
         elif isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ARITHMETIC):
             operands = (node.left, node.right) if isinstance(node, ast.BinOp) else (node.value,)
@@ -208,6 +230,11 @@ PAST_OFFENDERS = [
     "MiB = 1048576",
     "NS_IN_US = 1000",
     "room = cards * (1 << 20) + (8 << 30)",
+    "mib = size >> 20",
+    "kib, rest = divmod(size, 1024)",
+    "mib = size / math.pow(2, 20)",
+    "ms = np.divide(latency_ns, 1e6)",
+    "size = pow(1024, 3)",
 ]
 
 
@@ -219,7 +246,8 @@ def test_past_conversions_are_caught(line):
 @pytest.mark.parametrize("line", ['"""MB/s ÷ 1.048576 is MiB/s"""', "# bw_bytes / 1e6", "share = 100 * part / whole",
                                   "ticks = [2 ** p for p in powers]", "if lines > 1000: stop()", "MAX_LINES = 1000",
                                   "half = count // 2", "from ..core.units import GB_BYTES\ngb = size / GB_BYTES",
-                                  "RETRIES = 1024", "flags = 1 << 3"])
+                                  "RETRIES = 1024", "flags = 1 << 3", "minutes, secs = divmod(rest, 60)",
+                                  "half = value >> 1", "area = pow(side, 2)"])
 def test_words_and_other_quantities_are_not_unit_factors(line):
     assert not unit_factors(line) and not rate_conversions(line)
 
@@ -262,6 +290,8 @@ def test_a_page_spelling_a_size_is_no_conversion():
     ("pages/pagemodel.py", "mib = stats.mib_s_of(claim)"),
     ("figures/headlines.py", "from ..core.units import RATE_TO_MB_S"),
     ("bench/report_page.py", "KB = 1000"),
+    ("collect/profiles.py", "FIXTURE_MIB = fixture_bytes >> 20"),
+    ("figures/findings/flash.py", "erase_kib = divmod(erase_bytes, 1024)[0]"),
 ])
 def test_a_unit_factor_planted_in_a_copy_is_reported(tmp_path, where, line):
     assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]
