@@ -51,6 +51,8 @@ def robust_spreads(source):
         elif isinstance(node, ast.Call) and _called_name(node) in {"median", "nanmedian"} \
                 and any(_absolute_differences(arg) for arg in node.args):
             found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and _called_name(node) == "median_abs_deviation":  # scipy.stats
+            found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.FunctionDef) and (
                 "robust_sd" in node.name or node.name.strip("_") in {"mad", "median_absolute_deviation"}):
             found.append((node.lineno, f"def {node.name}"))
@@ -87,6 +89,7 @@ PAST_ROBUST_SPREADS = [
     "noise = 1.4826 * np.median(np.abs(values - np.median(values)))",
     "mad = statistics.median([abs(v - centre) for v in values])",
     "def mad(values):\n    return values",
+    "noise = scipy.stats.median_abs_deviation(values, scale='normal')",
 ]
 
 

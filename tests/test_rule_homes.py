@@ -33,6 +33,8 @@ def dd_names_built(source):
             parts = [node.left, node.right]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
             parts = [node.func.value]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+            parts = [item for arg in node.args if isinstance(arg, (ast.List, ast.Tuple)) for item in arg.elts]
         else:
             continue
         if any(isinstance(p, ast.Constant) and isinstance(p.value, str) and DD_NAME in p.value for p in parts):
@@ -55,6 +57,7 @@ def test_the_dd_name_home_builds_the_name():
     "name = entry.get('test') or 'dd bs=' + str(entry.get('block_size'))",
     "name = 'dd bs=%s' % size",
     "name = 'dd bs={}'.format(size)",
+    "name = ''.join(('dd bs=', size))",
 ])
 def test_a_planted_dd_name_is_caught(planted):
     assert dd_names_built(planted) == [1]
@@ -96,8 +99,9 @@ def iops_block_comparisons(source):
     of: the test of whether the two figures agree."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        compared = isinstance(node, ast.Compare) or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                                                     and node.func.id in ("max", "min"))
+        called = node.func.attr if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else \
+            node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
+        compared = isinstance(node, ast.Compare) or called in ("max", "min", "isclose")
         if compared and any(_iops_times_block(part) for part in ast.walk(node)):
             found.append(node.lineno)
     return sorted(set(found))
@@ -118,6 +122,7 @@ def test_the_agreement_home_compares():
     'fits = result["iops_printed"] * block < high and low < (result["iops_printed"] + 1) * block',
     "gap = max(0.0, expect_lo - hi, lo - (iops + step) * block)",
     "agree = abs(value * unit_bytes - entry['iops'][0] * block_bytes(entry['test'])) <= tolerance",
+    "agree = math.isclose(bw_bytes, iops * block_size, rel_tol=0.05)",
 ])
 def test_a_planted_agreement_check_is_caught(planted):
     assert iops_block_comparisons(planted) == [1]
