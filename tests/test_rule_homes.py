@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from packagefiles import MODULES, PACKAGE, relative
+from planted import planted_copy, with_lines
 
 
 
@@ -432,3 +433,45 @@ def test_a_subtests_kind_is_the_session_field_holding_it():
     session = {"results": [{"test": "SEQ1M Q8T1", "op": "read"}], "dd": [{"block_size": "4M", "op": "write"}]}
     kinds = [kind for kind, _, _, _ in session_entries(session)]
     assert kinds == ["results", "dd"] and set(kinds) <= set(RUN_KINDS)
+
+
+# --- a slug's words -------------------------------------------------------------------------------------
+
+SLUG_HOME = PACKAGE / "card" / "identity.py"
+# A run of letters and digits, or of what is none ([^a-z0-9]+, [a-z0-9]+, \W+): a text cut into a slug's words.
+# (A file name's characters, [^A-Za-z0-9._-]+, keep more than a slug and are no copy.)
+SLUG_WORD_PATTERN = re.compile(r"^\[\^?(?:a-z|A-Z|0-9|\\d)+\]\+$|^\\W\+$")
+
+
+def slug_word_rules(source):
+    """Lines where a module cuts a text into a slug's words itself, with a pattern of its own."""
+    tree = ast.parse(source)
+    skipped = _docstrings(tree)
+    return sorted({node.lineno for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                   and isinstance(node.value, str) and id(node) not in skipped and SLUG_WORD_PATTERN.match(node.value)})
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != SLUG_HOME], ids=relative)
+def test_a_slugs_words_are_cut_in_one_place(path):
+    found = slug_word_rules(path.read_text(encoding="utf-8"))
+    assert not found, f"{relative(path)} cuts a slug's words itself (lines {found}); use card.identity.slug_words"
+
+
+def test_the_slug_home_cuts_the_words():
+    assert slug_word_rules(SLUG_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("planted", [
+    'tail = re.sub(r"[^a-z0-9]+", "-", str(label).lower()).strip("-")',
+    'words = re.findall(r"[a-z0-9]+", name.lower())',
+    'slug = re.sub(r"[^A-Za-z0-9]+", "-", name).lower()',
+    'slug = re.sub(r"\\W+", "-", name.lower())',
+])
+def test_a_planted_slug_rule_is_caught(tmp_path, planted):
+    where = "card/new_card_data.py"
+    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
+    assert slug_word_rules((copy / where).read_text(encoding="utf-8"))
+
+
+def test_a_file_names_characters_are_no_slug_rule():
+    assert not slug_word_rules('cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name)')
