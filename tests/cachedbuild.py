@@ -2,7 +2,7 @@
 
 from cardbench.bench.synth import write_cards
 from cardbench.card.checks.validate import card_paths
-from cardbench.publish.incremental import SiteDataBuilder
+from cardbench.publish.incremental import SiteDataBuilder, cache_path_for
 
 
 def cached_project(tmp_path, count):
@@ -10,7 +10,8 @@ def cached_project(tmp_path, count):
     each `cardbench aggregate` process has)."""
     cards_dir = tmp_path / "cards"
     write_cards(cards_dir, count)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+    out = tmp_path / "out"
+    cache = cache_path_for(out)  # where `cardbench aggregate --out` keeps it
 
     def build():
         return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir))

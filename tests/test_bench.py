@@ -11,7 +11,7 @@ from cardbench.figures.aggregate import aggregate
 from cardbench.bench import run_bench
 from cardbench.bench.targets import summary_rows
 from cardbench.bench.synth import card_data, card_text, slug_for, write_cards
-from cardbench.publish.incremental import SiteDataBuilder
+from cardbench.publish.incremental import SiteDataBuilder, cache_path_for
 from cardbench.figures.formatting import format_number, format_by_size
 from cardbench.publish.site_files import write_outputs
 from cardbench.publish.sitedata import parts_from_result
@@ -174,7 +174,8 @@ def test_cache_outlives_the_day_but_not_a_date_verdict(tmp_path):
     cards_dir = tmp_path / "cards"
     write_cards(cards_dir, 3)
     day = datetime.date(2026, 11, 21)
-    out, cache = tmp_path / "out", tmp_path / "out.cache.json"
+    out = tmp_path / "out"
+    cache = cache_path_for(out)
 
     def build(today):
         return SiteDataBuilder(cards_dir, out, cache, workers=1).build(card_paths(cards_dir), today=today)
