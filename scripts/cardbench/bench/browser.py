@@ -162,8 +162,9 @@ def time_leaderboard(browser, url, timeout_ms=120_000):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url, wait_until="load", timeout=timeout_ms)
         result = page.evaluate("""() => { const nav = performance.getEntriesByType('navigation')[0];
-          return { load: nav.loadEventEnd, rows: document.querySelectorAll('#leaderboard-table tbody tr')"""
-                               """.length }; }""")
+          const table = document.getElementById('leaderboard-table');
+          return { load: nav.loadEventEnd, rows: table.tBodies[0].rows.length,
+                   pageSize: parseInt(table.dataset.pageSize, 10) || null }; }""")
         result["steps"] = {name: page.evaluate(LEADERBOARD_STEP, [kind, field, value])
                            for name, kind, field, value in LEADERBOARD_STEPS}
         result["errors"] = errors
@@ -178,6 +179,7 @@ def time_leaderboard_runs(public, repeat=3):
         time_leaderboard(browser, base + "/")  # warm the server and the OS file cache
         runs = [time_leaderboard(browser, base + "/") for _ in range(repeat)]
     out = {"load": statistics.median(r["load"] for r in runs), "rows": runs[-1]["rows"], "runs": repeat,
+           "page_size": runs[-1]["pageSize"],
            "errors": runs[-1]["errors"], "steps": {}}
     for name, *_ in LEADERBOARD_STEPS:
         out["steps"][name] = {"ms": statistics.median(r["steps"][name]["ms"] for r in runs),

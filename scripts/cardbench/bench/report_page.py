@@ -134,7 +134,8 @@ def _details(r):
     board = r.get("leaderboard")
     if board:
         out += ["### Leaderboard", "",
-                f"The home page with every card a row ({board['rows']:,}), loaded in {ms_text(board['load'])}; then "
+                f"The home page with every card a row ({board['rows']:,}), {_paged(board)}loaded in "
+                f"{ms_text(board['load'])}; then "
                 "what a reader does, each step timed from the form's event (or the heading's click) to the second "
                 "animation frame after it, which includes hiding and showing the rows, style, layout and paint. "
                 f"Median of {board['runs']} loads after one warm-up.", "",
@@ -192,6 +193,12 @@ def _details(r):
     out += ["### How long each step of the benchmark took", "",
             markdown_table(["Step", "Wall"], [(k, seconds_text(v)) for k, v in r["steps"].items()]), ""]
     return out
+
+
+def _paged(board):
+    """How many rows the leaderboard shows at a time, as the measured page said (older results: nothing)."""
+    size = board.get("page_size")
+    return f"{size:,} shown at a time, " if size else ""
 
 
 def today():
