@@ -13,7 +13,6 @@ or not at all.
 
 import functools
 import hashlib
-import json
 from collections import ChainMap
 from html import escape
 from pathlib import Path
@@ -22,6 +21,7 @@ import jinja2
 from markupsafe import Markup
 
 from .figurehtml import BASE, value_text
+from ..core.jsontext import compact_json
 from ..figures.formatting import format_number
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -67,11 +67,6 @@ def first_upper(text):
     """The text with its first letter capitalised (where that stays one letter), as the page's notes start."""
     upper = text[:1].upper()
     return (upper if len(upper) == 1 else text[:1]) + text[1:]
-
-
-def json_text(value):
-    """A list as JSON text for a data attribute; page_text escapes it there."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -163,7 +158,8 @@ def environment():
         # page's 18 templates again
         bytecode_cache=_compiled_templates(),
     )
-    env.filters.update(from_code=from_code, url_attr=url_attr, first_upper=first_upper, json_text=json_text,
+    # json_text: a list as JSON text for a data attribute, where page_text escapes it
+    env.filters.update(from_code=from_code, url_attr=url_attr, first_upper=first_upper, json_text=compact_json,
                        whole_number=lambda n: format_number(n, 0))
     # The site's own addresses and words, written by code: BASE is replaced by Hugo in the lists of cards;
     # a card page gives its own (cardhtml.py).

@@ -20,7 +20,6 @@ read or wrote them: once another build has written them, the preview reads them 
 
 import fcntl
 import gc
-import json
 import os
 import secrets
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ from pathlib import Path
 import orjson
 
 from .site_files import replace_text
+from ..core.jsontext import compact_json
 
 JOURNAL_LIMIT = 200  # entries; past it, a whole snapshot costs little next to the journal's own writing
 
@@ -71,11 +71,12 @@ def _stat(path):
 
 def cache_bytes(value):
     """A cache file's bytes: orjson, or the json module for what orjson does not write (an integer past 64
-    bits); either reads back the same values."""
+    bits); either reads back the same values. A NaN is let through: the cache is never published, and a file
+    holding one cannot be read back, so the next build checks every card rather than this one failing."""
     try:
         return orjson.dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return compact_json(value, allow_nan=True).encode("utf-8")
 
 
 def _read_values(path):

@@ -41,11 +41,11 @@ filters.
 """
 
 import hashlib
-import json
 import os
 import tomllib
 from functools import cache
 
+from ..core.jsontext import compact_json
 from ..core.paths import ROOT
 from ..figures.hosts_readers import card_filters, card_reach
 from ..figures.suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
@@ -84,10 +84,6 @@ SHARED_FILES = SITE_TEXT_FILES + (ALL_RUNS_CSV, RUNS_CSV_ORDER)
 FORMAT_VERSION = 2
 
 
-def dumps(value):
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
 @cache
 def _config():
     with open(ROOT / "config.toml", "rb") as handle:
@@ -111,7 +107,7 @@ def repo_commits():
 def card_twin(card_json):
     """The JSON twin of a card's page as the site serves it: the aggregated card with its addresses."""
     base, slug = site_address(), card_json["slug"]
-    return dumps({"format_version": FORMAT_VERSION, **card_json, "url": f"{base}cards/{slug}/",
+    return compact_json({"format_version": FORMAT_VERSION, **card_json, "url": f"{base}cards/{slug}/",
                   "yaml_url": f"{base}data/cards/{slug}.yaml"})
 
 
@@ -123,10 +119,10 @@ def card_parts(card_json, row, members):
     shown = {**leader_row(row, card_json), **paths}
     check_model("leaderboard-row", shown, f"site/leaderboard.html (the row of {row['slug']})")
     parts = {"slug": row["slug"], "title": row["title"], "bus": row["bus"], "bus_stated": row.get("bus_stated", True),
-             "row": dumps(row),
+             "row": compact_json(row),
              "home_row": leader_row_html(shown), "rank": shown["rank"], "rank_group": shown["rank_group"],
              "filters": [row["form_factor"], row["bus"], row["brand"]],
-             "members": {suite_id: dumps(member) for suite_id, member in members.items()},
+             "members": {suite_id: compact_json(member) for suite_id, member in members.items()},
              # a card names raw files only in its sessions (the card schema)
              "raw": sorted({ref for session in card_json["sessions"] for ref in session["raw_files"]}),
              "feed": card_entries(card_json),
@@ -150,7 +146,7 @@ def card_parts(card_json, row, members):
     page = card_page(card_json)
     check_model("card-page", page, f"pages/{row['slug']}.html (its page model)")
     files = {"twin": twin, "pages": card_page_text(page, repo_commits()), "charts": card_charts_text(page),
-             "runs": card_csv(card_json), "compare": dumps(piece)}
+             "runs": card_csv(card_json), "compare": compact_json(piece)}
     parts["version"] = page_version(files["pages"])
     return parts, files
 
@@ -174,7 +170,7 @@ def parts_from_result(result):
 def card_index_text(parts):
     """data/cards.json: slug → title, bus and page version of every card (in card order), which makes the card
     pages."""
-    return dumps({p["slug"]: {"title": p["title"], "bus": p["bus"], "version": p["version"]} for p in parts})
+    return compact_json({p["slug"]: {"title": p["title"], "bus": p["bus"], "version": p["version"]} for p in parts})
 
 
 def site_texts(parts):
@@ -186,7 +182,7 @@ def site_texts(parts):
     filters["bus_text"] = bus_choice_texts(parts)
     filters.update(path_filters(parts))
     check_model("leaderboard-filters", filters, "site/leaderboard.json (filters)")
-    leaderboard = dumps({"total": len(parts), "filters": filters})
+    leaderboard = compact_json({"total": len(parts), "filters": filters})
     catalogue = '{"format_version":' + str(FORMAT_VERSION) + ',"cards":[' + ",".join(p["row"] for p in parts) + "]}"
     suites, summary, suite_ids = [], [], []
     for suite in KNOWN_SUITES:
@@ -195,7 +191,7 @@ def site_texts(parts):
             continue
         suite_ids.append(suite["id"])
         subtests = suite_keys(suite)
-        head = dumps({"id": suite["id"], "name": suite["name"], "subtests": subtests})
+        head = compact_json({"id": suite["id"], "name": suite["name"], "subtests": subtests})
         suites.append(head[:-1] + ',"cards":[' + ",".join(p["members"][suite["id"]] for p in chosen) + "]}")
         embedded = chosen if len(chosen) <= EMBEDDED_MEMBERS else chosen[:DEFAULT_MEMBERS]
         summary.append({"id": suite["id"], "name": suite["name"], "subtests": subtests, "tests": suite["tests"],
@@ -218,7 +214,7 @@ def site_texts(parts):
     # The cards the comparison page draws on load (each suite's first DEFAULT_MEMBERS): it asks for them early.
     drawn_first = list(dict.fromkeys(m["slug"] for s in summary for m in s["members"][:DEFAULT_MEMBERS]))
     # Each card: [slug, title, its suites by index], and the names of its (host, reader) paths when it has several.
-    picker = dumps({"suites": suite_ids, "cards": [[p["slug"], p["title"],
+    picker = compact_json({"suites": suite_ids, "cards": [[p["slug"], p["title"],
                                                     [i for i, s in enumerate(suite_ids) if s in p["members"]],
                                                     *([p["path_choices"]] if p.get("path_choices") else [])]
                                                    for p in parts]})
@@ -231,13 +227,13 @@ def site_texts(parts):
             "site/leaderboard.html": "\n".join(p["home_row"] for p in ranked(by_title)),
             "site/spi.html": "\n".join(p["spi_row"] for p in sorted((p for p in by_title if p.get("spi_row")),
                                                                      key=lambda p: -p["spi_rank"])),
-            "site/left-out.json": dumps(left_out_page), "site/fragments.json": dumps(shared_fragments()),
-            "site/cards.html": card_list_html(parts), "site/compare.json": dumps(compare),
+            "site/left-out.json": compact_json(left_out_page), "site/fragments.json": compact_json(shared_fragments()),
+            "site/cards.html": card_list_html(parts), "site/compare.json": compact_json(compare),
             CATALOGUE: catalogue, COMPARE_API: '{"suites":[' + ",".join(suites) + "]}",
             "api/picker.json": picker,
-            "site/feed.json": dumps(feed_data([e for p in parts for e in p.get("feed", ())])),
-            "site/readers.json": dumps(readers),
-            STANDING: standing_text(parts), PREVIEWS: dumps([p["preview"] for p in parts if p.get("preview")])}
+            "site/feed.json": compact_json(feed_data([e for p in parts for e in p.get("feed", ())])),
+            "site/readers.json": compact_json(readers),
+            STANDING: standing_text(parts), PREVIEWS: compact_json([p["preview"] for p in parts if p.get("preview")])}
 
 
 def standing_text(parts):
@@ -247,7 +243,7 @@ def standing_text(parts):
     for p in parts:
         for group, mb_s in p.get("standing") or ():
             groups.setdefault(group, []).append(mb_s)
-    return dumps({group: sorted(values) for group, values in sorted(groups.items())})
+    return compact_json({group: sorted(values) for group, values in sorted(groups.items())})
 
 
 def bus_choice_texts(parts):
