@@ -18,7 +18,6 @@ Between its builds the preview keeps the entries in memory; they hold only while
 read or wrote them: once another build has written them, the preview reads them again (unchanged()).
 """
 
-import fcntl
 import gc
 import os
 import secrets
@@ -28,6 +27,7 @@ from pathlib import Path
 import orjson
 
 from .site_files import replace_text
+from ..core.filelock import lock_exclusive, unlock
 from ..core.jsontext import compact_json
 
 JOURNAL_LIMIT = 200  # entries; past it, a whole snapshot costs little next to the journal's own writing
@@ -54,11 +54,11 @@ def build_lock(out_dir):
     path = lock_path_for(out_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        lock_exclusive(handle)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            unlock(handle)
 
 
 def _stat(path):

@@ -16,7 +16,6 @@ the commit writes down what it is about to change first (journal.py).
 """
 
 import errno
-import fcntl
 import os
 import re
 import signal
@@ -33,10 +32,10 @@ from .journal import (LOCKS_FOLDER, backup_path, drop_backups, finish_dead_commi
 from ..load import load_card, parse_card_text
 from .session_text import append_session_text, replace_session_text
 from ...errors import CardbenchError, CardFileError
+from ...core.filelock import lock_exclusive
 from ...core.paths import card_path, card_raw_dir, raw_names
 
 LOCK_TIMEOUT_S = 300  # longer than any single card write; a collector holds the lock only while it saves
-LOCK_POLL_S = 0.05
 MAX_SESSION_ID = 80
 
 
@@ -139,22 +138,20 @@ def card_lock(cards_dir, slug, timeout=LOCK_TIMEOUT_S, on_wait=None):
     lock_path = _lock_path(cards_dir, slug)
     deadline = time.monotonic() + timeout
     told = False
+
+    def tell_once():  # once in all, though the file may be opened again when its holder removed it
+        nonlocal told
+        if not told and on_wait is not None:
+            on_wait(f"waiting for another import or collector to finish writing card '{slug}'")
+            told = True
+
     while True:
         fd, folder_fd = _open_lock(lock_path, slug)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not lock_exclusive(fd, timeout=max(0.0, deadline - time.monotonic()), on_wait=tell_once):
             os.close(fd)
             os.close(folder_fd)
-            if time.monotonic() >= deadline:
-                raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
-                                    f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished"
-                                    ) from None
-            if not told and on_wait is not None:
-                on_wait(f"waiting for another import or collector to finish writing card '{slug}'")
-                told = True
-            time.sleep(LOCK_POLL_S)
-            continue
+            raise CardBusyError(f"card '{slug}' is being written by another import or collector; waited "
+                                f"{timeout:.0f} s for it (lock {lock_path}); try again when it has finished")
         if _still_there(fd, folder_fd, lock_path.name):
             break
         os.close(fd)  # its holder removed it meanwhile: lock the file now at that path
