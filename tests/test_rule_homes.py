@@ -475,3 +475,71 @@ def test_a_planted_slug_rule_is_caught(tmp_path, planted):
 
 def test_a_file_names_characters_are_no_slug_rule():
     assert not slug_word_rules('cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name)')
+
+
+# --- the file lock and compact JSON text ------------------------------------------------------------------
+
+LOCK_HOME = PACKAGE / "core" / "filelock.py"
+JSON_TEXT_HOME = PACKAGE / "core" / "jsontext.py"
+COMPACT_SEPARATORS = (",", ":")
+
+
+def file_locks_taken(source):
+    """Lines where a module locks a file with fcntl itself (fcntl.flock or fcntl.lockf, called or imported)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("flock", "lockf") \
+                and isinstance(node.value, ast.Name) and node.value.id == "fcntl":
+            found.add(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module == "fcntl" \
+                and any(alias.name in ("flock", "lockf", "*") for alias in node.names):
+            found.add(node.lineno)
+    return sorted(found)
+
+
+def compact_separators(source):
+    """Lines where a module spells compact JSON's separators, (",", ":"), itself."""
+    return sorted({node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Tuple, ast.List))
+                   and len(node.elts) == 2 and all(isinstance(e, ast.Constant) for e in node.elts)
+                   and tuple(e.value for e in node.elts) == COMPACT_SEPARATORS})
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != LOCK_HOME], ids=relative)
+def test_files_are_locked_in_one_place(path):
+    found = file_locks_taken(path.read_text(encoding="utf-8"))
+    assert not found, f"{relative(path)} locks a file itself (lines {found}); use core.filelock.lock_exclusive"
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if p != JSON_TEXT_HOME], ids=relative)
+def test_compact_json_is_written_in_one_place(path):
+    found = compact_separators(path.read_text(encoding="utf-8"))
+    assert not found, f"{relative(path)} writes compact JSON itself (lines {found}); use core.jsontext.compact_json"
+
+
+def test_the_lock_and_json_homes_do_it():
+    assert file_locks_taken(LOCK_HOME.read_text(encoding="utf-8"))
+    assert compact_separators(JSON_TEXT_HOME.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("where, planted", [
+    ("publish/build_cache.py", "import fcntl\nfcntl.flock(handle, fcntl.LOCK_EX)"),
+    ("card/store/transaction.py", "from fcntl import LOCK_EX, flock"),
+    ("collect/guard/guard.py", "fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)"),
+])
+def test_a_planted_file_lock_is_caught(tmp_path, where, planted):
+    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
+    assert file_locks_taken((copy / where).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("where, planted", [
+    ("publish/sitedata.py", 'text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)'),
+    ("pages/htmltemplates.py", "COMPACT = [',', ':']"),
+])
+def test_planted_compact_json_is_caught(tmp_path, where, planted):
+    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
+    assert compact_separators((copy / where).read_text(encoding="utf-8"))
+
+
+def test_an_ioctl_and_other_separators_are_no_copy():
+    assert not file_locks_taken("size = fcntl.ioctl(fd, BLKGETSIZE64, buffer)")
+    assert not compact_separators('text = json.dumps(value, separators=(", ", ": "))\nmark = ":"')
