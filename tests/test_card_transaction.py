@@ -130,7 +130,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 def test_temp_files_of_a_killed_writer_go_on_the_next_change(tmp_path):
     data = card_with_one_import(tmp_path)
-    session_dir = next((data / "raw" / SLUG).iterdir())
+    session_dir = next(p for p in (data / "raw" / SLUG).iterdir() if p.is_dir())  # beside it: SHA256SUMS
     for target in (data / "cards" / f"{SLUG}.yaml", session_dir / "first.txt", data / "raw" / SLUG / "SHA256SUMS"):
         proc = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(target)], capture_output=True)
         assert proc.returncode == -9
