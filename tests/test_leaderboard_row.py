@@ -164,15 +164,35 @@ def test_phone_tables_wrap_at_spaces_and_the_leaderboard_shows_it_scrolls(site):
 
 
 def test_a_priced_card_shows_its_read_speed_per_currency_unit_and_price_per_gb():
-    from cardbench.pages.pagemodel import per_price, price_per_gb
+    from cardbench.figures.aggregate import PAGE_FIGURES
+    from cardbench.figures.price_figures import price_figures
+    from cardbench.pages.pagemodel import per_gb_cell, per_price_cell
 
     seq_read = {"mb_s": 86.3}
     priced = {"capacity_gb": 64, "price": {"amount": 19.0, "currency": "USD", "shop": "A <Shop>", "date": "2025-12-01"}}
-    shown = per_price(priced, seq_read)
+    assert price_figures(priced, seq_read) == {"per_price": 86.3 / 19, "per_gb": 19 / 64}
+    assert price_figures({}, seq_read) == {"per_price": None, "per_gb": None}
+    assert price_figures(priced, None)["per_price"] is None
+    priced[PAGE_FIGURES] = price_figures(priced, seq_read)
+    shown = per_price_cell(priced, seq_read)
     assert shown["text"] == "4.54 MB/s per USD" and shown["value"] == round(86.3 / 19, 4)
     assert shown["from"] == "sequential read 86.3 MB/s ÷ 19 USD at A <Shop>, 2025-12-01"
-    assert per_price({}, seq_read) is None and per_price(priced, None) is None
-    gb = price_per_gb(priced)
+    assert per_price_cell(None, seq_read) is None
+    assert per_price_cell({PAGE_FIGURES: price_figures({}, seq_read)}, seq_read) is None
+    gb = per_gb_cell(priced)
     assert gb["text"] == "0.297 USD/GB" and gb["from"] == "19 USD ÷ 64 GB at A <Shop>, 2025-12-01"
-    undated = price_per_gb({"capacity_gb": 64, "price": {"amount": 4.58, "currency": "USD", "shop": "Temu"}})
-    assert undated["from"].endswith("at Temu, date not stated")
+    undated = {"capacity_gb": 64, "price": {"amount": 4.58, "currency": "USD", "shop": "Temu"}}
+    undated[PAGE_FIGURES] = price_figures(undated, None)
+    assert per_gb_cell(undated)["from"].endswith("at Temu, date not stated")
+
+
+def test_the_card_s_price_figures_reach_its_row_and_stay_out_of_its_twin(result, rows):
+    from cardbench.figures.aggregate import PAGE_FIGURES
+    from cardbench.publish.sitedata import card_twin
+
+    priced = [slug for slug, card in result["cards"].items() if (card.get("price") or {}).get("amount")]
+    assert priced  # else the check has lost its target
+    for slug in priced:
+        figures = result["cards"][slug][PAGE_FIGURES]
+        assert rows[slug]["per_gb"]["value"] == round(figures["per_gb"], 6)
+        assert PAGE_FIGURES not in json.loads(card_twin(result["cards"][slug]))

@@ -16,6 +16,8 @@ from .findings import attach_findings
 from .grid_figures import card_grid, session_grid
 from .headlines import HEADLINE_KEYS, headlines, spi_headlines, stated_only
 from .hosts_readers import READER_KEYS, path_headlines, path_subsets
+from .price_figures import price_figures
+from .shown_rates import claimed_shares
 from .subset_headlines import SubsetHeadlines, compared_indexes
 from .stats import (ENTRY_KEYS, LATENCY_STATS, POOL_KEYS, CardFigures, iops_block, is_spi, json_number, json_numbers,
                     latency_block, printed_block, runs_frame, session_entries, statistics, tool_result_stats,
@@ -24,6 +26,9 @@ from .suites import KNOWN_SUITES, KNOWN_TEST_ORDER, subtest_order
 
 CARD_FIELDS = ["slug", "brand", "model", "part_number", "capacity_gb", "form_factor", "family", "bus", "bus_stated",
                "markings", "claimed", "controller", "price", "shops", "source", "notes"]
+# The card's figures only its page and leaderboard row show (price_figures.py, shown_rates.claimed_shares): kept
+# beside the twin in memory, left out of the twin as served (publish/sitedata.card_twin).
+PAGE_FIGURES = "page_figures"
 SESSION_PASS_THROUGH = ["id", "label", "date", "card_label", "host", "reader", "interface", "clock_mhz", "conditions",
                         "target", "source", "tools", "notes", "reading", *MEASURED_WITHOUT_RUNS, "raw"]
 # Stored fields of a subtest passed to the twin, under the twin's name (dd's count= is block_count there:
@@ -71,6 +76,8 @@ def aggregate(cards, data_dir=None):
         pooled = pooled_lookup.get(slug, {})
         picks = card_picks[slug]
         card_json["headline"] = picks
+        card_json[PAGE_FIGURES] = {**price_figures(card, picks["seq_read"]),
+                                   "claimed_share": claimed_shares(card, picks)}
         card_json["path_headlines"] = path_headlines(card, subsets)
         if any(is_spi(s) for s in card.get("sessions") or []):
             card_json["spi_headline"] = spi_headlines(card)

@@ -1,6 +1,7 @@
 """Rates a card page shows in MB/s and MiB/s that the card's JSON twin carries in one unit only: each curve
 (a dd sweep, a flashbench open-AU sweep, an erase block of flashbench -f, a sustained fill) and the vendor's
-claimed read and write speeds. stats.py converts; the page and chart models place these figures as they are.
+claimed read and write speeds; and each measured sequential headline's share of the speed claimed for it.
+stats.py converts; the page and chart models place these figures as they are.
 
 A curve is {"x": [...], "mb_s": [...], "mib_s": [...]}: its x values (bytes of a block, GB written) with the
 rate at each in both units, None where a point has no figure.
@@ -10,6 +11,8 @@ from .stats import curve_mb_s, mib_s_of
 
 # The claimed speeds a card records, by direction.
 CLAIMED_KEYS = {"read": "read_mb_s", "write": "write_mb_s"}
+# The headline each claimed speed is measured against.
+CLAIMED_HEADLINES = {"read": "seq_read", "write": "seq_write"}
 
 
 def _curve(x, mb_s):
@@ -49,4 +52,15 @@ def claimed_rates(card):
             for direction, key in CLAIMED_KEYS.items()}
 
 
-__all__ = ["dd_sweep_curve", "open_au_curve", "find_fat_curves", "fill_curve", "claimed_rates"]
+def claimed_shares(card, picks):
+    """{"read", "write"} → the measured headline (picks: the card's headline picks) as a percent of the claimed
+    speed, or None where the card claims none or measured none."""
+    claimed = card.get("claimed") or {}
+    shares = {}
+    for direction, key in CLAIMED_KEYS.items():
+        measured = picks.get(CLAIMED_HEADLINES[direction])
+        shares[direction] = 100 * measured["mb_s"] / claimed[key] if claimed.get(key) and measured else None
+    return shares
+
+
+__all__ = ["dd_sweep_curve", "open_au_curve", "find_fat_curves", "fill_curve", "claimed_rates", "claimed_shares"]

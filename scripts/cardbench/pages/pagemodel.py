@@ -10,6 +10,7 @@ which Hugo places into the page as it is.
 
 import re
 
+from ..figures.aggregate import PAGE_FIGURES
 from .chartmodel import chart, curve_charts, mib_of, rate_cell, runs_used, session_chart, subtests_figure
 from .figurehtml import figure_cells_html, path_cells_html, rate_html, with_table_html
 from ..figures.formatting import DASH, derived_iops_text, format_by_size, format_number, raw_link, whole
@@ -109,20 +110,23 @@ def basis_text(pick):
 
 
 def claimed_rows(card):
-    """Vendor claim against the measured mean, with the subtest that speaks for each."""
+    """Vendor claim against the measured mean (and its share of the claim, as aggregate.py worked it out), with
+    the subtest that speaks for each."""
     claimed = claimed_rates(card)
+    share = card[PAGE_FIGURES]["claimed_share"]
     headline = card.get("headline") or {}
     rows = []
-    for name, claim, measured in (("Sequential read", claimed["read"], headline.get("seq_read")),
-                                  ("Sequential write", claimed["write"], headline.get("seq_write")),
-                                  ("Random 4K read", None, headline.get("rnd4k_read")),
-                                  ("Random 4K write", None, headline.get("rnd4k_write"))):
+    for name, claim, measured, percent in (
+            ("Sequential read", claimed["read"], headline.get("seq_read"), share["read"]),
+            ("Sequential write", claimed["write"], headline.get("seq_write"), share["write"]),
+            ("Random 4K read", None, headline.get("rnd4k_read"), None),
+            ("Random 4K write", None, headline.get("rnd4k_write"), None)):
         if name.startswith("Random") and measured and measured.get("subtest", "").startswith("RND4K Q1T1"):
             name += ", Q1T1"  # a reviewer's own 4K test keeps its own name, in the basis beside it
         row = {"name": name, "claim": rate_html(rate_cell(claim["mb_s"], claim["mib_s"])) if claim else None,
                "measured": (rate_html(rate_cell(measured["mb_s"], measured["mib_s"], measured.get("printed")))
                             if measured else None),
-               "share": f"{whole(100 * measured['mb_s'] / claim['mb_s'])} %" if claim and measured else DASH}
+               "share": f"{whole(percent)} %" if percent is not None else DASH}
         if measured:
             unit = measured.get("unit")
             # stated: no runs, the source's own figure
@@ -278,7 +282,7 @@ def leader_row(row, card=None):
             "rank": seq_read["mb_s"] if seq_read else 0, "runs": runs,
             "instead": measured_instead(card) if not runs else "",
             "charted": measured_instead(card, True) if not runs else "",
-            "source": row["source"], "per_price": per_price(card, seq_read), "per_gb": price_per_gb(card),
+            "source": row["source"], "per_price": per_price_cell(card, seq_read), "per_gb": per_gb_cell(card),
             "fake": fake_text(card),
             **row.get("leaderboard", {})}
 
@@ -308,13 +312,13 @@ def _where(price):
                                      f", {price['date']}" if price.get("date") else ", date not stated"))
 
 
-def per_price(card, seq_read):
-    """Sequential read per unit of the price a source gives ({"value", "text", "from"}), or None: what a card's
-    speed costs where its price, with its currency, is known."""
-    price = (card or {}).get("price")
-    if not price or not seq_read or not price.get("amount"):
+def per_price_cell(card, seq_read):
+    """The card's sequential read per unit of its price (aggregate.py's figure) as a leaderboard cell ({"value",
+    "text", "from"}), or None: what a card's speed costs where its price, with its currency, is known."""
+    value = card[PAGE_FIGURES]["per_price"] if card else None
+    if value is None:
         return None
-    value = seq_read["mb_s"] / price["amount"]
+    price = card["price"]
     return {"value": round(value, 4), "text": f"{format_by_size(value)} MB/s per {price['currency']}",
             "from": f"sequential read {format_by_size(seq_read['mb_s'])} MB/s ÷ {price['amount']:g} {price['currency']}"
                     f"{_where(price)}"}
@@ -325,15 +329,16 @@ def standing_group(entry):
     return f"{entry['form_factor']}|{entry['host']}|{entry['source']}"
 
 
-def price_per_gb(card):
-    """The price a source gives per GB of the card's marketed capacity ({"value", "text", "from"}), or None."""
-    price = (card or {}).get("price")
-    if not price or not price.get("amount") or not card.get("capacity_gb"):
+def per_gb_cell(card):
+    """The card's price per GB of its marketed capacity (aggregate.py's figure) as a leaderboard cell ({"value",
+    "text", "from"}), or None."""
+    value = card[PAGE_FIGURES]["per_gb"] if card else None
+    if value is None:
         return None
-    value = price["amount"] / card["capacity_gb"]
+    price = card["price"]
     return {"value": round(value, 6), "text": f"{value:.3f} {price['currency']}/GB",
             "from": f"{price['amount']:g} {price['currency']} ÷ {card['capacity_gb']:g} GB{_where(price)}"}
 
 
-__all__ = ["card_page", "leader_row", "spi_row", "standing_group", "measured_instead", "per_price", "price_per_gb",
+__all__ = ["card_page", "leader_row", "spi_row", "standing_group", "measured_instead", "per_price_cell", "per_gb_cell",
            "shown_value"]

@@ -47,6 +47,7 @@ from functools import cache
 
 from ..core.jsontext import compact_json
 from ..core.paths import ROOT
+from ..figures.aggregate import PAGE_FIGURES
 from ..figures.hosts_readers import card_filters, card_reach
 from ..figures.suites import KNOWN_SUITES, suite_keys, test_label, why_in_no_suite, why_left_out
 from ..pages.card_readers_page import card_groups, readers_page
@@ -105,10 +106,12 @@ def repo_commits():
 
 
 def card_twin(card_json):
-    """The JSON twin of a card's page as the site serves it: the aggregated card with its addresses."""
+    """The JSON twin of a card's page as the site serves it: the aggregated card with its addresses (without the
+    figures only its page shows, which its page shows worded)."""
     base, slug = site_address(), card_json["slug"]
-    return compact_json({"format_version": FORMAT_VERSION, **card_json, "url": f"{base}cards/{slug}/",
-                  "yaml_url": f"{base}data/cards/{slug}.yaml"})
+    served = {key: value for key, value in card_json.items() if key != PAGE_FIGURES}
+    return compact_json({"format_version": FORMAT_VERSION, **served, "url": f"{base}cards/{slug}/",
+                         "yaml_url": f"{base}data/cards/{slug}.yaml"})
 
 
 def card_parts(card_json, row, members):
