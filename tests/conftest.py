@@ -142,7 +142,8 @@ SLOW_SWEEPS = {"test_shipped_cards_take_results": {
                "test_schema": {"test_bad_file_stops_validate_and_aggregate",
                                "test_a_list_one_over_its_bound_is_refused"},
                "test_regex_linear": {"test_the_worst_lines_find_the_known_quadratic_shapes"},
-               "test_one_home": {"test_a_unit_factor_planted_in_a_copy_is_reported"},
+               "test_one_home": {"test_a_unit_factor_planted_in_a_copy_is_reported",
+                                 "test_a_price_or_claim_figure_planted_in_a_page_is_reported"},
                "test_schemacheck": {"test_shipped_cards_pass_both"}}  # make check validates every card itself
 
 

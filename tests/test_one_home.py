@@ -24,6 +24,11 @@ and neither import nor call any of stats.py's conversions of one figure into ano
 a figure they show in MB/s and MiB/s comes from the figures stage in both (a curve's or a claim's from
 figures/shown_rates.py).
 
+Figures no run gives are worked out in figures/ too, with the card's other figures: a card's read per unit of its
+price and its price per GB (figures/price_figures.py), a headline's share of the speed the card claims
+(figures/shown_rates.py). A page or published file's module that divides by or into a price or a claimed speed
+(a name or key that says price, amount or claim, or a name given one) works such a figure out itself, and is reported.
+
 The check reads each module's syntax tree, so a conversion inside an f-string is seen and one named in a
 docstring or comment is not."""
 
@@ -165,6 +170,79 @@ def conversions_placing(source):
     return sorted(units | stats)
 
 
+# What a divided figure names when it is a card's price or the speed a vendor claims for it.
+PRICE_OR_CLAIM = re.compile(r"price|amount|claim", re.I)
+# Calls that divide as the operators do: np.divide(speed, price), operator.truediv(measured, claim).
+DIVIDING_CALLS = {"divide", "true_divide", "floor_divide", "truediv", "floordiv", "divmod"}
+
+
+def _words(node):
+    """The names, attributes and string keys an expression reads."""
+    for part in ast.walk(node):
+        if isinstance(part, ast.Name):
+            yield part.id
+        elif isinstance(part, ast.Attribute):
+            yield part.attr
+        elif isinstance(part, ast.Constant) and isinstance(part.value, str):
+            yield part.value
+
+
+def _own_nodes(scope):
+    """The nodes of a function's (or a module's) own code, leaving out the functions defined inside it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _names_given_price_or_claim(scope, given=frozenset()):
+    """Names a function (or a module) assigns or loops over from an expression that reads a price or a claim,
+    followed through further assignments (`amount = price["amount"]`, `bound = amount`), besides `given`: the
+    names the code around it gave one."""
+    given, pairs = set(given), []
+    for node in _own_nodes(scope):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            pairs += [(target, node.value) for target in targets]
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            pairs.append((node.target, node.iter))
+    while True:
+        more = {name.id for target, value in pairs for name in ast.walk(target) if isinstance(name, ast.Name)
+                and any(PRICE_OR_CLAIM.search(word) or word in given for word in _words(value))} - given
+        if not more:
+            return given
+        given |= more
+
+
+def _divisions(scope):
+    """(node, operands) of each division in a function or module: by an operator or a call that divides."""
+    for node in _own_nodes(scope):
+        if isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, (ast.Div, ast.FloorDiv)):
+            yield node, (node.left, node.right) if isinstance(node, ast.BinOp) else (node.target, node.value)
+        elif isinstance(node, ast.Call) and _called_name(node) in DIVIDING_CALLS:
+            yield node, node.args
+
+
+def figures_worked_out(source):
+    """(line, code) of every division a module makes by or into a price or a claimed speed. A name counts as a
+    price where the function that holds the division, or code around it, gives it one."""
+    found = set()
+
+    def check(scope, around):
+        given = _names_given_price_or_claim(scope, around)
+        for node, operands in _divisions(scope):
+            if any(PRICE_OR_CLAIM.search(word) or word in given for operand in operands for word in _words(operand)):
+                found.add((node.lineno, ast.unparse(node)))
+        for node in _own_nodes(scope):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                check(node, given)
+
+    check(ast.parse(source), frozenset())
+    return sorted(found)
+
+
 def findings(package=PACKAGE):
     """{module path: [(line, what)]} of every breach of the rules above in a copy of the package."""
     found = {}
@@ -177,7 +255,7 @@ def findings(package=PACKAGE):
         if where.parts[0] == "figures" and where != STATS:
             breaches += rate_conversions(source)
         if where.parts[0] in PLACING:
-            breaches += conversions_placing(source)
+            breaches += conversions_placing(source) + figures_worked_out(source)
         if breaches:
             found[str(where)] = sorted(set(breaches))
     return found
@@ -294,4 +372,54 @@ def test_a_page_spelling_a_size_is_no_conversion():
     ("figures/findings/flash.py", "erase_kib = divmod(erase_bytes, 1024)[0]"),
 ])
 def test_a_unit_factor_planted_in_a_copy_is_reported(tmp_path, where, line):
+    assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]
+
+
+# Figures of a price or a claim page models once worked out themselves, and other spellings of them: each is caught.
+FIGURES_WORKED_OUT = [
+    "value = seq_read['mb_s'] / price['amount']",
+    "value = price['amount'] / card['capacity_gb']",
+    "share = f\"{whole(100 * measured['mb_s'] / claim['mb_s'])} %\"",
+    "per_gb = card['price']['amount'] / card['capacity_gb']",
+    "def cell(card, pick):\n    amount = card['price']['amount']\n    return pick['mb_s'] / amount",
+    "def cell(card):\n    bound = card.get('claimed') or {}\n    top = bound['read_mb_s']\n    return mb_s // top",
+    "for claim, measured in zip(claims, picks):\n    rows.append(measured / claim)",
+    "share = np.divide(read, claimed_read)",
+    "value = operator.truediv(speed, card['price'])",
+    "value /= cost_price",
+    "def cell(card, pick):\n    paid = price_amount(card)\n    return pick['mb_s'] / paid",
+    "def row(card):\n    price = card['price']\n    def text(x):\n        return x / price['amount']",
+]
+
+
+@pytest.mark.parametrize("source", FIGURES_WORKED_OUT)
+def test_a_page_working_out_a_price_or_claim_figure_is_caught(source):
+    assert figures_worked_out(source)
+
+
+@pytest.mark.parametrize("source", [
+    "value = card[PAGE_FIGURES]['per_price']\ncell = {'value': round(value, 4), 'text': f'{value:.3f} USD/GB'}",
+    "share = f\"{whole(percent)} %\" if percent is not None else DASH",
+    "text = f\"{price['amount']:g} {price['currency']} ÷ {card['capacity_gb']:g} GB\"",
+    "share = 100 * part / whole",
+    "def cell(card):\n    price = card['price']\n    return price\ndef other(a, b):\n    return a / b",
+    '"""read ÷ price"""',
+])
+def test_placing_a_price_or_claim_figure_is_no_working_out(source):
+    assert not figures_worked_out(source)
+
+
+def test_the_price_and_claim_figures_are_worked_out_in_their_homes():
+    # else the check has lost its target
+    for home in (Path("figures") / "price_figures.py", Path("figures") / "shown_rates.py"):
+        assert figures_worked_out((PACKAGE / home).read_text(encoding="utf-8")), home
+
+
+@pytest.mark.parametrize("where, line", [
+    ("pages/pagemodel.py", "PER_GB = card['price']['amount'] / card['capacity_gb']"),
+    ("pages/leaderhtml.py", "def share(row):\n    return row['seq_read']['mb_s'] / row['claimed']['read_mb_s']"),
+    ("publish/sitedata.py", "def per_price(card, mb_s):\n    amount = card['price']['amount']\n"
+                            "    return mb_s / amount"),
+])
+def test_a_price_or_claim_figure_planted_in_a_page_is_reported(tmp_path, where, line):
     assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]
