@@ -9,6 +9,9 @@ What counts as a unit factor, anywhere in scripts/cardbench but core/units.py:
 - a power of 1000 or 1024 (`1024 ** index`: a table of unit suffixes), a shift either way by 10, 20, 30 ...
   bits; the same arithmetic through a call (divmod(size, 1024), math.pow(2, 20), np.divide(x, 1e6));
 - a name that says it holds a unit (KB, MiB, NS_IN_US) given one of those numbers;
+- any name of a module or a class given a unit's size, whatever it is called (THOUSAND = 1000, KIB = 1024,
+  MEGA = 1e6, SECTOR = 512, 1 << 20): divided by, it is the factor under a name of its own. A count or a limit
+  that merely equals one (a cap of 1000 lines) is named in NOT_UNIT_FACTORS with its reason;
 - the rate factors between MB/s, MiB/s, kKiB/s and KiB/s (1.048576, 1.024, 0.001024, 1_024_000 and the
   reciprocals), and a whole binary size of a MiB or more (1_048_576, 1 << 30), wherever they are written.
 Each is a named constant or a small conversion in core/units.py (MIB_BYTES, GB_BYTES, NS_IN_US, us_from_ns,
@@ -53,6 +56,19 @@ RATE_FACTORS = {1.048576, 1 / 1.048576, 1.024, 1 / 1.024, 0.001024, 1_024_000, 2
 UNIT_BASES = {2: {10, 20, 30, 40, 50}, 10: {3, 6, 9, 12}}  # 2**20, 10**9
 # A name that says it holds a unit (KB, MiB, NS_IN_MS, GB_BYTES): given a factor, it copies core/units.py.
 UNIT_NAME = re.compile(r"^(?:[KMGTP]I?B|[KMGTP]I?B_BYTES|(?:NS|US|MS|S|KIB|MIB|KB|MB|GB)_(?:IN|PER)_\w+)$", re.I)
+# Sizes a name of a module or a class may not be given outside core/units.py (a sector, the decimal and binary
+# units); the small reciprocals (1e-6) are left out, as relative tolerances are written so.
+NAMED_FACTORS = {512, *(10**power for power in UNIT_BASES[10]), 10**15, *(2**power for power in UNIT_BASES[2])}
+# Names given such a size that count or cap something else: (module, name) -> why it is no unit factor.
+NOT_UNIT_FACTORS = {
+    ("imports/importer.py", "MAX_MESSAGE"): "characters of a message kept",
+    ("parsers/card_entries.py", "FILL_MAX_POINTS"): "points of a fill curve kept",
+    ("collect/profiles.py", "max_points"): "points of a fill curve kept",
+    ("parsers/text/logged_shell.py", "MAX_VALUE"): "characters of a shell variable's value kept",
+    ("parsers/text/numbers.py", "PLAUSIBLE_FIGURE"): "the largest figure a tool's output is believed to print",
+    ("pages/preview_image.py", "TOP_MB_S"): "the top of a preview's MB/s scale",
+    ("publish/folderwatch.py", "IN_DELETE"): "inotify's event bit (0x200)",
+}
 # core/units.py's rate factors and conversions, by name (stats.py calls them for the rest of figures/).
 RATE_CONVERTERS = re.compile(r"^(?:(?:MIB|MB|KIB|KKIB|KB)_PER_S_IN_\w+|RATE_TO_MB_S|RATE_UNIT_BYTES|mb_s_from_rate"
                              r"|iops_from_mb_s)$")
@@ -124,6 +140,38 @@ def unit_factors(source):
         elif isinstance(node, ast.Assign) and _among(_number(node.value), OPERAND_FACTORS) and any(
                 isinstance(target, ast.Name) and UNIT_NAME.match(target.id) for target in node.targets):
             found.add((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+def _outside_functions(tree):
+    """The nodes of a module's own and its classes' bodies: a function's locals are not walked."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for child in ast.iter_child_nodes(node)
+                     if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
+def _bound_numbers(node):
+    """(name, value node) of each name an assignment binds, a tuple's names one by one (KIB, MIB = 1024, ...)."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for target in targets:
+        if isinstance(target, ast.Name):
+            yield target.id, node.value
+        elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                and len(target.elts) == len(node.value.elts):
+            yield from ((name.id, value) for name, value in zip(target.elts, node.value.elts)
+                        if isinstance(name, ast.Name))
+
+
+def names_given_factors(source):
+    """(line, name, code) of every name of a module or a class given a unit's size (THOUSAND = 1000)."""
+    found = set()
+    for node in _outside_functions(ast.parse(source)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            found |= {(node.lineno, name, ast.unparse(node)) for name, value in _bound_numbers(node)
+                      if _among(_number(value), NAMED_FACTORS)}
     return sorted(found)
 
 
@@ -251,7 +299,8 @@ def findings(package=PACKAGE):
         if where == UNITS or "__pycache__" in where.parts:
             continue
         source = path.read_text(encoding="utf-8")
-        breaches = unit_factors(source)
+        breaches = unit_factors(source) + [(line, code) for line, name, code in names_given_factors(source)
+                                           if (where.as_posix(), name) not in NOT_UNIT_FACTORS]
         if where.parts[0] == "figures" and where != STATS:
             breaches += rate_conversions(source)
         if where.parts[0] in PLACING:
@@ -422,4 +471,35 @@ def test_the_price_and_claim_figures_are_worked_out_in_their_homes():
                             "    return mb_s / amount"),
 ])
 def test_a_price_or_claim_figure_planted_in_a_page_is_reported(tmp_path, where, line):
+    assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]
+
+
+@pytest.mark.parametrize("source", ["THOUSAND = 1000\nseconds = ms / THOUSAND", "KIB = 1024", "MEGA = 1e6",
+                                    "SECTOR_BYTES = 512", "BIG = 1_000_000", "MIB = 1048576", "GIGA = 10**9",
+                                    "STEP = 2**20", "STEP = 1 << 30", "MILLI, KILO = 1e-3, 1000.0",
+                                    "A = B = 1024", "class Step:\n    blocksize: int = 1024",
+                                    "if True:\n    SCALE = 1e9"])
+def test_a_name_given_a_units_size_is_caught(source):
+    assert names_given_factors(source)
+
+
+@pytest.mark.parametrize("source", ["def f():\n    limit = 1000\n    return limit", "BW_RELATIVE_SLACK = 1e-6",
+                                    "RETRIES = 3", "SIZES = (512, 1024)", "STEP = MIB_BYTES", "MASK = 1 << 3"])
+def test_other_names_are_given_no_units_size(source):
+    assert not names_given_factors(source)
+
+
+@pytest.mark.parametrize("where, name", sorted(NOT_UNIT_FACTORS))
+def test_each_name_let_through_is_still_given_a_units_size(where, name):
+    source = (PACKAGE / where).read_text(encoding="utf-8")
+    assert name in {found for _, found, _ in names_given_factors(source)}, f"{where} {name}: drop it from the list"
+
+
+@pytest.mark.parametrize("where, line", [
+    ("parsers/h2testw.py", "SECTOR = 512"),
+    ("figures/findings/flash.py", "THOUSAND = 1000\nERASE_KB = 4096 / THOUSAND"),
+    ("collect/profiles.py", "class Planted:\n    KIB = 1024"),
+    ("imports/importer.py", "MAX_KIB = 1024"),
+])
+def test_a_name_given_a_units_size_in_a_copy_is_reported(tmp_path, where, line):
     assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]

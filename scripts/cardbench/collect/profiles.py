@@ -179,7 +179,7 @@ class DdSweepStep(Step):
 
 @dataclass(frozen=True)
 class FlashAlignStep(Step):
-    blocksize: int = 1024
+    blocksize: int = KiB
     count: int = 8
 
     key = "flashbench-align"

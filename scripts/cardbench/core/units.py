@@ -26,6 +26,7 @@ KB_BYTES, MB_BYTES, GB_BYTES, TB_BYTES, PB_BYTES = 10**3, 10**6, 10**9, 10**12, 
 NS_IN_US = US_IN_MS = MS_IN_S = 1000  # one time unit to the next: ns → µs → ms → s
 NS_IN_MS = NS_IN_US * US_IN_MS
 HZ_IN_MHZ = 10**6  # a card's bus clock
+SECTOR_BYTES = 512  # a sector as Linux's block sizes and H2testw's and F3's sector counts count it
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
                    "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}

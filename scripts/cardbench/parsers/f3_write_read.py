@@ -22,7 +22,7 @@ The files' sector counts must add up to f3read's totals; where file lines are le
 
 import re
 
-from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, TIB_BYTES
+from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, SECTOR_BYTES, TIB_BYTES
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import capacity_check_entry, tool_result_entry
@@ -36,7 +36,6 @@ INFO = ToolInfo(name="f3rw", programs=("f3write", "f3read"), family="capacity",
                 description="f3write and f3read output: test files written, read back and checked",
                 units={"MB/s": "MiB/s (F3 divides by 1024)", "KB/s": "KiB/s", "GB": "GiB", "sectors": "512 bytes"},
                 past_cache=True)
-SECTOR = 512
 SIZE_UNITS = {"Byte": 1, "KB": KIB_BYTES, "MB": MIB_BYTES, "GB": GIB_BYTES, "TB": TIB_BYTES, "PB": PIB_BYTES}
 # The printed speed unit -> (the unit kept, the factor to it): MB/s is MiB/s, KB/s is KiB/s.
 RATE_UNITS = {"Byte/s": ("KiB/s", 1 / KIB_BYTES), "KB/s": ("KiB/s", 1), "MB/s": ("MiB/s", 1),
@@ -134,7 +133,7 @@ def _new_read():
 
 def _check_size(shown, unit, sectors, number_, line):
     value = number(shown)
-    exact = sectors * SECTOR / SIZE_UNITS[unit]
+    exact = sectors * SECTOR_BYTES / SIZE_UNITS[unit]
     if value is None or abs(value - exact) > max(0.011, exact * 0.005):
         raise ParseError("f3read", f"{shown} {unit} does not fit {sectors} sectors of 512 bytes ({exact:.2f} {unit})",
                          line=number_, text=line)
@@ -186,7 +185,7 @@ def to_session(parsed, **hints):
         measurements["tool_results"] = results
     if read is not None:
         totals = read["totals"]
-        ok, lost = totals["ok"] * SECTOR, totals["lost"] * SECTOR
+        ok, lost = totals["ok"] * SECTOR_BYTES, totals["lost"] * SECTOR_BYTES
         measurements["capacity_check"] = capacity_check_entry(
             TOOL, "data lost" if lost else "ok", read["lost_line"], bytes_written=ok + lost, bytes_ok=ok,
             bytes_lost=lost, sectors=totals, files=(len(read["files"]) + read.get("elided", 0)) or None)

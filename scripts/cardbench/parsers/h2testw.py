@@ -21,7 +21,7 @@ the import reads one card's report, and keeping one silently would lose the othe
 
 import re
 
-from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, TIB_BYTES
+from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, SECTOR_BYTES, TIB_BYTES
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import capacity_check_entry, tool_result_entry
@@ -35,7 +35,6 @@ INFO = ToolInfo(name="h2testw", programs=("h2testw",), family="capacity",
                 description="H2testw report (English or German): data written and verified, and its speeds",
                 units={"MByte/s": "MiB/s", "KByte/s": "KiB/s", "GByte": "GiB (2^30 bytes)", "sectors": "512 bytes"},
                 past_cache=True)
-SECTOR = 512
 UNITS = {"Byte": 1, "KByte": KIB_BYTES, "MByte": MIB_BYTES, "GByte": GIB_BYTES, "TByte": TIB_BYTES}
 RATE_UNITS = {"MByte/s": "MiB/s", "KByte/s": "KiB/s"}
 
@@ -121,7 +120,7 @@ def parse(text):
 def _check_amount(shown, unit, sectors, number_, line):
     """The rounded size H2testw prints beside a sector count must fit it (a unit misread shows here)."""
     value = number(shown)
-    exact = sectors * SECTOR / UNITS[unit]
+    exact = sectors * SECTOR_BYTES / UNITS[unit]
     if value is None or abs(value - exact) > max(0.11, exact * 0.01):
         raise ParseError(TOOL, f"{shown} {unit} does not fit {sectors} sectors of 512 bytes "
                                f"({exact:.2f} {unit})", line=number_, text=line)
@@ -141,7 +140,7 @@ def _check_sectors(sectors, last, all_lines):
 def to_session(parsed, **hints):
     sectors = parsed["sectors"]
     if parsed["verdict"] == "defective":
-        ok, lost = sectors["ok"] * SECTOR, sectors["lost"] * SECTOR
+        ok, lost = sectors["ok"] * SECTOR_BYTES, sectors["lost"] * SECTOR_BYTES
         written = ok + lost
     else:
         written = parsed["tested_mib"] * MIB_BYTES if parsed["tested_mib"] is not None else None

@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ...core.units import HZ_IN_MHZ, gb_from_bytes, gib_from_bytes
+from ...core.units import HZ_IN_MHZ, SECTOR_BYTES, gb_from_bytes, gib_from_bytes
 from ...core.sd_registers import SD_MANUFACTURERS, decode_cid, manufacturer_name  # noqa: F401 (the collector's names)
 from .sysfs import BlockTree, read_attr
 
@@ -226,7 +226,7 @@ def identify(device_path, majmin, root="/"):
         raise ValueError(f"{majmin} not in sysfs")
     sectors = _int(node.attr("size")) or 0
     info = DeviceInfo(
-        path=str(device_path), name=node.name, majmin=majmin, size_bytes=sectors * 512,
+        path=str(device_path), name=node.name, majmin=majmin, size_bytes=sectors * SECTOR_BYTES,
         logical_block_size=_int(node.attr("queue/logical_block_size")),
         physical_block_size=_int(node.attr("queue/physical_block_size")),
         removable=node.attr("removable") == "1" if node.attr("removable") is not None else None,

@@ -29,7 +29,7 @@ from ..errors import (CardChangedError, CardInUseError, DeviceVanishedError, Gua
 from .loopinfo import block_node
 from .shared_storage import check_open_elsewhere, check_shared_storage, describe_holder
 from .sysfs import BlockTree, mount_nodes, read_mounts, read_swaps
-from ...core.units import MIB_BYTES, mib_from_bytes
+from ...core.units import MIB_BYTES, SECTOR_BYTES, mib_from_bytes
 from ...errors import quoted
 
 # Mount points whose disk is the running system's. A disk holding any of them (or anything below
@@ -116,7 +116,7 @@ def check_disk(device, majmin, mode=RAW, root="/"):
         elif under & below:
             beneath.append(mount)
 
-    size = _sectors(node) * 512
+    size = _sectors(node) * SECTOR_BYTES
     if size < MIN_CARD_BYTES:
         what = "0 bytes: no card in the reader?" if size == 0 else \
             f"only {mib_from_bytes(size):.1f} MiB, smaller than any card (at least {MIN_CARD_BYTES // MIB_BYTES} MiB)"

@@ -5,8 +5,9 @@ import json
 from pathlib import Path
 
 from ...core.paths import DATA_DIR
+from ...core.units import MB_BYTES
 
-MAX_FACTS_BYTES = 1_000_000  # collect.json is a few kilobytes
+MAX_FACTS_BYTES = MB_BYTES  # collect.json is a few kilobytes
 
 
 def read_device_facts(card, data_dir=None):

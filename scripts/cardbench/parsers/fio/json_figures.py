@@ -9,7 +9,7 @@ check_figures(section, op, name, locate, version) -> None, or ParseError naming 
 import math
 import re
 
-from ...core.units import MS_IN_S, bytes_from_kib, kib_from_bytes
+from ...core.units import KIB_BYTES, MS_IN_S, bytes_from_kib, kib_from_bytes
 from ...errors import ParseError, quoted
 
 TOOL = "fio"
@@ -18,7 +18,7 @@ TOOL = "fio"
 # Beyond these, a figure is not a measurement of a storage device: PCIe 5.0 x16 moves 64 GB/s.
 PLAUSIBLE = {"bw_bytes": 1e11, "bw": 1e8, "iops": 1e8, "io_bytes": 1e18, "io_kbytes": 1e15, "runtime": 1e10}
 BYTES_SINCE = (2, 21)  # the first fio whose JSON io_bytes is bytes (io_kbytes added beside it)
-BW_KIB_SLACK = 1024  # fio's bw is bw_bytes ÷ 1024 rounded down
+BW_KIB_SLACK = KIB_BYTES  # fio's bw is bw_bytes ÷ 1024 rounded down
 BW_RELATIVE_SLACK = 1e-6  # or a millionth of bw_bytes, when that is more
 RATE_SLACK = 0.01  # io_bytes ÷ runtime against bw: fio divides the same two counters
 
