@@ -279,14 +279,27 @@ def _literal_strings(node):
     return set()
 
 
+def _split_words(node):
+    """The words of a string split into a list ('results dd fill'.split(), "dd,fill".split(",")), else none."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
+        return set()
+    separator = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "sep"), None)
+    if separator is not None and not (isinstance(separator, ast.Constant) and isinstance(separator.value, str)):
+        return set()
+    return {word.strip() for word in node.func.value.value.split(separator.value if separator else None)}
+
+
 def kind_lists(source):
-    """(line, kinds) of every literal collection naming three or more measurement kinds."""
+    """(line, kinds) of every literal collection, or string split into one, naming three or more measurement
+    kinds."""
     found, inside = [], set()
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, LITERALS) or id(node) in inside:
+        words = _split_words(node)
+        if not (isinstance(node, LITERALS) or words) or id(node) in inside:
             continue
         inside.update(id(part) for part in ast.walk(node) if part is not node)
-        kinds = _literal_strings(node) & KINDS
+        kinds = (words or _literal_strings(node)) & KINDS
         if len(kinds) >= 3 and not kinds <= TOOL_NAMED:
             found.append((node.lineno, sorted(kinds)))
     return found
@@ -309,15 +322,26 @@ def test_the_kinds_home_lists_them():
     'WORDS = [("dd_sweeps", "dd sweep"), ("fill", "sustained fill"), ("capacity_check", "capacity check")]',
     'SHOWN = ["id", "label", "reading", "nvme", "f3probe", "capacity_check", "cid"]',
     'SOURCES = {"sweeps": ("dd_sweeps", "flashbench_open_au"), "fill": ("fill",)}',
+    "KINDS = 'results dd fill'.split()",
+    'for kind in "results dd_sweeps tool_results".split(" "):\n    pass',
+    'KINDS = "results, dd, fill".split(sep=",")',
 ])
 def test_a_planted_kind_list_is_caught(planted):
     assert kind_lists(planted)
+
+
+def test_a_kind_list_split_from_a_string_planted_in_a_copy_is_caught(tmp_path):
+    where = "figures/headlines.py"
+    copy = planted_copy(tmp_path, {where: with_lines(where, "SHOWN_KINDS = 'results dd fill headline'.split()")})
+    assert kind_lists((copy / where).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("source", [
     'TOOL_PACKAGES = {"fio": "fio", "f3probe": "f3", "nvme": "nvme-cli", "dd": "coreutils"}',
     'session = {"dd": dd, "dd_sweeps": [sweep], "flashbench_open_au": open_au, "fill": fill}',
     'for kind in ("results", "dd"):\n    pass',
+    "TOOLS = 'dd f3probe nvme'.split()",
+    "words = 'results of a dd fill'.split(separator)",
 ])
 def test_tools_sessions_and_pairs_are_no_kind_list(source):
     assert not kind_lists(source)
