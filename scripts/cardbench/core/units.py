@@ -26,7 +26,14 @@ KB_BYTES, MB_BYTES, GB_BYTES, TB_BYTES, PB_BYTES = 10**3, 10**6, 10**9, 10**12, 
 NS_IN_US = US_IN_MS = MS_IN_S = 1000  # one time unit to the next: ns → µs → ms → s
 NS_IN_MS = NS_IN_US * US_IN_MS
 HZ_IN_MHZ = 10**6  # a card's bus clock
-SECTOR_BYTES = 512  # a sector as Linux's block sizes and H2testw's and F3's sector counts count it
+SECTOR_BYTES = 512  # a sector as Linux's block sizes, dd's "b" suffix and H2testw's and F3's sector counts count it
+NS_IN_S = NS_IN_MS * MS_IN_S
+# Factors the tools' tables of units multiply a figure by, written as floats: value × 1e-3 and value / 1000 can
+# differ in the last bit, and a parsed figure keeps the bits it has always had.
+US_IN_NS = 1e-3  # µs in one ns (fio's clat_ns, its "nsec")
+S_IN_MS, S_IN_US, S_IN_NS = 1e-3, 1e-6, 1e-9  # seconds in one ms, µs, ns
+# MB/s in one of each decimal rate unit (dd's "kB/s", "GB/s"; flashbench's "K/s", "G/s").
+DECIMAL_RATE_IN_MB_S = {"B/s": 1e-6, "kB/s": KB_PER_S_IN_MB_PER_S, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6}
 
 _BINARY_FACTORS = {"": 1, "B": 1, "K": KIB_BYTES, "KIB": KIB_BYTES, "M": MIB_BYTES, "MIB": MIB_BYTES, "G": GIB_BYTES,
                    "GIB": GIB_BYTES, "T": TIB_BYTES, "TIB": TIB_BYTES}

@@ -25,7 +25,8 @@ line, with the device name in `…', '…', ‘…’ or "…" quotes. The last 
 
 import re
 
-from ..core.units import GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, TIB_BYTES, mb_from_bytes
+from ..core.units import (GIB_BYTES, KIB_BYTES, MIB_BYTES, PIB_BYTES, S_IN_MS, S_IN_NS, S_IN_US, TIB_BYTES,
+                          mb_from_bytes)
 from ..errors import ParseError
 from . import NAMED, NOT_MINE, SHAPED
 from .card_entries import f3probe_entry
@@ -53,6 +54,7 @@ _ORDER_LINE = re.compile(_LEAD + r"(Module|Physical block size):\s*+([\d.]++) (\
 _FIX = re.compile(_LEAD + r"(?:\$[ \t]++)?+(?:sudo[ \t]++)?+f3fix --last-sec=(\d++)")
 _SPEED = re.compile(_LEAD + r"(Sequential write|Random write|Random read):\s*+([\d.]++) (\w++)/s")
 _PROBE_TIME = re.compile(_LEAD + r"Probe time:(.+)$")  # parse_duration() strips: a lazy (.+?)\s*$ is quadratic
+_SECONDS_IN_UNIT = {"s": 1, "ms": S_IN_MS, "us": S_IN_US, "ns": S_IN_NS}  # a time's unit as f3 prints it
 _VERSION = re.compile(_LEAD + r"F3 probe (\S++)")
 _COMMAND = re.compile(r"^[ \t]*+\$[ \t]++(?:\S*+[ \t]++){0,6}?(?:\S*/)?+f3probe(?:[ \t]|$)")
 
@@ -98,7 +100,7 @@ def parse_duration(text):
         return total + int(match.group(1)) * 60 + int(match.group(2) or 0)
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(s|ms|us|ns)", text)
     if match:
-        return total + float(match.group(1)) * {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[match.group(2)]
+        return total + float(match.group(1)) * _SECONDS_IN_UNIT[match.group(2)]
     match = re.fullmatch(r"(\d+)s", text)
     if match:
         return total + int(match.group(1))

@@ -47,7 +47,7 @@ to_session(parsed) -> SessionFields: the flashbench_align, flashbench_open_au, f
 
 import re
 
-from ..core.units import MIB_BYTES, bytes_from_size_text
+from ..core.units import DECIMAL_RATE_IN_MB_S, MIB_BYTES, NS_IN_MS, NS_IN_S, NS_IN_US, bytes_from_size_text
 from ..core.measurement_kinds import FLASHBENCH_KINDS
 from ..errors import ParseError, quoted
 from . import NAMED, NOT_MINE, SHAPED
@@ -68,9 +68,10 @@ DEFAULT_BLOCK_BYTES = 16384  # flashbench's -b when the command gives none
 DEFAULT_ERASE_BYTES = 4 * MIB_BYTES  # its -e
 DEFAULT_OPEN_AU = 2  # its --open-au-nr
 
-TIME_NS = {"ns": 1, "n": 1, "µs": 1e3, "μs": 1e3, "us": 1e3, "Âµs": 1e3, "µ": 1e3, "μ": 1e3, "Âµ": 1e3, "ms": 1e6,
-           "s": 1e9}
-RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}
+TIME_NS = {"ns": 1, "n": 1, "µs": NS_IN_US, "μs": NS_IN_US, "us": NS_IN_US, "Âµs": NS_IN_US, "µ": NS_IN_US,
+           "μ": NS_IN_US, "Âµ": NS_IN_US, "ms": NS_IN_MS, "s": NS_IN_S}
+RATE_MB_S = {"B": DECIMAL_RATE_IN_MB_S["B/s"], "K": DECIMAL_RATE_IN_MB_S["kB/s"], "M": DECIMAL_RATE_IN_MB_S["MB/s"],
+             "G": DECIMAL_RATE_IN_MB_S["GB/s"]}
 
 # Possessive quantifiers (*+, ++, ?+) keep what they matched: no quadratic backtracking over long runs.
 # "µ" alone: "1e+03µs" cut to 7 bytes (µ is two).

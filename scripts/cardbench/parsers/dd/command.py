@@ -10,7 +10,8 @@ described(args, line, op, block_size, known) -> {"op", "block_size", "count", "f
 
 import re
 
-from ...core.units import GB_BYTES, GIB_BYTES, KB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, TB_BYTES, TIB_BYTES
+from ...core.units import (GB_BYTES, GIB_BYTES, KB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, SECTOR_BYTES, TB_BYTES,
+                           TIB_BYTES)
 from ...errors import ParseError, quoted
 from .card import card_side, no_card, unexpanded
 from ..text.shell_words import MAX_COMMAND, command_words, variable_references
@@ -54,7 +55,7 @@ def without_command(op_unknown, block_unknown):
             f"{' and '.join(options)} on cardbench import; " + PUT_THE_COMMAND)
 
 # dd's multiplicative suffixes (GNU, BSD and BusyBox spellings), for bs=, count= and --bs.
-_SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": KB_BYTES, "KB": KB_BYTES, "kD": KB_BYTES, "k": KIB_BYTES,
+_SUFFIX = {"": 1, "c": 1, "w": 2, "b": SECTOR_BYTES, "kB": KB_BYTES, "KB": KB_BYTES, "kD": KB_BYTES, "k": KIB_BYTES,
            "K": KIB_BYTES, "KiB": KIB_BYTES, "MB": MB_BYTES, "MD": MB_BYTES, "m": MIB_BYTES, "M": MIB_BYTES,
            "MiB": MIB_BYTES, "GB": GB_BYTES, "GD": GB_BYTES, "g": GIB_BYTES, "G": GIB_BYTES, "GiB": GIB_BYTES,
            "TB": TB_BYTES, "t": TIB_BYTES, "T": TIB_BYTES, "TiB": TIB_BYTES}

@@ -57,13 +57,13 @@ import math
 import re
 from functools import lru_cache
 
-from ...core.units import GIB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, TIB_BYTES, mb_from_bytes
+from ...core.units import DECIMAL_RATE_IN_MB_S, GIB_BYTES, KIB_BYTES, MB_BYTES, MIB_BYTES, TIB_BYTES, mb_from_bytes
 from ...errors import ParseError, quoted
 from .. import NOT_MINE, SHAPED
 from ..text.numbers import number, refuse_long_numbers
 
 TOOL = "dd"
-TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3, "TB/s": 1e6,
+TO_MB_S = {**DECIMAL_RATE_IN_MB_S,
            "KiB/s": KIB_BYTES / MB_BYTES, "MiB/s": MIB_BYTES / MB_BYTES, "GiB/s": GIB_BYTES / MB_BYTES,
            "TiB/s": TIB_BYTES / MB_BYTES}
 _BINARY_UNIT = {"": "B/s", "K": "KiB/s", "M": "MiB/s", "G": "GiB/s", "T": "TiB/s"}

@@ -6,13 +6,13 @@ merged_latency(threads) -> {"mean", "p50", …, "max"}: the I/O-weighted mean, a
     exactly from json+ histogram bins when every thread has them, else weighted means (an approximation).
 """
 
-from ...core.units import us_from_ns
+from ...core.units import US_IN_NS, us_from_ns
 from .json_keys import PERCENTILES
 
 
 def _latency_block(section):
     """(stats dict in µs or None, json+ bins {ns: count} or None)."""
-    for key, to_us in (("clat_ns", 1e-3), ("lat_ns", 1e-3), ("clat", 1.0), ("lat", 1.0)):
+    for key, to_us in (("clat_ns", US_IN_NS), ("lat_ns", US_IN_NS), ("clat", 1.0), ("lat", 1.0)):
         block = section.get(key)
         if isinstance(block, dict) and block.get("N", 1):
             return block, to_us

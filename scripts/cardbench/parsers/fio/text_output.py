@@ -36,7 +36,7 @@ are taken off before by the importer.
 import datetime
 import re
 
-from ...core.units import binary_prefix
+from ...core.units import US_IN_MS, US_IN_NS, binary_prefix
 from ...errors import ParseError, quoted
 from .. import NAMED, NOT_MINE, SHAPED
 from ..card_entries import results_from_table, tool_result_entry
@@ -180,7 +180,7 @@ def parse(text):
             current["dirs"].append(_direction(line, number))
         elif _CLAT.match(line) and current is not None and current["dirs"] and current["dirs"][-1]["lat_us"] is None:
             match = _CLAT.match(line)
-            scale = {"nsec": 1e-3, "usec": 1.0, "msec": 1e3}[match.group("unit")]
+            scale = {"nsec": US_IN_NS, "usec": 1.0, "msec": US_IN_MS}[match.group("unit")]
             current["dirs"][-1]["lat_us"] = round(float(match.group("avg")) * scale, 3)
         elif _ISSUED.match(line) and current is not None:
             current["issued"] = tuple(int(x) for x in _ISSUED.match(line).group("r", "w"))
