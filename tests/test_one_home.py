@@ -13,7 +13,12 @@ What counts as a unit factor, anywhere in scripts/cardbench but core/units.py:
   MEGA = 1e6, SECTOR = 512, 1 << 20): divided by, it is the factor under a name of its own. A count or a limit
   that merely equals one (a cap of 1000 lines) is named in NOT_UNIT_FACTORS with its reason;
 - the rate factors between MB/s, MiB/s, kKiB/s and KiB/s (1.048576, 1.024, 0.001024, 1_024_000 and the
-  reciprocals), and a whole binary size of a MiB or more (1_048_576, 1 << 30), wherever they are written.
+  reciprocals), and a whole binary size of a MiB or more (1_048_576, 1 << 30), wherever they are written;
+- a factor held as a value in a table of units, to be multiplied by once looked up (RATE_MB_S = {"K": 1e-3},
+  ("clat_ns", 1e-3) pairs, {"b": 512}): a float factor (1e-3, 1e3, 1e-9) in any dict, list, tuple or set, and
+  a whole size (1000, 1024, 512) beside the unit it sizes (a dict's string key, a ("k", 1000) pair) or in a table
+  whose name says it holds factors (SCALE, TO_MB_S, _SUFFIX). A list of sizes (block sizes (512, 1024, 4096),
+  capacities in GB) holds no factor; a table of other figures that holds one is named in NOT_FACTOR_TABLES;
 Each is a named constant or a small conversion in core/units.py (MIB_BYTES, GB_BYTES, NS_IN_US, us_from_ns,
 iops_from_mb_s ...), which parsers, card, collect, imports, bench and the figures import: a fixture size such
 as 64 GB in a collector profile is 64 * GB_BYTES. Other numbers (a percent, a count, a limit of 1000 lines
@@ -141,6 +146,80 @@ def unit_factors(source):
                 isinstance(target, ast.Name) and UNIT_NAME.match(target.id) for target in node.targets):
             found.add((node.lineno, ast.unparse(node)))
     return sorted(found)
+
+
+# Names that say a table holds a unit's factors: SCALE, TO_MB_S, RATE_MB_S, _SUFFIX, BYTES_PER_UNIT.
+FACTOR_TABLE_NAME = re.compile(r"(?:^|_)(?:rates?|scales?|factors?|units?|prefix(?:es)?|suffix(?:es)?|multipliers?"
+                               r"|to|in|per)(?:_|$)", re.I)
+# Tables of other figures that hold a number equal to a factor: (module, table's name) -> why it holds no factor.
+NOT_FACTOR_TABLES = {
+    ("bench/targets.py", "TARGETS"): "the benchmark's targets; 1000.0 is a time to the first chart, in ms",
+}
+TABLES = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp, ast.GeneratorExp)
+
+
+def _tables(tree):
+    """(table, name) of each table in a module: a dict, list, tuple or set, written out or as a comprehension,
+    and dict(k=v) calls. Its name is what the assignment, keyword argument or dict key that holds it calls it."""
+    found = []
+
+    def visit(node, name):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if isinstance(node.value, ast.Tuple) and any(isinstance(target, ast.Tuple) for target in targets):
+                for value in node.value.elts:  # KIB, MIB = 1024, 1024**2: names given sizes, no table
+                    visit(value, None)
+                return
+            named = [target.id if isinstance(target, ast.Name) else target.attr for target in targets
+                     if isinstance(target, (ast.Name, ast.Attribute))]
+            visit(node.value, named[0] if named else name)
+            return
+        if isinstance(node, ast.keyword):
+            visit(node.value, node.arg)
+            return
+        if isinstance(node, TABLES) or (isinstance(node, ast.Call) and _called_name(node) == "dict"):
+            found.append((node, name))
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                label = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else name
+                visit(value, label if isinstance(value, TABLES) else name)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, name)
+
+    visit(tree, None)
+    return found
+
+
+def _entries(table):
+    """(key, value) of each entry of a table: a dict's key, a pair's string (("clat_ns", 1e-3)), else None."""
+    if isinstance(table, ast.Call):
+        return [(ast.Constant(keyword.arg), keyword.value) for keyword in table.keywords if keyword.arg]
+    if isinstance(table, ast.Dict):
+        return [(key, value) for key, value in zip(table.keys, table.values) if key is not None]
+    if isinstance(table, ast.DictComp):
+        return [(table.key, table.value)]
+    if isinstance(table, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return [(None, table.elt)]
+    if isinstance(table, ast.Tuple) and len(table.elts) == 2 and isinstance(table.elts[0], ast.Constant) \
+            and isinstance(table.elts[0].value, str):
+        return [tuple(table.elts)]
+    return [(None, element) for element in table.elts]
+
+
+def table_factors(source):
+    """(line, table's name, code) of every unit factor held as a value in a table of a module's source."""
+    found = set()
+    for table, name in _tables(ast.parse(source)):
+        for key, value in _entries(table):
+            number = _number(value)
+            beside_unit = isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(number, int)
+            if (isinstance(number, float) and _among(number, OPERAND_FACTORS)) or (beside_unit and _among(
+                    number, NAMED_FACTORS)) or (FACTOR_TABLE_NAME.search(name or "") and _among(
+                    number, NAMED_FACTORS | OPERAND_FACTORS)):
+                code = f"{ast.unparse(key)}: {ast.unparse(value)}" if key is not None else ast.unparse(value)
+                found.add((value.lineno, name, code))
+    return sorted(found, key=lambda item: (item[0], item[2]))
 
 
 def _outside_functions(tree):
@@ -301,6 +380,8 @@ def findings(package=PACKAGE):
         source = path.read_text(encoding="utf-8")
         breaches = unit_factors(source) + [(line, code) for line, name, code in names_given_factors(source)
                                            if (where.as_posix(), name) not in NOT_UNIT_FACTORS]
+        breaches += [(line, code) for line, name, code in table_factors(source)
+                     if (where.as_posix(), name) not in NOT_FACTOR_TABLES]
         if where.parts[0] == "figures" and where != STATS:
             breaches += rate_conversions(source)
         if where.parts[0] in PLACING:
@@ -503,3 +584,70 @@ def test_each_name_let_through_is_still_given_a_units_size(where, name):
 ])
 def test_a_name_given_a_units_size_in_a_copy_is_reported(tmp_path, where, line):
     assert list(findings(planted_copy(tmp_path, {where: with_lines(where, line)}))) == [where]
+
+
+# Tables of units parsers once held, and other spellings of one: each factor in them is caught.
+FACTOR_TABLES = [
+    'RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0, "G": 1e3}',
+    'TIME_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}',
+    'TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3}',
+    "for key, to_us in (('clat_ns', 1e-3), ('lat_ns', 1e-3), ('clat', 1.0)):\n    pass",
+    "def seconds(value, unit):\n    return value * {'s': 1, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}[unit]",
+    "scale = {'nsec': 1e-3, 'usec': 1.0, 'msec': 1e3}[unit]",
+    "_SUFFIX = {'': 1, 'b': 512, 'k': 1024}",
+    "PAIRS = [('k', 1000), ('M', 1000000)]",
+    "SCALE = (1, 1000, 10**6)",
+    "UNIT_BYTES = [1, 1024]",
+    "TIME = dict(ns=1, us=1e3)",
+    "FACTOR = {unit: 1e-3 for unit in ('ms', 'msec')}",
+    "UNITS = {'time': {'ms': 1e-3}}",
+    "value = convert(text, scale=[1, 1000])",
+    "STEPS: dict = {'K': 1000}",
+]
+
+
+@pytest.mark.parametrize("source", FACTOR_TABLES)
+def test_a_factor_in_a_table_is_caught(source):
+    assert table_factors(source)
+
+
+@pytest.mark.parametrize("source", [
+    "BLOCK_SIZES = (512, 1024, 4096)", "CAPACITIES_GB = [16, 32, 512, 1000, 1024]",
+    "PLAUSIBLE = {'bw_bytes': 1e11, 'io_bytes': 1e18, 'io_kbytes': 1e15}", "LIMITS = {'max_lines': 5000}",
+    "TO_MB_S = {**DECIMAL_RATE_IN_MB_S, 'KiB/s': KIB_BYTES / MB_BYTES}", "SHARES = {'half': 50.0, 'whole': 1.0}",
+    "LOW, HIGH = 1000, 1024", "pair = ('usec', 1.0)", "TICKS = [0, 250, 500, 750]",
+    "TIME_NS = {'ns': 1, 'us': NS_IN_US, 'ms': NS_IN_MS}",
+])
+def test_a_table_of_other_figures_holds_no_factor(source):
+    assert not table_factors(source)
+
+
+def test_core_units_holds_the_tables_of_factors():
+    assert table_factors((PACKAGE / UNITS).read_text(encoding="utf-8"))  # else the check has lost its target
+
+
+@pytest.mark.parametrize("where, name", sorted(NOT_FACTOR_TABLES))
+def test_each_table_let_through_still_holds_a_number_equal_to_a_factor(where, name):
+    source = (PACKAGE / where).read_text(encoding="utf-8")
+    assert name in {found for _, found, _ in table_factors(source)}, f"{where} {name}: drop it from the list"
+
+
+def _replaced(where, old, new):
+    text = (PACKAGE / where).read_text(encoding="utf-8")
+    assert old in text, f"{where} no longer holds {old!r}: plant another table"
+    return text.replace(old, new)
+
+
+@pytest.mark.parametrize("where, text", [
+    ("parsers/flashbench.py", with_lines("parsers/flashbench.py", 'RATE_MB_S = {"B": 1e-6, "K": 1e-3, "M": 1.0}')),
+    ("parsers/fio/latency.py", with_lines("parsers/fio/latency.py", "TO_US = (('clat_ns', 1e-3), ('clat', 1.0))")),
+    ("parsers/f3probe.py", with_lines("parsers/f3probe.py", "def ms(value, unit):\n"
+                                                            "    return value * dict(s=1e3, ms=1, us=1e-3)[unit]")),
+    ("parsers/dd/command.py", _replaced("parsers/dd/command.py", '"b": SECTOR_BYTES', '"b": 512')),
+    ("parsers/dd/lines.py", _replaced("parsers/dd/lines.py", "TO_MB_S = {**DECIMAL_RATE_IN_MB_S,",
+                                      'TO_MB_S = {"B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3,')),
+    ("imports/planted.py", "SCALE = (1, 1000, 1000000)\n"),
+    ("bench/targets.py", with_lines("bench/targets.py", "UNIT_MS = {'s': 1000}")),
+])
+def test_a_factor_table_planted_in_a_copy_is_reported(tmp_path, where, text):
+    assert list(findings(planted_copy(tmp_path, {where: text}))) == [where]
