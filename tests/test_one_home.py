@@ -41,8 +41,9 @@ The check reads each module's syntax tree, so a conversion inside an f-string is
 docstring or comment is not."""
 
 import ast
+import functools
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -377,18 +378,25 @@ def findings(package=PACKAGE):
         where = path.relative_to(package)
         if where == UNITS or "__pycache__" in where.parts:
             continue
-        source = path.read_text(encoding="utf-8")
-        breaches = unit_factors(source) + [(line, code) for line, name, code in names_given_factors(source)
-                                           if (where.as_posix(), name) not in NOT_UNIT_FACTORS]
-        breaches += [(line, code) for line, name, code in table_factors(source)
-                     if (where.as_posix(), name) not in NOT_FACTOR_TABLES]
-        if where.parts[0] == "figures" and where != STATS:
-            breaches += rate_conversions(source)
-        if where.parts[0] in PLACING:
-            breaches += conversions_placing(source) + figures_worked_out(source)
+        breaches = module_breaches(where.as_posix(), path.read_text(encoding="utf-8"))
         if breaches:
-            found[str(where)] = sorted(set(breaches))
+            found[str(where)] = breaches
     return found
+
+
+@functools.cache  # a planted copy differs from the package in one module: the others are read once per process
+def module_breaches(where, source):
+    """[(line, what)] of the rules above one module (`where`: its path in the package) breaks."""
+    parts = PurePosixPath(where).parts
+    breaches = unit_factors(source) + [(line, code) for line, name, code in names_given_factors(source)
+                                       if (where, name) not in NOT_UNIT_FACTORS]
+    breaches += [(line, code) for line, name, code in table_factors(source)
+                 if (where, name) not in NOT_FACTOR_TABLES]
+    if parts[0] == "figures" and Path(where) != STATS:
+        breaches += rate_conversions(source)
+    if parts[0] in PLACING:
+        breaches += conversions_placing(source) + figures_worked_out(source)
+    return sorted(set(breaches))
 
 
 def test_no_unit_factor_or_conversion_outside_its_home():
