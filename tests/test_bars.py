@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, relative
+from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 from cardbench.pages.bars import BAR_DECADES, SHORTEST_BAR, bar_share
@@ -27,7 +27,7 @@ def _called(node):
 def log_scales(source):
     """(line, code) of every log10 a module's source keeps between bounds: a bar's log scale."""
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if not (isinstance(node, ast.Call) and _called(node) in ("max", "min")):
             continue
         inside = [inner for arg in node.args for inner in ast.walk(arg)]
@@ -36,10 +36,11 @@ def log_scales(source):
     return sorted(found)
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != HOME], ids=relative)
-def test_a_bars_log_scale_is_worked_out_in_one_place(path):
-    found = log_scales(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} works out a bar's log scale itself: {found}; use pages/bars.bar_share"
+def test_a_bars_log_scale_is_worked_out_in_one_place():
+    offenders = breaches(log_scales, [p for p in MODULES if p != HOME])
+    assert not offenders, "\n".join(
+        f"{where} works out a bar's log scale itself: {found}; use pages/bars.bar_share"
+        for where, found in offenders.items())
 
 
 def test_the_home_holds_the_scale():

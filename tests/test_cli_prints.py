@@ -7,7 +7,6 @@ The few processes of their own are named below with the reason."""
 
 import ast
 
-import pytest
 
 from packagefiles import PACKAGE
 
@@ -58,11 +57,16 @@ def prints_and_exits(source):
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).as_posix() != HOME)
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(PACKAGE).as_posix())
-def test_only_the_command_line_prints_and_exits(path):
-    allowed = OWN_PROCESS.get(path.relative_to(PACKAGE).as_posix(), set())
-    found = [(line, what) for line, what in prints_and_exits(path.read_text(encoding="utf-8")) if what not in allowed]
-    assert found == [], f"{path.name} prints or exits (return the text, or raise a typed error cli.py words): {found}"
+def test_only_the_command_line_prints_and_exits():
+    found = {}
+    for path in MODULES:
+        allowed = OWN_PROCESS.get(path.relative_to(PACKAGE).as_posix(), set())
+        printed = [(line, what) for line, what in prints_and_exits(path.read_text(encoding="utf-8"))
+                   if what not in allowed]
+        if printed:
+            found[path.relative_to(PACKAGE).as_posix()] = printed
+    assert found == {}, "\n".join(f"{where} prints or exits (return the text, or raise a typed error cli.py words): "
+                                   f"{printed}" for where, printed in found.items())
 
 
 def test_each_own_process_named_is_a_module_that_does_so():

@@ -59,10 +59,11 @@ def unplaced_parts(package):
 SOURCES = sources(PACKAGE)
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_imports_only_lower_floors(path):
-    wrong = reaches_above(path)
-    assert not wrong, f"{path.relative_to(PACKAGE)} ({part_of(module_name(path))}) reaches above its floor: {wrong}"
+def test_imports_only_lower_floors():
+    wrong = {path: reaches_above(path) for path in SOURCES}
+    assert not any(wrong.values()), "\n".join(
+        f"{path.relative_to(PACKAGE)} ({part_of(module_name(path))}) reaches above its floor: {lines}"
+        for path, lines in wrong.items() if lines)
 
 
 def test_every_part_has_a_floor():

@@ -9,7 +9,7 @@ import ast
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, relative
+from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "aggregate.py"
@@ -24,7 +24,7 @@ def _copied(key, value):
 def row_builders(source):
     """(line, what) of every place a module's source builds a leaderboard row's placing."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.Dict):
             keys = {key.value for key, value in zip(node.keys, node.values)
                     if isinstance(key, ast.Constant) and key.value in PLACING and not _copied(key.value, value)}
@@ -38,10 +38,11 @@ def row_builders(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != HOME], ids=relative)
-def test_no_leaderboard_row_built_outside_the_aggregate(path):
-    found = row_builders(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}"
+def test_no_leaderboard_row_built_outside_the_aggregate():
+    offenders = breaches(row_builders, [p for p in MODULES if p != HOME])
+    assert not offenders, "\n".join(
+        f"{where} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}"
+        for where, found in offenders.items())
 
 
 def test_the_aggregate_builds_the_row():

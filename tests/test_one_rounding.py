@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from packagefiles import PACKAGE, modules_under, relative
+from packagefiles import PACKAGE, breaches, modules_under, syntax_tree
 from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "formatting.py"
@@ -40,17 +40,18 @@ def _chooses_decimals(branch):
 def size_roundings(source):
     """(line, what) of every choice of decimals by a figure's size in a module's source."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.IfExp) and _compares_with_a_size(node.test) \
                 and (_chooses_decimals(node.body) or _chooses_decimals(node.orelse)):
             found.append((node.lineno, ast.unparse(node)))
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in CHECKED if p != HOME], ids=relative)
-def test_no_rounding_by_size_outside_the_formatting(path):
-    found = size_roundings(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} picks decimals by size itself; use formatting.format_by_size: {found}"
+def test_no_rounding_by_size_outside_the_formatting():
+    offenders = breaches(size_roundings, [p for p in CHECKED if p != HOME])
+    assert not offenders, "\n".join(
+        f"{where} picks decimals by size itself; use formatting.format_by_size: {found}"
+        for where, found in offenders.items())
 
 
 def test_the_formatting_is_where_the_rounding_is():

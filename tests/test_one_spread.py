@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, relative
+from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 STATS_HOME = PACKAGE / "figures" / "stats.py"
@@ -26,7 +26,7 @@ def _called_name(call):
 def standard_deviations(source):
     """(line, what) of every standard deviation (or variance) a module's source computes."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.Call):
             if _called_name(node) in STDEV_CALLS:
                 found.append((node.lineno, ast.unparse(node)))
@@ -45,7 +45,7 @@ def robust_spreads(source):
     """(line, what) of every robust standard deviation a module's source computes: the MAD factor, a median
     of absolute differences, or a function named for either."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.Constant) and isinstance(node.value, float) and abs(node.value - MAD_TO_SD) < 1e-3:
             found.append((node.lineno, repr(node.value)))
         elif isinstance(node, ast.Call) and _called_name(node) in {"median", "nanmedian"} \
@@ -59,16 +59,18 @@ def robust_spreads(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != STATS_HOME], ids=relative)
-def test_no_standard_deviation_outside_the_statistics(path):
-    found = standard_deviations(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} computes a standard deviation; read figures/stats.py's (value_std): {found}"
+def test_no_standard_deviation_outside_the_statistics():
+    offenders = breaches(standard_deviations, [p for p in MODULES if p != STATS_HOME])
+    assert not offenders, "\n".join(
+        f"{where} computes a standard deviation; read figures/stats.py's (value_std): {found}"
+        for where, found in offenders.items())
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != ROBUST_HOME], ids=relative)
-def test_no_robust_spread_outside_its_home(path):
-    found = robust_spreads(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} computes a robust spread; import findings/finding.py's robust_sd: {found}"
+def test_no_robust_spread_outside_its_home():
+    offenders = breaches(robust_spreads, [p for p in MODULES if p != ROBUST_HOME])
+    assert not offenders, "\n".join(
+        f"{where} computes a robust spread; import findings/finding.py's robust_sd: {found}"
+        for where, found in offenders.items())
 
 
 def test_the_homes_hold_what_the_checks_look_for():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, relative
+from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 
@@ -27,7 +27,7 @@ DD_NAME = "dd bs="
 def dd_names_built(source):
     """Lines where a dd subtest name ('dd bs=…') is put together: an f-string, a sum, a % or a .format()."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.JoinedStr):
             parts = [v for v in node.values if isinstance(v, ast.Constant)]
         elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
@@ -43,10 +43,11 @@ def dd_names_built(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != DD_NAME_HOME], ids=relative)
-def test_a_dd_entry_is_named_in_one_place(path):
-    found = dd_names_built(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
+def test_a_dd_entry_is_named_in_one_place():
+    offenders = breaches(dd_names_built, [p for p in MODULES if p != DD_NAME_HOME])
+    assert not offenders, "\n".join(
+        f"{where} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
+        for where, found in offenders.items())
 
 
 def test_the_dd_name_home_builds_the_name():
@@ -99,7 +100,7 @@ def iops_block_comparisons(source):
     """Lines where IOPS × block size is compared with something (a bandwidth) or taken the larger or smaller
     of: the test of whether the two figures agree."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         called = node.func.attr if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else \
             node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
         compared = isinstance(node, ast.Compare) or called in ("max", "min", "isclose")
@@ -108,11 +109,11 @@ def iops_block_comparisons(source):
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != AGREEMENT_HOME], ids=relative)
-def test_bandwidth_and_iops_are_compared_in_one_place(path):
-    found = iops_block_comparisons(path.read_text(encoding="utf-8"))
-    assert not found, (f"{relative(path)} compares a bandwidth with IOPS × block itself (lines {found}); "
-                       "use core.figure_agreement")
+def test_bandwidth_and_iops_are_compared_in_one_place():
+    offenders = breaches(iops_block_comparisons, [p for p in MODULES if p != AGREEMENT_HOME])
+    assert not offenders, "\n".join(
+        f"{where} compares a bandwidth with IOPS × block itself (lines {found}); use core.figure_agreement"
+        for where, found in offenders.items())
 
 
 def test_the_agreement_home_compares():
@@ -170,7 +171,7 @@ def fio_rates_worked_out(source):
     converter: the job's figures carry its MB/s. (The readers of fio's text check its printed figures against
     each other in local names: no job's rate.)"""
     found = set()
-    tree = ast.parse(source)
+    tree = syntax_tree(source)
     for node in ast.walk(tree):
         scales, operands = _converts(node)
         if scales and any(_reads_bw_bytes(side) for side in operands):
@@ -180,15 +181,16 @@ def fio_rates_worked_out(source):
 
 def _converts_local_bw_bytes(source):
     """Lines where a converter or arithmetic scales the local name bw_bytes (the home's own way)."""
-    return sorted({node.lineno for node in ast.walk(ast.parse(source)) if _converts(node)[0]
+    return sorted({node.lineno for node in ast.walk(syntax_tree(source)) if _converts(node)[0]
                    and any(isinstance(side, ast.Name) and side.id == "bw_bytes" for side in _converts(node)[1])})
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != FIO_RATE_HOME], ids=relative)
-def test_a_fio_jobs_rate_is_worked_out_in_one_place(path):
-    found = fio_rates_worked_out(path.read_text(encoding="utf-8"))
-    assert not found, (f"{relative(path)} works out a fio job's rate itself (lines {found}); read the job's "
-                       "mb_s (parsers/fio/json_output.py job_bandwidth)")
+def test_a_fio_jobs_rate_is_worked_out_in_one_place():
+    offenders = breaches(fio_rates_worked_out, [p for p in MODULES if p != FIO_RATE_HOME])
+    assert not offenders, "\n".join(
+        f"{where} works out a fio job's rate itself (lines {found}); read the job's mb_s "
+        "(parsers/fio/json_output.py job_bandwidth)"
+        for where, found in offenders.items())
 
 
 def test_the_fio_rate_home_works_it_out():
@@ -294,7 +296,7 @@ def kind_lists(source):
     """(line, kinds) of every literal collection, or string split into one, naming three or more measurement
     kinds."""
     found, inside = [], set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         words = _split_words(node)
         if not (isinstance(node, LITERALS) or words) or id(node) in inside:
             continue
@@ -305,10 +307,11 @@ def kind_lists(source):
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != KINDS_HOME], ids=relative)
-def test_measurement_kinds_are_listed_in_one_place(path):
-    found = kind_lists(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
+def test_measurement_kinds_are_listed_in_one_place():
+    offenders = breaches(kind_lists, [p for p in MODULES if p != KINDS_HOME])
+    assert not offenders, "\n".join(
+        f"{where} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
+        for where, found in offenders.items())
 
 
 def test_the_kinds_home_lists_them():
@@ -363,7 +366,7 @@ def _docstrings(tree):
 
 def subtest_name_rules(source):
     """(line, what) where a module builds or reads a subtest name's mix mark or queue depth itself."""
-    tree = ast.parse(source)
+    tree = syntax_tree(source)
     skipped, found = _docstrings(tree), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
@@ -380,10 +383,11 @@ def subtest_name_rules(source):
     return sorted(found)
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != SUBTEST_NAMES_HOME], ids=relative)
-def test_subtest_names_are_built_and_read_in_one_place(path):
-    found = subtest_name_rules(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
+def test_subtest_names_are_built_and_read_in_one_place():
+    offenders = breaches(subtest_name_rules, [p for p in MODULES if p != SUBTEST_NAMES_HOME])
+    assert not offenders, "\n".join(
+        f"{where} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
+        for where, found in offenders.items())
 
 
 def test_the_subtest_names_home_builds_and_reads_them():
@@ -420,7 +424,7 @@ def formats_named_by_tool_info(source, names):
     """(line, names) where a ToolInfo(...) lists other formats (the tools its output is read with): that
     table is registry.READ_TOGETHER's alone."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         called = getattr(node, "func", None)
         if not (isinstance(node, ast.Call) and getattr(called, "id", getattr(called, "attr", None)) == "ToolInfo"):
             continue
@@ -433,10 +437,13 @@ def formats_named_by_tool_info(source, names):
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if "parsers" in p.parts], ids=relative)
-def test_no_tool_module_names_the_formats_it_shares_a_file_with(path):
-    found = formats_named_by_tool_info(path.read_text(encoding="utf-8"), _format_names())
-    assert not found, f"{relative(path)} names the formats it is read with: {found}; see registry.READ_TOGETHER"
+def test_no_tool_module_names_the_formats_it_shares_a_file_with():
+    names = _format_names()
+    offenders = breaches(lambda source: formats_named_by_tool_info(source, names),
+                         [p for p in MODULES if "parsers" in p.parts])
+    assert not offenders, "\n".join(
+        f"{where} names the formats it is read with: {found}; see registry.READ_TOGETHER"
+        for where, found in offenders.items())
 
 
 def test_a_planted_list_of_formats_read_together_is_caught():
@@ -469,16 +476,17 @@ SLUG_WORD_PATTERN = re.compile(r"^\[\^?(?:a-z|A-Z|0-9|\\d)+\]\+$|^\\W\+$")
 
 def slug_word_rules(source):
     """Lines where a module cuts a text into a slug's words itself, with a pattern of its own."""
-    tree = ast.parse(source)
+    tree = syntax_tree(source)
     skipped = _docstrings(tree)
     return sorted({node.lineno for node in ast.walk(tree) if isinstance(node, ast.Constant)
                    and isinstance(node.value, str) and id(node) not in skipped and SLUG_WORD_PATTERN.match(node.value)})
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != SLUG_HOME], ids=relative)
-def test_a_slugs_words_are_cut_in_one_place(path):
-    found = slug_word_rules(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} cuts a slug's words itself (lines {found}); use card.identity.slug_words"
+def test_a_slugs_words_are_cut_in_one_place():
+    offenders = breaches(slug_word_rules, [p for p in MODULES if p != SLUG_HOME])
+    assert not offenders, "\n".join(
+        f"{where} cuts a slug's words itself (lines {found}); use card.identity.slug_words"
+        for where, found in offenders.items())
 
 
 def test_the_slug_home_cuts_the_words():
@@ -511,7 +519,7 @@ COMPACT_SEPARATORS = (",", ":")
 def file_locks_taken(source):
     """Lines where a module locks a file with fcntl itself (fcntl.flock or fcntl.lockf, called or imported)."""
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(syntax_tree(source)):
         if isinstance(node, ast.Attribute) and node.attr in ("flock", "lockf") \
                 and isinstance(node.value, ast.Name) and node.value.id == "fcntl":
             found.add(node.lineno)
@@ -523,21 +531,23 @@ def file_locks_taken(source):
 
 def compact_separators(source):
     """Lines where a module spells compact JSON's separators, (",", ":"), itself."""
-    return sorted({node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Tuple, ast.List))
+    return sorted({node.lineno for node in ast.walk(syntax_tree(source)) if isinstance(node, (ast.Tuple, ast.List))
                    and len(node.elts) == 2 and all(isinstance(e, ast.Constant) for e in node.elts)
                    and tuple(e.value for e in node.elts) == COMPACT_SEPARATORS})
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != LOCK_HOME], ids=relative)
-def test_files_are_locked_in_one_place(path):
-    found = file_locks_taken(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} locks a file itself (lines {found}); use core.filelock.lock_exclusive"
+def test_files_are_locked_in_one_place():
+    offenders = breaches(file_locks_taken, [p for p in MODULES if p != LOCK_HOME])
+    assert not offenders, "\n".join(
+        f"{where} locks a file itself (lines {found}); use core.filelock.lock_exclusive"
+        for where, found in offenders.items())
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != JSON_TEXT_HOME], ids=relative)
-def test_compact_json_is_written_in_one_place(path):
-    found = compact_separators(path.read_text(encoding="utf-8"))
-    assert not found, f"{relative(path)} writes compact JSON itself (lines {found}); use core.jsontext.compact_json"
+def test_compact_json_is_written_in_one_place():
+    offenders = breaches(compact_separators, [p for p in MODULES if p != JSON_TEXT_HOME])
+    assert not offenders, "\n".join(
+        f"{where} writes compact JSON itself (lines {found}); use core.jsontext.compact_json"
+        for where, found in offenders.items())
 
 
 def test_the_lock_and_json_homes_do_it():
