@@ -105,7 +105,8 @@ NEEDS = {
     "device": {"test_collect_e2e", "test_collect_loopcard", "test_collect_pinned", "test_collect_steps",
                "test_collect_stops", "test_guard_loop"},  # root, loop devices, cgroup throttles, mounts
     "build": {"test_site_build", "test_site_build_readers", "test_compare_paths_browser", "test_bench",
-              "test_build_cache", "test_make_setup", "test_make_variables"},  # Hugo, make, npm, builds in turn
+              "test_build_cache", "test_make_setup", "test_make_variables",  # Hugo, make, npm, builds in turn
+              "test_preview_first", "test_preview_watch", "test_card_file_served"},  # the preview's serve loop
     "slow": {"test_fuzz_parsers", "test_fuzz_validate"},  # generated inputs by the thousand
 }
 # Single tests that take seconds each: hang guards on the largest allowed inputs and lines of megabytes, many
@@ -143,7 +144,9 @@ SLOW_SWEEPS = {"test_shipped_cards_take_results": {
                                "test_a_list_one_over_its_bound_is_refused"},
                "test_regex_linear": {"test_the_worst_lines_find_the_known_quadratic_shapes"},
                "test_one_home": {"test_a_unit_factor_planted_in_a_copy_is_reported",
-                                 "test_a_price_or_claim_figure_planted_in_a_page_is_reported"},
+                                 "test_a_price_or_claim_figure_planted_in_a_page_is_reported",
+                                 "test_a_factor_table_planted_in_a_copy_is_reported",
+                                 "test_a_name_given_a_units_size_in_a_copy_is_reported"},
                "test_schemacheck": {"test_shipped_cards_pass_both"}}  # make check validates every card itself
 
 
