@@ -30,3 +30,15 @@ def with_lines(relative_path, lines, tree=PACKAGE):
     """The text of the tree's file at `relative_path` (none if there is no such file) with `lines` added at its end."""
     path = tree / relative_path
     return (path.read_text(encoding="utf-8") if path.is_file() else "") + lines.rstrip("\n") + "\n"
+
+
+def breaches_in_copy(tmp_path, finder, where, lines):
+    """{module's path in the copy: what `finder` reports in its text} over a copy of the package with `lines` planted
+    at the end of its module `where`: the check run as over the package itself, every module read."""
+    copy = planted_copy(tmp_path, {where: with_lines(where, lines)})
+    found = {}
+    for path in sorted(copy.rglob("*.py")):
+        what = finder(path.read_text(encoding="utf-8"))
+        if what:
+            found[path.relative_to(copy).as_posix()] = what
+    return found

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
-from planted import planted_copy, with_lines
+from planted import breaches_in_copy
 
 
 
@@ -335,8 +335,7 @@ def test_a_planted_kind_list_is_caught(planted):
 
 def test_a_kind_list_split_from_a_string_planted_in_a_copy_is_caught(tmp_path):
     where = "figures/headlines.py"
-    copy = planted_copy(tmp_path, {where: with_lines(where, "SHOWN_KINDS = 'results dd fill headline'.split()")})
-    assert kind_lists((copy / where).read_text(encoding="utf-8"))
+    assert where in breaches_in_copy(tmp_path, kind_lists, where, "SHOWN_KINDS = 'results dd fill headline'.split()")
 
 
 @pytest.mark.parametrize("source", [
@@ -501,8 +500,7 @@ def test_the_slug_home_cuts_the_words():
 ])
 def test_a_planted_slug_rule_is_caught(tmp_path, planted):
     where = "card/new_card_data.py"
-    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
-    assert slug_word_rules((copy / where).read_text(encoding="utf-8"))
+    assert where in breaches_in_copy(tmp_path, slug_word_rules, where, planted)
 
 
 def test_a_file_names_characters_are_no_slug_rule():
@@ -561,8 +559,7 @@ def test_the_lock_and_json_homes_do_it():
     ("collect/guard/guard.py", "fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)"),
 ])
 def test_a_planted_file_lock_is_caught(tmp_path, where, planted):
-    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
-    assert file_locks_taken((copy / where).read_text(encoding="utf-8"))
+    assert where in breaches_in_copy(tmp_path, file_locks_taken, where, planted)
 
 
 @pytest.mark.parametrize("where, planted", [
@@ -570,8 +567,7 @@ def test_a_planted_file_lock_is_caught(tmp_path, where, planted):
     ("pages/htmltemplates.py", "COMPACT = [',', ':']"),
 ])
 def test_planted_compact_json_is_caught(tmp_path, where, planted):
-    copy = planted_copy(tmp_path, {where: with_lines(where, planted)})
-    assert compact_separators((copy / where).read_text(encoding="utf-8"))
+    assert where in breaches_in_copy(tmp_path, compact_separators, where, planted)
 
 
 def test_an_ioctl_and_other_separators_are_no_copy():
