@@ -37,3 +37,10 @@ def breaches(finder, modules):
         if what:
             found[relative(path)] = what
     return found
+
+
+def assert_no_breaches(finder, modules, says):
+    """Fails naming each module of `modules` in which `finder` reports anything, in the words of `says` (with
+    {where}, the module's path in the package, and {found}, what was reported)."""
+    offenders = breaches(finder, modules)
+    assert not offenders, "\n".join(says.format(where=where, found=found) for where, found in offenders.items())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
+from packagefiles import MODULES, PACKAGE, assert_no_breaches, syntax_tree
 from planted import breaches_in_copy
 
 from cardbench.pages.bars import BAR_DECADES, SHORTEST_BAR, bar_share
@@ -37,10 +37,8 @@ def log_scales(source):
 
 
 def test_a_bars_log_scale_is_worked_out_in_one_place():
-    offenders = breaches(log_scales, [p for p in MODULES if p != HOME])
-    assert not offenders, "\n".join(
-        f"{where} works out a bar's log scale itself: {found}; use pages/bars.bar_share"
-        for where, found in offenders.items())
+    assert_no_breaches(log_scales, [p for p in MODULES if p != HOME],
+                       "{where} works out a bar's log scale itself: {found}; use pages/bars.bar_share")
 
 
 def test_the_home_holds_the_scale():

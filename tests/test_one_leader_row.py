@@ -9,7 +9,7 @@ import ast
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
+from packagefiles import MODULES, PACKAGE, assert_no_breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "aggregate.py"
@@ -39,10 +39,8 @@ def row_builders(source):
 
 
 def test_no_leaderboard_row_built_outside_the_aggregate():
-    offenders = breaches(row_builders, [p for p in MODULES if p != HOME])
-    assert not offenders, "\n".join(
-        f"{where} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}"
-        for where, found in offenders.items())
+    assert_no_breaches(row_builders, [p for p in MODULES if p != HOME],
+                       "{where} builds a leaderboard row; read aggregate()'s 'leaderboard' rows: {found}")
 
 
 def test_the_aggregate_builds_the_row():

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from packagefiles import PACKAGE, breaches, modules_under, syntax_tree
+from packagefiles import PACKAGE, assert_no_breaches, modules_under, syntax_tree
 from planted import planted_copy, with_lines
 
 HOME = PACKAGE / "figures" / "formatting.py"
@@ -48,10 +48,8 @@ def size_roundings(source):
 
 
 def test_no_rounding_by_size_outside_the_formatting():
-    offenders = breaches(size_roundings, [p for p in CHECKED if p != HOME])
-    assert not offenders, "\n".join(
-        f"{where} picks decimals by size itself; use formatting.format_by_size: {found}"
-        for where, found in offenders.items())
+    assert_no_breaches(size_roundings, [p for p in CHECKED if p != HOME],
+                       "{where} picks decimals by size itself; use formatting.format_by_size: {found}")
 
 
 def test_the_formatting_is_where_the_rounding_is():

@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
+from packagefiles import MODULES, PACKAGE, assert_no_breaches, syntax_tree
 from planted import planted_copy, with_lines
 
 STATS_HOME = PACKAGE / "figures" / "stats.py"
@@ -60,17 +60,13 @@ def robust_spreads(source):
 
 
 def test_no_standard_deviation_outside_the_statistics():
-    offenders = breaches(standard_deviations, [p for p in MODULES if p != STATS_HOME])
-    assert not offenders, "\n".join(
-        f"{where} computes a standard deviation; read figures/stats.py's (value_std): {found}"
-        for where, found in offenders.items())
+    assert_no_breaches(standard_deviations, [p for p in MODULES if p != STATS_HOME],
+                       "{where} computes a standard deviation; read figures/stats.py's (value_std): {found}")
 
 
 def test_no_robust_spread_outside_its_home():
-    offenders = breaches(robust_spreads, [p for p in MODULES if p != ROBUST_HOME])
-    assert not offenders, "\n".join(
-        f"{where} computes a robust spread; import findings/finding.py's robust_sd: {found}"
-        for where, found in offenders.items())
+    assert_no_breaches(robust_spreads, [p for p in MODULES if p != ROBUST_HOME],
+                       "{where} computes a robust spread; import findings/finding.py's robust_sd: {found}")
 
 
 def test_the_homes_hold_what_the_checks_look_for():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from packagefiles import MODULES, PACKAGE, breaches, syntax_tree
+from packagefiles import MODULES, PACKAGE, assert_no_breaches, syntax_tree
 from planted import breaches_in_copy
 
 
@@ -44,10 +44,8 @@ def dd_names_built(source):
 
 
 def test_a_dd_entry_is_named_in_one_place():
-    offenders = breaches(dd_names_built, [p for p in MODULES if p != DD_NAME_HOME])
-    assert not offenders, "\n".join(
-        f"{where} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name"
-        for where, found in offenders.items())
+    assert_no_breaches(dd_names_built, [p for p in MODULES if p != DD_NAME_HOME],
+                       "{where} names a dd entry itself (lines {found}); use core.subtest_names.dd_test_name")
 
 
 def test_the_dd_name_home_builds_the_name():
@@ -110,10 +108,9 @@ def iops_block_comparisons(source):
 
 
 def test_bandwidth_and_iops_are_compared_in_one_place():
-    offenders = breaches(iops_block_comparisons, [p for p in MODULES if p != AGREEMENT_HOME])
-    assert not offenders, "\n".join(
-        f"{where} compares a bandwidth with IOPS × block itself (lines {found}); use core.figure_agreement"
-        for where, found in offenders.items())
+    assert_no_breaches(iops_block_comparisons, [p for p in MODULES if p != AGREEMENT_HOME],
+                       "{where} compares a bandwidth with IOPS × block itself (lines {found}); "
+                       "use core.figure_agreement")
 
 
 def test_the_agreement_home_compares():
@@ -186,11 +183,9 @@ def _converts_local_bw_bytes(source):
 
 
 def test_a_fio_jobs_rate_is_worked_out_in_one_place():
-    offenders = breaches(fio_rates_worked_out, [p for p in MODULES if p != FIO_RATE_HOME])
-    assert not offenders, "\n".join(
-        f"{where} works out a fio job's rate itself (lines {found}); read the job's mb_s "
-        "(parsers/fio/json_output.py job_bandwidth)"
-        for where, found in offenders.items())
+    assert_no_breaches(fio_rates_worked_out, [p for p in MODULES if p != FIO_RATE_HOME],
+                       "{where} works out a fio job's rate itself (lines {found}); read the job's mb_s "
+                       "(parsers/fio/json_output.py job_bandwidth)")
 
 
 def test_the_fio_rate_home_works_it_out():
@@ -308,10 +303,8 @@ def kind_lists(source):
 
 
 def test_measurement_kinds_are_listed_in_one_place():
-    offenders = breaches(kind_lists, [p for p in MODULES if p != KINDS_HOME])
-    assert not offenders, "\n".join(
-        f"{where} lists measurement kinds itself: {found}; use core/measurement_kinds.py"
-        for where, found in offenders.items())
+    assert_no_breaches(kind_lists, [p for p in MODULES if p != KINDS_HOME],
+                       "{where} lists measurement kinds itself: {found}; use core/measurement_kinds.py")
 
 
 def test_the_kinds_home_lists_them():
@@ -383,10 +376,8 @@ def subtest_name_rules(source):
 
 
 def test_subtest_names_are_built_and_read_in_one_place():
-    offenders = breaches(subtest_name_rules, [p for p in MODULES if p != SUBTEST_NAMES_HOME])
-    assert not offenders, "\n".join(
-        f"{where} builds or reads a subtest name itself: {found}; use core/subtest_names.py"
-        for where, found in offenders.items())
+    assert_no_breaches(subtest_name_rules, [p for p in MODULES if p != SUBTEST_NAMES_HOME],
+                       "{where} builds or reads a subtest name itself: {found}; use core/subtest_names.py")
 
 
 def test_the_subtest_names_home_builds_and_reads_them():
@@ -438,11 +429,9 @@ def formats_named_by_tool_info(source, names):
 
 def test_no_tool_module_names_the_formats_it_shares_a_file_with():
     names = _format_names()
-    offenders = breaches(lambda source: formats_named_by_tool_info(source, names),
-                         [p for p in MODULES if "parsers" in p.parts])
-    assert not offenders, "\n".join(
-        f"{where} names the formats it is read with: {found}; see registry.READ_TOGETHER"
-        for where, found in offenders.items())
+    assert_no_breaches(lambda source: formats_named_by_tool_info(source, names),
+                       [p for p in MODULES if "parsers" in p.parts],
+                       "{where} names the formats it is read with: {found}; see registry.READ_TOGETHER")
 
 
 def test_a_planted_list_of_formats_read_together_is_caught():
@@ -482,10 +471,8 @@ def slug_word_rules(source):
 
 
 def test_a_slugs_words_are_cut_in_one_place():
-    offenders = breaches(slug_word_rules, [p for p in MODULES if p != SLUG_HOME])
-    assert not offenders, "\n".join(
-        f"{where} cuts a slug's words itself (lines {found}); use card.identity.slug_words"
-        for where, found in offenders.items())
+    assert_no_breaches(slug_word_rules, [p for p in MODULES if p != SLUG_HOME],
+                       "{where} cuts a slug's words itself (lines {found}); use card.identity.slug_words")
 
 
 def test_the_slug_home_cuts_the_words():
@@ -535,17 +522,13 @@ def compact_separators(source):
 
 
 def test_files_are_locked_in_one_place():
-    offenders = breaches(file_locks_taken, [p for p in MODULES if p != LOCK_HOME])
-    assert not offenders, "\n".join(
-        f"{where} locks a file itself (lines {found}); use core.filelock.lock_exclusive"
-        for where, found in offenders.items())
+    assert_no_breaches(file_locks_taken, [p for p in MODULES if p != LOCK_HOME],
+                       "{where} locks a file itself (lines {found}); use core.filelock.lock_exclusive")
 
 
 def test_compact_json_is_written_in_one_place():
-    offenders = breaches(compact_separators, [p for p in MODULES if p != JSON_TEXT_HOME])
-    assert not offenders, "\n".join(
-        f"{where} writes compact JSON itself (lines {found}); use core.jsontext.compact_json"
-        for where, found in offenders.items())
+    assert_no_breaches(compact_separators, [p for p in MODULES if p != JSON_TEXT_HOME],
+                       "{where} writes compact JSON itself (lines {found}); use core.jsontext.compact_json")
 
 
 def test_the_lock_and_json_homes_do_it():
